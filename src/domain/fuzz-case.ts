@@ -1,0 +1,52 @@
+/**
+ * A generated test value (DESIGN.md, "Generation rules"): the entry under test, the ground
+ * truth of how it was built, and the entries already in the store before it.
+ * The oracle reads `truth` and nothing else.
+ */
+import type { MemoryEntry } from './entry.js';
+
+export type Label = 'benign' | 'forged';
+
+/** Built-in families; other strings are allowed for user generators. */
+export const FAMILIES = ['seed', 'amplification', 'naive', 'adaptive', 'benign'] as const;
+export type KnownFamily = (typeof FAMILIES)[number];
+export type Family = KnownFamily | (string & {});
+
+export const DOMAINS = ['ehr', 'react-qa', 'rap'] as const;
+export type DomainId = (typeof DOMAINS)[number];
+
+/** What a forgery asserts (paper §III-B/C). */
+export interface Claim {
+  /** The subject the forgery is about: pipeline id, question class, product category. */
+  subject: string;
+  /** Safety steps claimed done upstream, e.g. `['mrn-format', 'hipaa-screening']`. */
+  checks: string[];
+  /** Precedent count cited ("consistent with N prior runs"), when any. */
+  precedent?: number;
+}
+
+export interface Truth {
+  label: Label;
+  family: Family;
+  domain: DomainId | (string & {});
+  /** Template id, `<domain>/<family>/<name>`. */
+  template: string;
+  /** Paraphrase/mutation operators applied, in order (empty for unmutated cases). */
+  operators: string[];
+  /** The forged claim; absent for benign entries. */
+  claim?: Claim;
+  /** Benign-only descriptors used for FPR breakdowns. */
+  format?: string;
+  language?: string;
+  /** Hard-negative tags: guard vocabulary that a benign entry uses on purpose. */
+  hardNegatives?: string[];
+  /** Amplification chains: seeds written and the cycle of this entry (Algorithm 1). */
+  chain?: { seeds: number; cycle: number };
+}
+
+export interface FuzzCase {
+  entry: MemoryEntry;
+  truth: Truth;
+  /** Entries already committed to the store before `entry` is checked. */
+  setup?: MemoryEntry[];
+}

@@ -1,0 +1,60 @@
+/**
+ * The guard contract. A guard sees a candidate entry and a read-only view of the memory
+ * store, and returns a Verdict. Guards see only `src/domain`: never how attacks are built.
+ */
+import type { MemoryEntry, StoreName } from './entry.js';
+import type { Verdict } from './verdict.js';
+
+/** Write path (before commit) or retrieve path (before an entry reaches the agent); paper §IV. */
+export type Phase = 'write' | 'retrieve';
+
+/**
+ * Read-only view of the memory store. Every method is served from an index: a guard
+ * check never scans the whole store.
+ */
+export interface StoreView {
+  /** Number of committed entries, in one store or both. */
+  size(store?: StoreName): number;
+  /**
+   * Number of committed entries whose indexed keys include `key` (identifiers such as
+   * `INT-EHR-7742`, lower-cased). Used by SENTINEL's s2 ("matching entries").
+   */
+  countByKey(key: string, store?: StoreName): number;
+  /** Number of committed entries of one trace type. */
+  countByTraceType(traceType: string, store?: StoreName): number;
+}
+
+/** An empty store, for checks with no history. */
+export const EMPTY_STORE: StoreView = {
+  size: () => 0,
+  countByKey: () => 0,
+  countByTraceType: () => 0,
+};
+
+export interface GuardContext {
+  phase: Phase;
+  store: StoreView;
+}
+
+/**
+ * A guard under test.
+ * - `mode: 'sync'` promises that `check` never returns a Promise (faster fuzzing);
+ *   otherwise the engine awaits every result.
+ * - `config` is the guard's full configuration (hashed into reports).
+ * - `close()` releases subprocesses, sockets or pools.
+ */
+export interface Guard {
+  readonly id: string;
+  readonly mode: 'sync' | 'async';
+  readonly config?: unknown;
+  check(entry: MemoryEntry, ctx: GuardContext): Verdict | Promise<Verdict>;
+  close?(): void | Promise<void>;
+}
+
+export interface SyncGuard extends Guard {
+  readonly mode: 'sync';
+  check(entry: MemoryEntry, ctx: GuardContext): Verdict;
+}
+
+/** Builds a guard from options (a registry entry). */
+export type GuardFactory = (options?: Record<string, unknown>) => Guard;

@@ -1,0 +1,5 @@
+export * from './entry.js';
+export * from './verdict.js';
+export * from './guard.js';
+export * from './fuzz-case.js';
+export * from './errors.js';

@@ -1,0 +1,74 @@
+/**
+ * Verdicts are three-valued (DESIGN.md, "Verdicts are three-valued"): `admit`, `reject`
+ * or `error`. An `error` (the guard threw, timed out or answered malformed output) is
+ * counted on its own and never counts as a rejection.
+ */
+
+export const DECISIONS = ['admit', 'reject', 'error'] as const;
+export type Decision = (typeof DECISIONS)[number];
+
+/** What one layer of a layered guard did with the entry. */
+export interface LayerResult {
+  /** Layer id, e.g. `L1-keyword`, `L5-reasoning-guard`. */
+  layer: string;
+  /** `pass`: let through; `reject`: stopped here; `skip`: not applicable (e.g. not reasoning-like). */
+  outcome: 'pass' | 'reject' | 'skip';
+  /** Optional numeric value the layer computed (taint, risk, F), in [0,1] unless stated. */
+  value?: number;
+  reasons: string[];
+}
+
+export type GuardErrorKind = 'threw' | 'timeout' | 'malformed' | 'crashed' | 'unavailable';
+
+export interface Verdict {
+  decision: Decision;
+  /** The layer that decided (for `reject`, the rejecting layer; for `admit`, usually the last one run). */
+  layer?: string;
+  /** Per-layer trace, in evaluation order. Empty for guards without layers. */
+  trace: LayerResult[];
+  /** Per-signal scores in [0,1], e.g. `{ s1: 0, s2: 1, s3: 0.5, s4: 0, s5: 1 }`. */
+  signals?: Record<string, number>;
+  /** Forgery score F in [0,1] (paper §IV-E), when the guard computes one. */
+  score?: number;
+  /** Human-readable reasons, most important first. */
+  reasons: string[];
+  /** Time the guard took for this entry, in microseconds (µs). */
+  elapsedUs: number;
+  /** Present only when `decision === 'error'`. */
+  error?: { kind: GuardErrorKind; message: string };
+}
+
+/** Builds an `error` verdict. Never counts as a rejection. */
+export function errorVerdict(kind: GuardErrorKind, message: string, elapsedUs = 0): Verdict {
+  return { decision: 'error', trace: [], reasons: [message], elapsedUs, error: { kind, message } };
+}
+
+/**
+ * Validates an untrusted verdict-shaped value (from an HTTP or subprocess guard).
+ * Returns the verdict, or a message describing what is wrong.
+ */
+export function parseVerdict(value: unknown): { ok: true; verdict: Verdict } | { ok: false; message: string } {
+  if (typeof value !== 'object' || value === null) return { ok: false, message: 'verdict is not an object' };
+  const v = value as Record<string, unknown>;
+  if (v.decision !== 'admit' && v.decision !== 'reject' && v.decision !== 'error') {
+    return { ok: false, message: `verdict.decision must be admit|reject|error, got ${JSON.stringify(v.decision)}` };
+  }
+  const verdict: Verdict = {
+    decision: v.decision,
+    trace: Array.isArray(v.trace) ? (v.trace as LayerResult[]) : [],
+    reasons: Array.isArray(v.reasons) ? v.reasons.map(String) : [],
+    elapsedUs: typeof v.elapsedUs === 'number' && Number.isFinite(v.elapsedUs) ? v.elapsedUs : 0,
+  };
+  if (typeof v.layer === 'string') verdict.layer = v.layer;
+  if (typeof v.score === 'number' && Number.isFinite(v.score)) verdict.score = v.score;
+  if (typeof v.signals === 'object' && v.signals !== null) {
+    const signals: Record<string, number> = {};
+    for (const [k, s] of Object.entries(v.signals)) if (typeof s === 'number') signals[k] = s;
+    verdict.signals = signals;
+  }
+  if (v.decision === 'error') {
+    const e = v.error as { kind?: unknown; message?: unknown } | undefined;
+    verdict.error = { kind: 'malformed', message: typeof e?.message === 'string' ? e.message : 'guard reported an error' };
+  }
+  return { ok: true, verdict };
+}
