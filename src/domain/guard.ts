@@ -22,6 +22,11 @@ export interface StoreView {
   countByKey(key: string, store?: StoreName): number;
   /** Number of committed entries of one trace type. */
   countByTraceType(traceType: string, store?: StoreName): number;
+  /**
+   * Top-k committed entries most relevant to `query` (FTS5 bm25 in the SQLite store),
+   * best first. Used by consensus guards such as A-MemGuard.
+   */
+  search(query: string, k: number, store?: StoreName): MemoryEntry[];
 }
 
 /** An empty store, for checks with no history. */
@@ -29,6 +34,7 @@ export const EMPTY_STORE: StoreView = {
   size: () => 0,
   countByKey: () => 0,
   countByTraceType: () => 0,
+  search: () => [],
 };
 
 export interface GuardContext {

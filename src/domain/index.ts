@@ -3,3 +3,4 @@ export * from './verdict.js';
 export * from './guard.js';
 export * from './fuzz-case.js';
 export * from './errors.js';
+export * from './keys.js';
