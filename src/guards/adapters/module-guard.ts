@@ -1,0 +1,175 @@
+/**
+ * Module adapter: loads a user's guard from a `.ts`, `.js`, `.mjs` or `.cjs` file and makes
+ * it safe to fuzz (throws, malformed answers and hangs become `error` verdicts).
+ * Protocol: `docs/guard-protocol.md`, "Module guards".
+ */
+import { existsSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { GuardLoadError, errorVerdict, parseVerdict } from '../../domain/index.js';
+import type { Guard, GuardContext, MemoryEntry, Verdict } from '../../domain/index.js';
+import { startStopwatch } from './wire-request.js';
+
+/** Default per-entry time bound of the module, HTTP and exec adapters, in milliseconds. */
+export const DEFAULT_GUARD_TIMEOUT_MS = 5000;
+
+export interface ModuleGuardOptions {
+  /** Per-entry time bound in ms (default 5000). A check that has not settled by then gives an `error` (kind `timeout`). */
+  timeoutMs?: number;
+  /** Passed to the module's factory (`default` function or `createGuard`), if it exports one. */
+  factoryOptions?: Record<string, unknown>;
+  /** Directory that relative paths are resolved against (default `process.cwd()`). */
+  cwd?: string;
+}
+
+/** The wrapped guard's configuration, as it appears in reports. */
+export interface ModuleGuardConfig {
+  adapter: 'module';
+  path: string;
+  timeoutMs: number;
+  inner: unknown;
+}
+
+/**
+ * Loads a guard module and wraps it.
+ *
+ * The module must export one of, looked up in this order:
+ * 1. `guard`: an object implementing `Guard` (at least a `check` function);
+ * 2. `default`: a `Guard` object, or a factory function returning one (sync or async);
+ * 3. `createGuard`: a factory function returning a `Guard` (sync or async).
+ * Factories are called with `options.factoryOptions` (or `{}`).
+ *
+ * The returned guard has `mode: 'async'` and keeps the inner guard's `id` (or `module:<file>`
+ * when it has none). Its `check` never rejects: a throw gives an `error` verdict of kind
+ * `threw`, a value that is not a Verdict gives kind `malformed`, and a check still pending
+ * after `timeoutMs` gives kind `timeout`. `elapsedUs` is the wall time the adapter measured.
+ * Only asynchronous hangs can be cut off: a guard that blocks the event loop cannot.
+ *
+ * @param path file path, relative to `options.cwd` (default the current directory).
+ * @throws GuardLoadError naming the file when it is missing, fails to import, or exports no valid guard.
+ * @example
+ * const guard = await loadModuleGuard('examples/module-guard.ts', { timeoutMs: 2000 });
+ * const verdict = await guard.check(entry, { phase: 'write', store: EMPTY_STORE });
+ */
+export async function loadModuleGuard(path: string, options: ModuleGuardOptions = {}): Promise<Guard> {
+  const file = resolve(options.cwd ?? process.cwd(), path);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_GUARD_TIMEOUT_MS;
+  if (!(timeoutMs > 0)) throw new GuardLoadError(`guard module ${file}: timeoutMs must be > 0, got ${timeoutMs}`);
+  if (!existsSync(file)) throw new GuardLoadError(`guard module not found: ${file}`);
+
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } catch (cause) {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    throw new GuardLoadError(`guard module ${file} failed to import: ${why}`, { cause });
+  }
+
+  const inner = await pickGuard(mod, file, options.factoryOptions ?? {});
+  return wrapGuard(inner, file, timeoutMs);
+}
+
+async function pickGuard(mod: Record<string, unknown>, file: string, factoryOptions: Record<string, unknown>): Promise<Guard> {
+  const candidates: Array<[string, unknown]> = [
+    ['guard', mod.guard],
+    ['default', mod.default],
+    ['createGuard', mod.createGuard],
+  ];
+  for (const [name, value] of candidates) {
+    if (value === undefined) continue;
+    if (isGuardLike(value)) return validateGuard(value, file, `export "${name}"`);
+    if (typeof value === 'function' && name !== 'guard') {
+      let made: unknown;
+      try {
+        made = await (value as (o: Record<string, unknown>) => unknown)(factoryOptions);
+      } catch (cause) {
+        const why = cause instanceof Error ? cause.message : String(cause);
+        throw new GuardLoadError(`guard module ${file}: factory export "${name}" threw: ${why}`, { cause });
+      }
+      return validateGuard(made, file, `the value returned by factory "${name}"`);
+    }
+    throw new GuardLoadError(
+      `guard module ${file}: export "${name}" is ${describe(value)}, expected a Guard object with a check() function` +
+        (name === 'guard' ? '' : ' or a factory function returning one'),
+    );
+  }
+  const names = Object.keys(mod);
+  throw new GuardLoadError(
+    `guard module ${file} exports no guard: expected "guard", "default" or "createGuard" ` +
+      `(found ${names.length ? names.map((n) => `"${n}"`).join(', ') : 'no exports'})`,
+  );
+}
+
+function isGuardLike(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { check?: unknown }).check === 'function';
+}
+
+function validateGuard(value: unknown, file: string, what: string): Guard {
+  const fail = (why: string): never => {
+    throw new GuardLoadError(`guard module ${file}: ${what} ${why}`);
+  };
+  if (typeof value !== 'object' || value === null) return fail(`is ${describe(value)}, expected a Guard object`);
+  const g = value as Record<string, unknown>;
+  if (typeof g.check !== 'function') fail(`has no check() function`);
+  if (g.id !== undefined && (typeof g.id !== 'string' || g.id.length === 0)) fail(`has an invalid id ${JSON.stringify(g.id)}`);
+  if (g.mode !== undefined && g.mode !== 'sync' && g.mode !== 'async') fail(`has mode ${JSON.stringify(g.mode)}, expected "sync" or "async"`);
+  if (g.close !== undefined && typeof g.close !== 'function') fail(`has a close that is not a function`);
+  return value as Guard;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object without a check() function';
+  return `a ${typeof value}`;
+}
+
+function wrapGuard(inner: Guard, file: string, timeoutMs: number): Guard {
+  const id = typeof inner.id === 'string' && inner.id.length > 0 ? inner.id : `module:${basename(file)}`;
+  const config: ModuleGuardConfig = { adapter: 'module', path: file, timeoutMs, inner: inner.config };
+  const guard: Guard = {
+    id,
+    mode: 'async',
+    config,
+    check: (entry: MemoryEntry, ctx: GuardContext) => checkBounded(inner, entry, ctx, timeoutMs),
+  };
+  if (typeof inner.close === 'function') {
+    const close = inner.close.bind(inner);
+    return { ...guard, close: async () => void (await close()) };
+  }
+  return guard;
+}
+
+/** Runs one inner check under the time bound; always resolves to a Verdict. */
+async function checkBounded(inner: Guard, entry: MemoryEntry, ctx: GuardContext, timeoutMs: number): Promise<Verdict> {
+  const elapsed = startStopwatch();
+  let pending: Promise<unknown>;
+  try {
+    // Called as a method so class-based guards keep `this`.
+    pending = Promise.resolve(inner.check(entry, ctx));
+  } catch (cause) {
+    return errorVerdict('threw', `guard threw: ${messageOf(cause)}`, elapsed());
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((res) => {
+    timer = setTimeout(() => res('timeout'), timeoutMs);
+  });
+  const settled = pending.then(
+    (value) => ({ ok: true as const, value }),
+    (cause: unknown) => ({ ok: false as const, cause }),
+  );
+  try {
+    const outcome = await Promise.race([settled, timedOut]);
+    if (outcome === 'timeout') return errorVerdict('timeout', `guard did not answer within ${timeoutMs} ms`, elapsed());
+    if (!outcome.ok) return errorVerdict('threw', `guard threw: ${messageOf(outcome.cause)}`, elapsed());
+    const parsed = parseVerdict(outcome.value);
+    if (!parsed.ok) return errorVerdict('malformed', `guard returned a malformed verdict: ${parsed.message}`, elapsed());
+    return { ...parsed.verdict, elapsedUs: elapsed() };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function messageOf(cause: unknown): string {
+  return cause instanceof Error ? cause.message : String(cause);
+}
