@@ -1,0 +1,286 @@
+/**
+ * The regression corpus (DESIGN.md, "Regression corpus"): one JSONL file per guard,
+ * `<dir>/<guard>.jsonl`, one minimal counterexample per line.
+ *
+ * Keeping rules:
+ * - appends and status updates run under a cross-process lock, re-read the file, and
+ *   replace it atomically (temp file + rename);
+ * - records are deduplicated by `id` and never deleted;
+ * - lines that do not parse or validate are kept verbatim (nothing is lost) and reported.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CorpusError, DECISIONS, InputError } from '../domain/index.js';
+import type { Decision, FuzzCase, MemoryEntry, Truth } from '../domain/index.js';
+import { writeFileAtomic, withFileLock } from './atomic.js';
+import type { FileLockOptions } from './atomic.js';
+import { caseId } from './case-id.js';
+import { parseJsonlText, validateMemoryEntry } from './jsonl.js';
+import type { JsonlIssue, JsonlResult, LineValidation } from './jsonl.js';
+
+/** The two invariants a regression can break (DESIGN.md, first paragraph). */
+export const REGRESSION_PROPERTIES = ['benign-admitted', 'forgery-rejected'] as const;
+export type RegressionProperty = (typeof REGRESSION_PROPERTIES)[number];
+
+export const REGRESSION_STATUSES = ['open', 'fixed'] as const;
+/** `open`: still failing when found or last replayed; `fixed`: must keep passing. */
+export type RegressionStatus = (typeof REGRESSION_STATUSES)[number];
+
+/** What the guard answered when the failure was found (a subset of a Verdict). */
+export interface ObservedVerdict {
+  decision: Decision;
+  layer?: string;
+  /** Forgery score F in [0,1], when the guard computes one. */
+  score?: number;
+  /** Per-signal scores in [0,1]. */
+  signals?: Record<string, number>;
+  reasons: string[];
+}
+
+/** One line of `corpora/regressions/<guard>.jsonl`. */
+export interface RegressionRecord {
+  /** {@link caseId} of `case`. */
+  id: string;
+  guard: string;
+  property: RegressionProperty;
+  family: string;
+  domain: string;
+  /** The structured generator value: re-renderable, and shrinkable again. */
+  case: FuzzCase;
+  /** The rendered entry that was checked. */
+  entry: MemoryEntry;
+  /** The ground truth of the case. */
+  expected: Truth;
+  observed: ObservedVerdict;
+  status: RegressionStatus;
+  /** When it was found, ISO 8601 UTC. */
+  foundAt: string;
+  /** fast-check seed of the run that found it. */
+  seed: number;
+  /** fast-check path of the counterexample, for `fc.assert(..., { seed, path })`. */
+  path?: string;
+  /** Package versions of the run (e.g. `{ 'farma-fuzz': '0.1.0', 'fast-check': '4.11.0' }`). */
+  versions: Record<string, string>;
+}
+
+/**
+ * Builds a record with `id = caseId(case)`, `entry`, `expected`, `family` and `domain`
+ * taken from the case, and `status: 'open'` unless given.
+ * @example
+ * newRegressionRecord({ guard: 'sentinel', property: 'forgery-rejected', case: fc, observed, foundAt, seed, versions });
+ */
+export function newRegressionRecord(input: {
+  guard: string;
+  property: RegressionProperty;
+  case: FuzzCase;
+  observed: ObservedVerdict;
+  foundAt: string;
+  seed: number;
+  path?: string;
+  versions: Record<string, string>;
+  status?: RegressionStatus;
+}): RegressionRecord {
+  const record: RegressionRecord = {
+    id: caseId(input.case),
+    guard: input.guard,
+    property: input.property,
+    family: input.case.truth.family,
+    domain: input.case.truth.domain,
+    case: input.case,
+    entry: input.case.entry,
+    expected: input.case.truth,
+    observed: input.observed,
+    status: input.status ?? 'open',
+    foundAt: input.foundAt,
+    seed: input.seed,
+    versions: input.versions,
+  };
+  if (input.path !== undefined) record.path = input.path;
+  return record;
+}
+
+/** Longest guard-derived file stem, in characters (before the optional hash suffix). */
+const MAX_STEM = 80;
+
+/**
+ * The corpus file of one guard: `<dir>/<guard>.jsonl`. A guard id that is not already a
+ * safe file name (letters, digits, `.`, `_`, `-`; no leading dot; at most 80 characters)
+ * has every other character replaced by `_` and gets an 8-hex hash of the original id
+ * appended, so two different ids never share a file.
+ * @example
+ * regressionFile('corpora/regressions', 'sentinel'); // 'corpora/regressions/sentinel.jsonl'
+ * regressionFile('corpora/regressions', 'http://127.0.0.1:8080/check'); // '.../http_127.0.0.1_8080_check-1a2b3c4d.jsonl'
+ */
+export function regressionFile(dir: string, guardId: string): string {
+  let stem = guardId.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, MAX_STEM);
+  if (stem !== guardId || stem === '') {
+    const hash = createHash('sha256').update(guardId, 'utf8').digest('hex').slice(0, 8);
+    stem = `${stem === '' ? 'guard' : stem}-${hash}`;
+  }
+  return join(dir, `${stem}.jsonl`);
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Validates one parsed regression line. Unknown fields are kept (a newer writer may add
+ * some); messages name the bad field.
+ */
+export function validateRegressionRecord(value: unknown, line?: number): LineValidation<RegressionRecord> {
+  if (!isPlainObject(value)) return { ok: false, message: 'expected a JSON object for a regression record' };
+  const bad = (field: string, want: string): LineValidation<RegressionRecord> => ({
+    ok: false,
+    message: `field "${field}" must be ${want}, got ${JSON.stringify(value[field]) ?? 'nothing (missing)'}`.slice(0, 200),
+  });
+  for (const field of ['id', 'guard', 'family', 'domain', 'foundAt'] as const) {
+    if (typeof value[field] !== 'string' || value[field] === '') return bad(field, 'a non-empty string');
+  }
+  if (!(REGRESSION_PROPERTIES as readonly unknown[]).includes(value.property)) {
+    return bad('property', REGRESSION_PROPERTIES.join(' or '));
+  }
+  if (!(REGRESSION_STATUSES as readonly unknown[]).includes(value.status)) return bad('status', 'open or fixed');
+  if (typeof value.seed !== 'number' || !Number.isInteger(value.seed)) return bad('seed', 'an integer');
+  if (value.path !== undefined && typeof value.path !== 'string') return bad('path', 'a string');
+  if (!isPlainObject(value.versions) || !Object.values(value.versions).every((v) => typeof v === 'string')) {
+    return bad('versions', 'an object of strings');
+  }
+  const c = value.case;
+  if (!isPlainObject(c) || !isPlainObject(c.entry) || !isPlainObject(c.truth)) {
+    return { ok: false, message: 'field "case" must be a FuzzCase object with "entry" and "truth"' };
+  }
+  const entry = validateMemoryEntry(value.entry, line);
+  if (!entry.ok) return { ok: false, message: `field "entry": ${entry.message}` };
+  const expected = value.expected;
+  if (!isPlainObject(expected) || (expected.label !== 'benign' && expected.label !== 'forged')) {
+    return { ok: false, message: 'field "expected" must be a Truth object with label benign or forged' };
+  }
+  const observed = value.observed;
+  if (!isPlainObject(observed) || !(DECISIONS as readonly unknown[]).includes(observed.decision)) {
+    return { ok: false, message: 'field "observed.decision" must be admit, reject or error' };
+  }
+  if (!Array.isArray(observed.reasons)) return { ok: false, message: 'field "observed.reasons" must be an array' };
+  return { ok: true, value: { ...(value as unknown as RegressionRecord), entry: entry.value } };
+}
+
+/** Result of reading a corpus file: valid records (with line numbers) and bad lines. */
+export type RegressionLoad = JsonlResult<RegressionRecord>;
+
+function readText(file: string): string {
+  if (!existsSync(file)) return '';
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new InputError(`cannot read regression corpus: ${err instanceof Error ? err.message : String(err)}`, { file }, { cause: err });
+  }
+}
+
+/**
+ * Loads a regression corpus. A missing file is an empty corpus.
+ * @returns `{ records, issues }`; bad lines are issues naming the file and line.
+ * @throws InputError naming the file when it exists but cannot be read.
+ */
+export function loadRegressions(file: string): RegressionLoad {
+  return parseJsonlText(readText(file), file, validateRegressionRecord);
+}
+
+/** Splits file text into its non-blank lines, verbatim (CR and BOM removed). */
+function rawLines(text: string): string[] {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return body
+    .split('\n')
+    .map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l))
+    .filter((l) => l.trim() !== '');
+}
+
+export interface AppendResult {
+  /** Records written by this call. */
+  added: number;
+  /** Records skipped because their id was already in the file or earlier in the batch. */
+  duplicates: number;
+  /** Bad lines already in the file: kept verbatim, reported here. */
+  issues: JsonlIssue[];
+}
+
+/**
+ * Appends records to a corpus file, deduplicated by `id`. Under the file lock it re-reads
+ * the file, keeps every existing line verbatim (including bad ones), adds the new records
+ * in order and replaces the file atomically. Nothing is written when nothing is new.
+ * Safe against concurrent appenders in other processes.
+ *
+ * @throws CorpusError naming the file when the lock or the write fails, or when a record
+ *   has no id; InputError when the file exists but cannot be read.
+ * @example
+ * const { added, duplicates } = await appendRegressions(regressionFile('corpora/regressions', 'sentinel'), [rec]);
+ */
+export async function appendRegressions(
+  file: string,
+  records: readonly RegressionRecord[],
+  lockOptions?: FileLockOptions,
+): Promise<AppendResult> {
+  for (const r of records) {
+    if (typeof r.id !== 'string' || r.id === '') throw new CorpusError(`${file}: a regression record has no id`);
+  }
+  return withFileLock(
+    file,
+    async () => {
+      const text = readText(file);
+      const { records: existing, issues } = parseJsonlText(text, file, validateRegressionRecord);
+      const seen = new Set(existing.map((r) => r.value.id));
+      const fresh: string[] = [];
+      let duplicates = 0;
+      for (const r of records) {
+        if (seen.has(r.id)) {
+          duplicates += 1;
+          continue;
+        }
+        seen.add(r.id);
+        fresh.push(JSON.stringify(r));
+      }
+      if (fresh.length > 0) {
+        const lines = [...rawLines(text), ...fresh];
+        await writeFileAtomic(file, `${lines.join('\n')}\n`);
+      }
+      return { added: fresh.length, duplicates, issues };
+    },
+    lockOptions,
+  );
+}
+
+/**
+ * Sets the status of every record with this id (normally one), atomically and under the
+ * file lock. Other lines, bad ones included, are kept verbatim.
+ * @returns how many records changed (0 when the id is absent or already has that status).
+ * @throws CorpusError / InputError as {@link appendRegressions}.
+ */
+export async function updateStatus(
+  file: string,
+  id: string,
+  status: RegressionStatus,
+  lockOptions?: FileLockOptions,
+): Promise<{ updated: number }> {
+  if (!existsSync(file)) return { updated: 0 };
+  return withFileLock(
+    file,
+    async () => {
+      const lines = rawLines(readText(file));
+      let updated = 0;
+      const out = lines.map((line) => {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(line);
+        } catch {
+          return line;
+        }
+        if (!isPlainObject(parsed) || parsed.id !== id || parsed.status === status) return line;
+        updated += 1;
+        return JSON.stringify({ ...parsed, status });
+      });
+      if (updated > 0) await writeFileAtomic(file, `${out.join('\n')}\n`);
+      return { updated };
+    },
+    lockOptions,
+  );
+}
