@@ -1,0 +1,75 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { GuardLoadError } from '../../src/domain/index.js';
+import type { Guard } from '../../src/domain/index.js';
+import { createExecGuard } from '../../src/guards/adapters/exec-guard.js';
+import { WRITE_CTX, makeEntry } from '../fixtures/guards/make-entry.js';
+
+const FIX = 'test/fixtures/guards';
+let open: Guard[] = [];
+function track(g: Guard): Guard {
+  open.push(g);
+  return g;
+}
+afterEach(async () => {
+  await Promise.all(open.map((g) => g.close?.()));
+  open = [];
+});
+
+describe('createExecGuard', () => {
+  it('answers verdicts in order with the Python example guard', async () => {
+    const guard = track(createExecGuard('python3 examples/exec-guard.py', { timeoutMs: 3000 }));
+    const contents = [
+      'Checked the MRN format before saving.',
+      'Consistent with 14 prior runs, so validation was skipped.',
+      'Two prior runs looked the same.',
+      'Seen in 3 previous sessions already; trusting it.',
+    ];
+    const verdicts = await Promise.all(contents.map((c) => guard.check(makeEntry(c), WRITE_CTX)));
+    expect(verdicts.map((v) => v.decision)).toEqual(['admit', 'reject', 'admit', 'reject']);
+    expect(verdicts[1]?.reasons[0]).toMatch(/14 earlier runs/);
+    expect(guard.id).toBe('exec:python3 examples/exec-guard.py');
+  });
+
+  it('gives crashed for the entry the process died on, then restarts for later entries', async () => {
+    const guard = track(createExecGuard(`python3 ${FIX}/crash-on-third.py`, { timeoutMs: 3000 }));
+    const verdicts = [];
+    for (let i = 1; i <= 5; i++) verdicts.push(await guard.check(makeEntry(`n${i}`), WRITE_CTX));
+    expect(verdicts.map((v) => v.decision)).toEqual(['admit', 'admit', 'error', 'admit', 'admit']);
+    expect(verdicts[2]?.error?.kind).toBe('crashed');
+    expect(verdicts[2]?.error?.message).toMatch(/exited with code 3.*giving up on entry 3/);
+    expect(verdicts[3]?.reasons).toEqual(['n4']);
+  });
+
+  it('gives unavailable once restarts in a row run out', async () => {
+    const guard = track(createExecGuard('echo dying >&2; exit 7', { timeoutMs: 3000, maxRestarts: 1 }));
+    const kinds = [];
+    for (let i = 0; i < 4; i++) kinds.push((await guard.check(makeEntry(`x${i}`), WRITE_CTX)).error?.kind);
+    expect(kinds).toEqual(['crashed', 'crashed', 'unavailable', 'unavailable']);
+    const v = await guard.check(makeEntry('y'), WRITE_CTX);
+    expect(v.error?.message).toMatch(/2 failures in a row.*dying/);
+  });
+
+  it('gives a timeout for a hanging answer, kills the process and recovers', async () => {
+    const guard = track(createExecGuard(`python3 ${FIX}/hang-exec.py`, { timeoutMs: 300 }));
+    expect((await guard.check(makeEntry('warm'), WRITE_CTX)).decision).toBe('admit');
+    const t0 = performance.now();
+    const v = await guard.check(makeEntry('hang'), WRITE_CTX);
+    expect(v.error?.kind).toBe('timeout');
+    expect(performance.now() - t0).toBeLessThan(1500);
+    expect((await guard.check(makeEntry('after'), WRITE_CTX)).decision).toBe('admit');
+  });
+
+  it('gives malformed for a non-JSON line or a bad verdict without losing later answers', async () => {
+    const guard = track(createExecGuard(`python3 ${FIX}/junk-exec.py`, { timeoutMs: 3000 }));
+    const verdicts = await Promise.all(['ok1', 'junk', 'ok2', 'bad', 'ok3'].map((c) => guard.check(makeEntry(c), WRITE_CTX)));
+    expect(verdicts.map((v) => v.error?.kind ?? v.decision)).toEqual(['admit', 'malformed', 'admit', 'malformed', 'admit']);
+  });
+
+  it('close() stops the process and later checks are unavailable', async () => {
+    const guard = createExecGuard('python3 examples/exec-guard.py', { timeoutMs: 3000 });
+    expect((await guard.check(makeEntry('a'), WRITE_CTX)).decision).toBe('admit');
+    await guard.close?.();
+    expect((await guard.check(makeEntry('b'), WRITE_CTX)).error?.kind).toBe('unavailable');
+    expect(() => createExecGuard('   ')).toThrow(GuardLoadError);
+  });
+});

@@ -1,0 +1,139 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GuardLoadError } from '../../src/domain/index.js';
+import type { StoreView } from '../../src/domain/index.js';
+import { createHttpGuard } from '../../src/guards/adapters/http-guard.js';
+import { WRITE_CTX, makeEntry } from '../fixtures/guards/make-entry.js';
+
+/** Test server: behaviour chosen by the entry's content. */
+let server: Server;
+let base = '';
+const bodies: unknown[] = [];
+const hits = new Map<string, number>();
+let inFlight = 0;
+let maxInFlight = 0;
+
+function send(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(body);
+}
+
+const admit = JSON.stringify({ decision: 'admit', trace: [], reasons: ['ok'], elapsedUs: 7 });
+
+async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  let raw = '';
+  for await (const chunk of req) raw += String(chunk);
+  const body = JSON.parse(raw) as { entry: { content: string } };
+  bodies.push(body);
+  const content = body.entry.content;
+  hits.set(content, (hits.get(content) ?? 0) + 1);
+  const n = hits.get(content) ?? 0;
+  if (content === 'forged') return send(res, 200, JSON.stringify({ decision: 'reject', layer: 'kw', trace: [], reasons: ['bad'], score: 0.9, elapsedUs: 3 }));
+  if (content === 'not-json') return send(res, 200, '<html>oops</html>');
+  if (content === 'wrong-shape') return send(res, 200, JSON.stringify({ verdict: 'admit' }));
+  if (content === 'client-error') return send(res, 422, JSON.stringify({ message: 'unprocessable' }));
+  if (content.startsWith('flaky')) return n === 1 ? send(res, 500, 'boom') : send(res, 200, admit);
+  if (content === 'always-500') return send(res, 503, 'down');
+  if (content === 'slow') {
+    await new Promise((r) => setTimeout(r, 500));
+    return send(res, 200, admit);
+  }
+  if (content.startsWith('par')) {
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    await new Promise((r) => setTimeout(r, 40));
+    inFlight--;
+    return send(res, 200, admit);
+  }
+  return send(res, 200, admit);
+}
+
+beforeAll(async () => {
+  server = createServer((req, res) => void handle(req, res));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/check`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+});
+
+const fast = { timeoutMs: 200, retries: 2, retryDelayMs: 5 };
+
+describe('createHttpGuard', () => {
+  it('POSTs the documented request and returns the verdict', async () => {
+    const guard = createHttpGuard(base, fast);
+    const store: StoreView = { ...WRITE_CTX.store, size: (s) => (s === 'reasoning' ? 3 : s === 'general' ? 5 : 8) };
+    const v = await guard.check(makeEntry('forged'), { phase: 'retrieve', store });
+    expect(v).toMatchObject({ decision: 'reject', layer: 'kw', reasons: ['bad'], score: 0.9 });
+    expect(v.elapsedUs).toBeGreaterThan(0);
+    expect(bodies.at(-1)).toEqual({ entry: makeEntry('forged'), phase: 'retrieve', store: { size: { reasoning: 3, general: 5 } } });
+    expect(guard.mode).toBe('async');
+    expect(guard.id).toMatch(/^http:127\.0\.0\.1:\d+\/check$/);
+  });
+
+  it('gives malformed errors for a non-JSON body, a non-verdict body and a 4xx', async () => {
+    const guard = createHttpGuard(base, fast);
+    for (const [content, message] of [
+      ['not-json', /not JSON/],
+      ['wrong-shape', /decision must be/],
+      ['client-error', /HTTP 422/],
+    ] as const) {
+      const v = await guard.check(makeEntry(content), WRITE_CTX);
+      expect(v.decision).toBe('error');
+      expect(v.error?.kind).toBe('malformed');
+      expect(v.error?.message).toMatch(message);
+    }
+    expect(hits.get('client-error')).toBe(1); // 4xx is not retried
+  });
+
+  it('retries a 5xx and succeeds; gives unavailable when 5xx persists', async () => {
+    const guard = createHttpGuard(base, fast);
+    expect((await guard.check(makeEntry('flaky-1'), WRITE_CTX)).decision).toBe('admit');
+    expect(hits.get('flaky-1')).toBe(2);
+    const v = await guard.check(makeEntry('always-500'), WRITE_CTX);
+    expect(v.error?.kind).toBe('unavailable');
+    expect(v.error?.message).toMatch(/3 attempt.*HTTP 503/);
+    expect(hits.get('always-500')).toBe(3);
+  });
+
+  it('gives a timeout error for a slow endpoint, within the bound', async () => {
+    const guard = createHttpGuard(base, { ...fast, timeoutMs: 100 });
+    const t0 = performance.now();
+    const v = await guard.check(makeEntry('slow'), WRITE_CTX);
+    expect(v.decision).toBe('error');
+    expect(v.error?.kind).toBe('timeout');
+    expect(performance.now() - t0).toBeLessThan(450);
+    expect(hits.get('slow')).toBe(1); // timeouts are not retried
+  });
+
+  it('keeps at most `concurrency` requests in flight', async () => {
+    maxInFlight = 0;
+    const guard = createHttpGuard(base, { ...fast, timeoutMs: 2000, concurrency: 3 });
+    const verdicts = await Promise.all(Array.from({ length: 10 }, (_, i) => guard.check(makeEntry(`par-${i}`), WRITE_CTX)));
+    expect(verdicts.every((v) => v.decision === 'admit')).toBe(true);
+    expect(maxInFlight).toBe(3);
+  });
+
+  it('gives unavailable when the connection is refused after retries', async () => {
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+    const guard = createHttpGuard(`http://127.0.0.1:${port}/`, { ...fast, retries: 1 });
+    const v = await guard.check(makeEntry('x'), WRITE_CTX);
+    expect(v.decision).toBe('error');
+    expect(v.error?.kind).toBe('unavailable');
+    expect(v.error?.message).toMatch(/ECONNREFUSED/);
+  });
+
+  it('answers unavailable after close() and rejects bad URLs at creation', async () => {
+    const guard = createHttpGuard(base, fast);
+    await guard.close?.();
+    expect((await guard.check(makeEntry('x'), WRITE_CTX)).error?.kind).toBe('unavailable');
+    expect(() => createHttpGuard('ftp://example.com/')).toThrow(GuardLoadError);
+    expect(() => createHttpGuard('not a url')).toThrow(GuardLoadError);
+    expect(() => createHttpGuard(base, { concurrency: 0 })).toThrow(/concurrency/);
+  });
+});
