@@ -105,7 +105,9 @@ export function createLlmClient(config: LlmConfig, options: LlmClientOptions = {
     const e = err as { name?: unknown; message?: unknown; status?: unknown; code?: unknown; cause?: unknown };
     const status = typeof e.status === 'number' ? ` (HTTP ${e.status})` : '';
     const inner = e.cause instanceof Error ? `: ${e.cause.message}` : '';
-    const message = redact(`${String(e.message ?? err)}${inner}`);
+    // The SDK prefixes API errors with the status, which is already in our message.
+    const base = String(e.message ?? err).replace(/^\d{3} /, '');
+    const message = redact(`${base}${inner}`);
     // The SDK error can hold the response body and headers; keep only a redacted summary as cause.
     const cause = Object.assign(new Error(message), {
       name: typeof e.name === 'string' ? e.name : 'Error',
