@@ -1,0 +1,83 @@
+/**
+ * The built-in guard registry: a typed object whose keys are the guard ids
+ * (STYLE.md §3). An id with no implementation fails to compile.
+ */
+import { GuardLoadError, UsageError, type Guard, type GuardFactory } from '../domain/index.js';
+import { createKeywordFilter, type KeywordFilterOptions } from './baselines/keyword-filter.js';
+import { createNoDefense } from './baselines/no-defense.js';
+import { LAYER_IDS, type LayerId, type SentinelConfig } from './sentinel/config.js';
+import { createSentinel } from './sentinel/sentinel.js';
+
+export interface GuardEntry {
+  /** One line for `farma-fuzz guards` listings. */
+  description: string;
+  create: GuardFactory;
+}
+
+function sentinelFromOptions(options: Record<string, unknown> = {}): Guard {
+  const { config, layers } = options;
+  if (config !== undefined && (typeof config !== 'object' || config === null || Array.isArray(config))) {
+    throw new UsageError('sentinel option "config" must be an object');
+  }
+  if (layers !== undefined) {
+    if (!Array.isArray(layers) || layers.some((l) => !(LAYER_IDS as readonly unknown[]).includes(l))) {
+      throw new UsageError(`sentinel option "layers" must be a list of: ${LAYER_IDS.join(', ')}`);
+    }
+  }
+  return createSentinel({
+    ...(config !== undefined ? { config: config as Partial<SentinelConfig> } : {}),
+    ...(layers !== undefined ? { layers: layers as LayerId[] } : {}),
+  });
+}
+
+function keywordFromOptions(options: Record<string, unknown> = {}): Guard {
+  const o: KeywordFilterOptions = {};
+  for (const k of ['keywords', 'extraKeywords'] as const) {
+    const v = options[k];
+    if (v === undefined) continue;
+    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new UsageError(`keyword option "${k}" must be a list of strings`);
+    o[k] = v as string[];
+  }
+  return createKeywordFilter(o);
+}
+
+/** Built-in guards. `amemguard` is added by the lead when it lands. */
+export const GUARDS = {
+  sentinel: {
+    description: 'SENTINEL reconstructed (paper §IV): keyword, provenance, taint, pattern/risk layers and the Reasoning Guard',
+    create: sentinelFromOptions,
+  },
+  none: {
+    description: 'No defense: admits every entry (paper §V-D baseline)',
+    create: () => createNoDefense(),
+  },
+  keyword: {
+    description: 'KeywordFilter: blocklist of overt jailbreak and skip tokens (paper §V-D baseline)',
+    create: keywordFromOptions,
+  },
+} as const satisfies Record<string, GuardEntry>;
+
+export type BuiltinGuardId = keyof typeof GUARDS;
+
+/** True when `id` names a built-in guard. */
+export function isBuiltinGuardId(id: string): id is BuiltinGuardId {
+  return Object.hasOwn(GUARDS, id);
+}
+
+/**
+ * Builds a built-in guard by id.
+ * @throws GuardLoadError for an unknown id; the message lists the known ids.
+ * @throws UsageError for invalid options.
+ * @example createGuard('sentinel', { layers: ['L5-reasoning-guard'] })
+ */
+export function createGuard(id: string, options?: Record<string, unknown>): Guard {
+  if (!isBuiltinGuardId(id)) {
+    throw new GuardLoadError(`unknown guard "${id}"; known guards: ${Object.keys(GUARDS).join(', ')}`);
+  }
+  return GUARDS[id].create(options);
+}
+
+/** The built-in guards, in registry order. */
+export function listGuards(): { id: BuiltinGuardId; description: string }[] {
+  return (Object.keys(GUARDS) as BuiltinGuardId[]).map((id) => ({ id, description: GUARDS[id].description }));
+}
