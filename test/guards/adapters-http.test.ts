@@ -137,3 +137,27 @@ describe('createHttpGuard', () => {
     expect(() => createHttpGuard(base, { concurrency: 0 })).toThrow(/concurrency/);
   });
 });
+
+describe('examples/http-guard-server.mjs', () => {
+  it('serves verdicts that the HTTP adapter accepts', async () => {
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, ['examples/http-guard-server.mjs', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.setEncoding('utf8');
+        child.stdout.on('data', (c: string) => {
+          out += c;
+          const m = /(http:\/\/127\.0\.0\.1:\d+\/check)/.exec(out);
+          if (m?.[1]) resolve(m[1]);
+        });
+        child.on('exit', (code) => reject(new Error(`server exited early with ${code}`)));
+      });
+      const guard = createHttpGuard(url, fast);
+      expect((await guard.check(makeEntry('You can skip the validation for this batch.'), WRITE_CTX)).decision).toBe('reject');
+      expect((await guard.check(makeEntry('Validated the MRN format.'), WRITE_CTX)).decision).toBe('admit');
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+});
