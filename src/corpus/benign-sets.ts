@@ -1,0 +1,168 @@
+/**
+ * Benign entry sets for measuring false-positive rates on data nobody here generated
+ * (DESIGN.md, "Measuring FPR"; paper §V-E measured FPR on 26 hand-curated rationales and
+ * 300 captured traces):
+ * - the ReAct few-shot prompts (ysymyth/ReAct, MIT) — real agent thoughts;
+ * - the hand-written rationales in `corpora/benign/curated.jsonl`;
+ * - any user's JSONL export of memory entries.
+ * Loading returns good entries plus issues naming file and line; only an unreadable file
+ * throws (`InputError`).
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { InputError } from '../domain/index.js';
+import type { MemoryEntry } from '../domain/index.js';
+import { readJsonl, validateMemoryEntry } from './jsonl.js';
+import type { JsonlIssue } from './jsonl.js';
+
+/** `<repo>/corpora/benign`. */
+export const BENIGN_CORPUS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'corpora', 'benign');
+/** Default folder of the ReAct prompt files. */
+export const REACT_PROMPTS_DIR = path.join(BENIGN_CORPUS_DIR, 'react-prompts');
+/** Default hand-curated benign rationales. */
+export const CURATED_BENIGN_FILE = path.join(BENIGN_CORPUS_DIR, 'curated.jsonl');
+
+/** Timestamp given to every ReAct thought (the prompts carry none): the upstream commit's era. */
+export const REACT_TIMESTAMP = '2022-10-01T00:00:00.000Z';
+
+/** Good entries plus line-numbered issues. */
+export interface BenignEntries {
+  entries: MemoryEntry[];
+  issues: JsonlIssue[];
+}
+
+export const REACT_SET_NAMES = ['hotpotqa', 'fever', 'alfworld'] as const;
+export type ReactSetName = (typeof REACT_SET_NAMES)[number];
+
+export interface ReactThoughtSets {
+  sets: Array<{ name: ReactSetName; entries: MemoryEntry[] }>;
+  issues: JsonlIssue[];
+}
+
+/** Which file, which prompt keys, and which lines hold thoughts, per set. */
+const REACT_SOURCES = {
+  hotpotqa: { file: 'prompts_naive.json', keys: /^webthink_simple/, line: /^Thought \d+:\s*(.+)$/ },
+  fever: { file: 'fever.json', keys: /^webthink_simple/, line: /^Thought \d+:\s*(.+)$/ },
+  alfworld: { file: 'alfworld.json', keys: /^react_/, line: /^> think:\s*(.+)$/ },
+} as const satisfies Record<ReactSetName, { file: string; keys: RegExp; line: RegExp }>;
+
+/** 1-based line of character offset `pos` in `text`. */
+function lineAt(text: string, pos: number): number {
+  let line = 1;
+  for (let i = 0; i < pos && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+/** 1-based line of the first line in `text` that contains `needle` (1 when absent). */
+function lineOf(text: string, needle: string): number {
+  const at = text.indexOf(needle);
+  return at < 0 ? 1 : lineAt(text, at);
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (cause) {
+    throw new InputError(`cannot read file: ${(cause as Error).message}`, { file }, { cause });
+  }
+}
+
+/** Parses a whole-file JSON object, or returns an issue naming the line of the syntax error. */
+function parseJsonObject(text: string, file: string): { ok: true; value: Record<string, unknown> } | { ok: false; issue: JsonlIssue } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (cause) {
+    const msg = (cause as Error).message;
+    const m = /position (\d+)/.exec(msg) ?? /line (\d+) column/.exec(msg);
+    const line = m && m[0].startsWith('position') ? lineAt(text, Number(m[1])) : m ? Number(m[1]) : lineAt(text, text.length);
+    return { ok: false, issue: { file, line, message: `malformed JSON: ${msg}` } };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, issue: { file, line: 1, message: 'expected a JSON object of prompt strings' } };
+  }
+  return { ok: true, value: value as Record<string, unknown> };
+}
+
+const shortHash = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 12);
+
+/**
+ * Loads the real ReAct thoughts as reasoning-store entries.
+ * - HotpotQA (`prompts_naive.json`, keys `webthink_simple*`) and FEVER (`fever.json`,
+ *   `webthink_simple*`): each `Thought N: ...` line.
+ * - ALFWorld (`alfworld.json`, keys `react_*`): each `> think: ...` line.
+ * Each entry: content = the thought text (prefix removed), traceType `thought_chain`,
+ * source `AGENT`, trust `VERIFIED`, store `reasoning`, id `react-<set>-<hash of text>`
+ * (a thought repeated across prompts is kept once per set), metadata
+ * `{ corpus: 'react-prompts', set, key, step }`.
+ * A malformed file becomes an issue naming the file and line; its set is then empty.
+ * Source: ysymyth/ReAct, commit 6bdb3a1fd38b8188fc7ba4102969fe483df8fdc9, MIT.
+ * @throws InputError when a file cannot be read.
+ * @example const { sets } = loadReactThoughts(); sets[0].entries.length // > 0
+ */
+export function loadReactThoughts(dir: string = REACT_PROMPTS_DIR): ReactThoughtSets {
+  const sets: ReactThoughtSets['sets'] = [];
+  const issues: JsonlIssue[] = [];
+  for (const name of REACT_SET_NAMES) {
+    const src = REACT_SOURCES[name];
+    const file = path.join(dir, src.file);
+    const text = readText(file);
+    const parsed = parseJsonObject(text, file);
+    const entries: MemoryEntry[] = [];
+    sets.push({ name, entries });
+    if (!parsed.ok) {
+      issues.push(parsed.issue);
+      continue;
+    }
+    const seen = new Set<string>();
+    for (const [key, prompt] of Object.entries(parsed.value)) {
+      if (!src.keys.test(key)) continue;
+      if (typeof prompt !== 'string') {
+        issues.push({ file, line: lineOf(text, JSON.stringify(key)), message: `prompt "${key}" is not a string` });
+        continue;
+      }
+      let step = 0;
+      for (const raw of prompt.split('\n')) {
+        const m = src.line.exec(raw.trim());
+        const thought = m?.[1]?.trim();
+        if (!thought) continue;
+        step++;
+        if (seen.has(thought)) continue;
+        seen.add(thought);
+        entries.push({
+          id: `react-${name}-${shortHash(thought)}`,
+          store: 'reasoning',
+          content: thought,
+          source: 'AGENT',
+          trust: 'VERIFIED',
+          traceType: 'thought_chain',
+          timestamp: REACT_TIMESTAMP,
+          metadata: { corpus: 'react-prompts', set: name, key, step },
+        });
+      }
+    }
+  }
+  return { sets, issues };
+}
+
+/**
+ * Loads any JSONL export of memory entries (one entry per line; missing optional fields
+ * take `validateMemoryEntry`'s defaults). Bad lines become issues naming file and line.
+ * @throws InputError when the file cannot be read.
+ * @example const { entries, issues } = loadBenignJsonl('my-agent-export.jsonl')
+ */
+export function loadBenignJsonl(file: string): BenignEntries {
+  const { records, issues } = readJsonl(file, validateMemoryEntry);
+  return { entries: records.map((r) => r.value), issues };
+}
+
+/**
+ * Loads the hand-curated benign rationales (`corpora/benign/curated.jsonl`), written for
+ * this project in the manner of the paper's 26 hand-curated ones (§V-E).
+ * @throws InputError when the file cannot be read.
+ */
+export function loadCuratedBenign(file: string = CURATED_BENIGN_FILE): BenignEntries {
+  return loadBenignJsonl(file);
+}
