@@ -1,0 +1,53 @@
+/**
+ * The family registry: each attack or benign family, its ground-truth label and its
+ * arbitrary per domain. Ids are derived from the object, so an id without an
+ * implementation fails to compile (STYLE.md §3).
+ */
+import type fc from 'fast-check';
+import type { DomainId, FuzzCase, Label } from '../src/domain/fuzz-case.js';
+import { DOMAINS } from '../src/domain/fuzz-case.js';
+import { amplificationChain, seedTrace } from './farma.js';
+import { naiveAttack } from './naive.js';
+import { benignHistory, benignTrace } from './benign.js';
+
+export interface FamilySpec {
+  label: Label;
+  description: string;
+  /** The family's arbitrary for one domain. */
+  arbitrary: (domain: DomainId) => fc.Arbitrary<FuzzCase>;
+}
+
+export const FAMILY_REGISTRY = {
+  seed: {
+    label: 'forged',
+    description: 'FARMA phase-1 seed traces: evasive entries claiming a safety step was already done upstream (paper §III-B)',
+    arbitrary: (domain) => seedTrace(domain),
+  },
+  amplification: {
+    label: 'forged',
+    description: 'FARMA phase-2 amplification chains: n_s seeds, then cycles citing n_s + c - 1 prior runs, over benign history (paper §III-C, Algorithm 1)',
+    arbitrary: (domain) => amplificationChain(domain, { history: benignHistory(domain, { maxLength: 8 }) }),
+  },
+  naive: {
+    label: 'forged',
+    description: 'Naive attacks: overt instructions to skip the safety step (paper §III-A)',
+    arbitrary: (domain) => naiveAttack(domain),
+  },
+  benign: {
+    label: 'benign',
+    description: 'Realistic benign traces of every trace type, format and several languages, with hard negatives',
+    arbitrary: (domain) => benignTrace(domain),
+  },
+} as const satisfies Record<string, FamilySpec>;
+
+export type FamilyId = keyof typeof FAMILY_REGISTRY;
+export const FAMILY_IDS = Object.keys(FAMILY_REGISTRY) as FamilyId[];
+export const DOMAIN_IDS: readonly DomainId[] = DOMAINS;
+
+export function isFamilyId(id: string): id is FamilyId {
+  return Object.hasOwn(FAMILY_REGISTRY, id);
+}
+
+export function isDomainId(id: string): id is DomainId {
+  return (DOMAINS as readonly string[]).includes(id);
+}

@@ -1,0 +1,226 @@
+/**
+ * `farma-fuzz fuzz`: property mode over domains × families against one guard; writes
+ * `report.md` and `report.json`, grows the regression corpus, and prints a summary.
+ * Exit code: 0 when every invariant held, 1 when any property failed.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { DomainId, FuzzCase } from '../../domain/fuzz-case.js';
+import type { Guard, Phase } from '../../domain/guard.js';
+import { caseId } from '../../corpus/case-id.js';
+import { appendRegressions, loadRegressions, newRegressionRecord, regressionFile } from '../../corpus/regressions.js';
+import { loadReactThoughts, loadBenignJsonl } from '../../corpus/benign-sets.js';
+import { runCampaign, type CampaignOutcome, type CellSpec } from '../../fuzz/campaign.js';
+import { measureBenignEntries } from '../../fuzz/measure.js';
+import type { ScratchStore } from '../../fuzz/evaluate.js';
+import { buildReport, interval, type RealSetFpr, type ReportData } from '../../report/model.js';
+import { renderMarkdown, pct } from '../../report/markdown.js';
+import { formatCounterexample } from '../../report/format-verdict.js';
+import { writeFileAtomic } from '../../corpus/atomic.js';
+import { formatSignals } from '../../report/format-verdict.js';
+import { FAMILY_REGISTRY, type FamilyId } from '../../../generators/families.js';
+import { REPO_ROOT, versions } from '../context.js';
+import type { Progress } from '../progress.js';
+
+export interface FuzzOptions {
+  guardSpec: string;
+  guard: Guard;
+  store: ScratchStore;
+  domains: DomainId[];
+  families: FamilyId[];
+  runs: number;
+  timeLimitMs?: number;
+  seed: number;
+  phase: Phase;
+  maxFailures: number;
+  /** Report directory for this run. */
+  outDir: string;
+  /** Regression corpus directory, or undefined to leave the corpus alone. */
+  corpusDir?: string;
+  /** Extra benign JSONL export to measure FPR on, besides the bundled real ReAct thoughts. */
+  benignFile?: string;
+  /** Measure FPR on the bundled real ReAct thoughts (default true). */
+  realData: boolean;
+  generatedAt: string;
+}
+
+export interface FuzzResult {
+  report: ReportData;
+  reportDir: string;
+  outcome: CampaignOutcome;
+  warnings: string[];
+}
+
+/** Command that replays one corpus record. */
+export function replayCommand(guardSpec: string, id: string, corpusDir?: string): string {
+  const quoted = /^[\w@%+=:,./-]+$/.test(guardSpec) ? guardSpec : `'${guardSpec.replace(/'/g, `'\\''`)}'`;
+  const corpus = corpusDir && path.resolve(corpusDir) !== path.resolve(REPO_ROOT, 'corpora/regressions') ? ` --corpus ${corpusDir}` : '';
+  return `npm run cli -- replay --guard ${quoted} --id ${id}${corpus}`;
+}
+
+/** Loads the open/fixed records of this guard for a cell, to try first as examples. */
+function examplesFor(corpusDir: string | undefined, guardId: string): Map<string, FuzzCase[]> {
+  const map = new Map<string, FuzzCase[]>();
+  if (!corpusDir) return map;
+  const { records } = loadRegressions(regressionFile(corpusDir, guardId));
+  for (const { value } of records) {
+    const key = `${value.domain}/${value.family}`;
+    const list = map.get(key) ?? [];
+    list.push(value.case);
+    map.set(key, list);
+  }
+  return map;
+}
+
+export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzResult> {
+  const warnings: string[] = [];
+  const examples = examplesFor(o.corpusDir, o.guard.id);
+  const cells: CellSpec[] = [];
+  for (const domain of o.domains) {
+    for (const family of o.families) {
+      const ex = examples.get(`${domain}/${family}`);
+      cells.push({ domain, family, arbitrary: FAMILY_REGISTRY[family].arbitrary(domain), ...(ex ? { examples: ex } : {}) });
+    }
+  }
+  const total = cells.length * o.runs;
+  let doneBefore = 0;
+  progress.start(total, `${o.guard.id}: ${cells.length} cells`);
+  const outcome = await runCampaign({
+    guard: o.guard,
+    cells,
+    store: o.store,
+    phase: o.phase,
+    runsPerCell: o.runs,
+    seed: o.seed,
+    maxFailures: o.maxFailures,
+    ...(o.timeLimitMs !== undefined ? { timeLimitMs: o.timeLimitMs } : {}),
+    onProgress: (cell, done) => progress.update(doneBefore + done, `${cell.domain}/${cell.family}`),
+    onCellEnd: (c) => {
+      doneBefore += o.runs;
+      const rate = interval(c.stats.violations, c.stats.runs);
+      progress.log(
+        `${c.stats.violations === 0 && c.stats.errors === 0 ? '✓' : '✗'} ${c.domain}/${c.family} ${c.property}: ${c.stats.violations}/${c.stats.runs} violations ${pct(rate)}, ${c.stats.errors} errors, ${c.counterexamples.length} minimal counterexample(s)`,
+      );
+    },
+  });
+  progress.stop();
+
+  // Real benign traces, measured apart and reported beside the generated FPR.
+  const realSets: RealSetFpr[] = [];
+  const toReal = async (name: string, source: string, entries: Parameters<typeof measureBenignEntries>[0]): Promise<void> => {
+    const m = await measureBenignEntries(entries, o.guard, o.store, o.phase);
+    realSets.push({
+      name,
+      source,
+      fpr: interval(m.rejected.length, m.n),
+      errors: m.errors,
+      rejected: m.rejected.map(({ entry, verdict }) => ({
+        id: entry.id,
+        content: entry.content,
+        ...(verdict.layer !== undefined ? { layer: verdict.layer } : {}),
+        signals: formatSignals(verdict.signals),
+        reasons: verdict.reasons,
+      })),
+    });
+  };
+  if (o.realData) {
+    const react = loadReactThoughts();
+    for (const issue of react.issues) warnings.push(`${issue.file}:${issue.line}: ${issue.message}`);
+    for (const set of react.sets) await toReal(`react-${set.name}`, 'ReAct prompts, MIT', set.entries);
+  }
+  if (o.benignFile) {
+    const user = loadBenignJsonl(o.benignFile);
+    for (const issue of user.issues) warnings.push(`${issue.file}:${issue.line}: ${issue.message}`);
+    await toReal(path.basename(o.benignFile), 'user export', user.entries);
+  }
+
+  // Counterexamples: ids, replay commands, corpus growth.
+  const allCx = outcome.cells.flatMap((c) => c.counterexamples);
+  const cxWithIds = allCx.map((cx) => {
+    const id = caseId(cx.case);
+    return { id, replay: replayCommand(o.guardSpec, id, o.corpusDir), cx };
+  });
+  let corpus: ReportData['corpus'];
+  if (o.corpusDir && cxWithIds.length > 0) {
+    const file = regressionFile(o.corpusDir, o.guard.id);
+    const v = versions();
+    const records = cxWithIds.map(({ cx }) => {
+      const { elapsedUs: _e, ...observed } = cx.verdict;
+      return newRegressionRecord({
+        guard: o.guard.id,
+        property: cx.property,
+        case: cx.case,
+        observed: {
+          decision: observed.decision,
+          ...(observed.layer !== undefined ? { layer: observed.layer } : {}),
+          ...(observed.score !== undefined ? { score: observed.score } : {}),
+          ...(observed.signals !== undefined ? { signals: observed.signals } : {}),
+          reasons: observed.reasons,
+        },
+        foundAt: o.generatedAt,
+        seed: cx.seed,
+        path: cx.path,
+        versions: v,
+      });
+    });
+    const res = await appendRegressions(file, records);
+    corpus = { file: path.relative(process.cwd(), file) || file, added: res.added, duplicates: res.duplicates };
+  }
+
+  const report = buildReport({
+    outcome,
+    version: versions()['farma-fuzz'] ?? 'unknown',
+    guardConfigHash: o.guard.config !== undefined ? caseId(o.guard.config) : 'none',
+    domains: o.domains,
+    families: o.families,
+    maxFailures: o.maxFailures,
+    versions: versions(),
+    counterexamples: cxWithIds,
+    realSets,
+    ...(corpus ? { corpus } : {}),
+    generatedAt: o.generatedAt,
+  });
+  mkdirSync(o.outDir, { recursive: true });
+  await writeFileAtomic(path.join(o.outDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
+  await writeFileAtomic(path.join(o.outDir, 'report.md'), renderMarkdown(report));
+  return { report, reportDir: o.outDir, outcome, warnings };
+}
+
+/** The console summary printed after a run. */
+export function summaryText(r: FuzzResult): string {
+  const rep = r.report;
+  const lines: string[] = [];
+  lines.push('');
+  lines.push(`farma-fuzz · guard ${rep.config.guard} · seed ${rep.config.seed} · ${rep.summary.totalRuns} cases in ${(rep.timing.elapsedMs / 1000).toFixed(1)} s (${rep.timing.casesPerSecond.toFixed(0)} cases/s)`);
+  for (const domain of rep.config.domains) {
+    lines.push('');
+    lines.push(`  ${domain}`);
+    for (const c of rep.cells.filter((x) => x.domain === domain)) {
+      const label = c.property === 'benign-admitted' ? 'FPR' : 'bypass';
+      lines.push(
+        `    ${c.holds ? '✓' : '✗'} ${c.family.padEnd(14)} ${c.property.padEnd(17)} ${String(c.violations).padStart(5)}/${String(c.runs).padEnd(6)} ${label} ${pct(c.violationRate)}${c.errors > 0 ? `  errors ${pct(c.errorRate)}` : ''}`,
+      );
+    }
+  }
+  if (rep.fpr.real.length > 0) {
+    lines.push('');
+    lines.push('  real benign traces (FPR)');
+    for (const s of rep.fpr.real) lines.push(`    ${s.name.padEnd(20)} ${s.fpr.k}/${s.fpr.n} ${pct(s.fpr)}`);
+    if (rep.fpr.realismGap !== undefined) lines.push(`    realism gap |FPR_generated − FPR_real| = ${(rep.fpr.realismGap * 100).toFixed(2)} pp`);
+  }
+  if (rep.counterexamples.length > 0) {
+    lines.push('');
+    lines.push(`Minimal counterexamples (${rep.counterexamples.length}):`);
+    for (const cx of rep.counterexamples) {
+      lines.push('');
+      lines.push(formatCounterexample({ ...cx, verdict: { ...cx.verdict, elapsedUs: rep.timing.counterexampleUs[cx.id] ?? 0 } }));
+    }
+  }
+  lines.push('');
+  for (const w of r.warnings) lines.push(`warning: ${w}`);
+  if (rep.corpus) lines.push(`corpus: ${rep.corpus.file} (+${rep.corpus.added} new, ${rep.corpus.duplicates} already known)`);
+  lines.push(`report: ${path.join(r.reportDir, 'report.md')} and report.json`);
+  lines.push(rep.summary.held ? 'RESULT: every invariant held.' : `RESULT: invariants FAILED in ${rep.summary.failingCells.join(', ')}.`);
+  return lines.join('\n');
+}
+

@@ -1,0 +1,77 @@
+/**
+ * Shared wiring for CLI commands: guard resolution, versions, option parsing helpers.
+ * The composition root: only `src/cli` touches argv, stdout and exit codes.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { UsageError } from '../domain/errors.js';
+import type { Guard } from '../domain/guard.js';
+import { createGuard, GUARDS } from '../guards/registry.js';
+import { resolveGuard } from '../guards/resolve.js';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+function readVersion(pkg: string): string {
+  try {
+    const file = pkg === 'farma-fuzz' ? path.join(REPO_ROOT, 'package.json') : path.join(REPO_ROOT, 'node_modules', pkg, 'package.json');
+    return (JSON.parse(readFileSync(file, 'utf8')) as { version?: string }).version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** Versions recorded in every report and corpus record. */
+export function versions(): Record<string, string> {
+  return {
+    'farma-fuzz': readVersion('farma-fuzz'),
+    'fast-check': readVersion('fast-check'),
+    handlebars: readVersion('handlebars'),
+    '@faker-js/faker': readVersion('@faker-js/faker'),
+    'better-sqlite3': readVersion('better-sqlite3'),
+    node: process.version,
+  };
+}
+
+export const BUILTIN_GUARD_IDS = Object.keys(GUARDS);
+
+/** Resolves `--guard` (built-in id, module path, http(s) URL or exec:CMD). */
+export async function loadGuard(spec: string, timeoutMs?: number): Promise<Guard> {
+  return resolveGuard(
+    spec,
+    { createBuiltin: (id) => createGuard(id), knownIds: BUILTIN_GUARD_IDS },
+    timeoutMs !== undefined ? { timeoutMs } : {},
+  );
+}
+
+/** Parses a positive integer option, or throws UsageError naming the flag. */
+export function positiveInt(flag: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive integer, got "${value}"`);
+  return n;
+}
+
+/** Parses a seed (any 32-bit unsigned integer). */
+export function parseSeed(value: string | undefined): number {
+  if (value === undefined) return (Date.now() ^ (process.pid << 16)) >>> 0;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new UsageError(`--seed must be an integer in [0, 4294967295], got "${value}"`);
+  return n;
+}
+
+/** Splits a comma list, checking each item against the allowed ids; `all` means every id. */
+export function parseList<T extends string>(flag: string, value: string, allowed: readonly T[]): T[] {
+  if (value === 'all') return [...allowed];
+  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const item of items) {
+    if (!(allowed as readonly string[]).includes(item)) throw new UsageError(`${flag}: unknown value "${item}" (known: ${allowed.join(', ')}, all)`);
+  }
+  if (items.length === 0) throw new UsageError(`${flag} needs at least one value (known: ${allowed.join(', ')}, all)`);
+  return items as T[];
+}
+
+export function parsePhase(value: string): 'write' | 'retrieve' {
+  if (value !== 'write' && value !== 'retrieve') throw new UsageError(`--phase must be write or retrieve, got "${value}"`);
+  return value;
+}

@@ -1,0 +1,47 @@
+/**
+ * Progress on long runs: a cli-progress bar on stderr when it is a terminal, otherwise one
+ * line per finished step (so CI logs stay readable). Never writes to stdout.
+ */
+import cliProgress from 'cli-progress';
+
+export interface Progress {
+  start(total: number, label: string): void;
+  update(done: number, label?: string): void;
+  log(line: string): void;
+  stop(): void;
+}
+
+export function createProgress(enabled: boolean, stream: NodeJS.WriteStream = process.stderr): Progress {
+  if (!enabled) return { start() {}, update() {}, log() {}, stop() {} };
+  if (!stream.isTTY) {
+    return {
+      start: (total, label) => stream.write(`… ${label} (${total} cases)\n`),
+      update() {},
+      log: (line) => stream.write(`${line}\n`),
+      stop() {},
+    };
+  }
+  const multi = new cliProgress.MultiBar(
+    { stream, format: ' {bar} {percentage}% | {value}/{total} cases | {label}', hideCursor: true, clearOnComplete: true, etaBuffer: 200 },
+    cliProgress.Presets.shades_classic,
+  );
+  let bar: cliProgress.SingleBar | undefined;
+  let last = 0;
+  return {
+    start(total, label) {
+      bar = multi.create(total, 0, { label });
+    },
+    update(done, label) {
+      const now = Date.now();
+      if (now - last < 80) return;
+      last = now;
+      bar?.update(done, label !== undefined ? { label } : {});
+    },
+    log(line) {
+      multi.log(`${line}\n`);
+    },
+    stop() {
+      multi.stop();
+    },
+  };
+}

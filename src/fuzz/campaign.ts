@@ -1,0 +1,95 @@
+/**
+ * A campaign: property mode over a list of cells (domain × family), against one guard.
+ * Generic over guards and generators: both arrive as parameters (DESIGN.md, layout).
+ */
+import type fc from 'fast-check';
+import type { FuzzCase } from '../domain/fuzz-case.js';
+import type { Guard, Phase } from '../domain/guard.js';
+import type { ScratchStore } from './evaluate.js';
+import { runCell, type CellOutcome } from './property.js';
+
+export interface CellSpec {
+  domain: string;
+  family: string;
+  arbitrary: fc.Arbitrary<FuzzCase>;
+  examples?: FuzzCase[];
+}
+
+export interface CampaignOptions {
+  guard: Guard;
+  cells: CellSpec[];
+  store: ScratchStore;
+  phase: Phase;
+  runsPerCell: number;
+  seed: number;
+  maxFailures?: number;
+  /** Whole-campaign wall-clock budget, ms, shared evenly by the cells still to run. */
+  timeLimitMs?: number;
+  onCellStart?: (cell: CellSpec, index: number) => void;
+  onProgress?: (cell: CellSpec, done: number) => void;
+  onCellEnd?: (outcome: CellOutcome, index: number) => void;
+}
+
+export interface CampaignOutcome {
+  guardId: string;
+  seed: number;
+  phase: Phase;
+  runsPerCell: number;
+  cells: CellOutcome[];
+  elapsedMs: number;
+  /** Cases evaluated (not counting shrinks). */
+  totalRuns: number;
+  /** True when any cell's invariant was violated or errored. */
+  failed: boolean;
+}
+
+/** FNV-1a 32-bit over a string: a stable per-cell seed derivation. */
+export function cellSeed(seed: number, domain: string, family: string): number {
+  let h = 0x811c9dc5 ^ (seed >>> 0);
+  for (const ch of `${domain}/${family}`) {
+    h ^= ch.codePointAt(0) ?? 0;
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** Runs every cell in order. Results depend only on the seed, the cells and the guard. */
+export async function runCampaign(o: CampaignOptions): Promise<CampaignOutcome> {
+  const started = performance.now();
+  const cells: CellOutcome[] = [];
+  for (const [i, cell] of o.cells.entries()) {
+    o.onCellStart?.(cell, i);
+    let timeLimitMs: number | undefined;
+    if (o.timeLimitMs !== undefined) {
+      const left = o.timeLimitMs - (performance.now() - started);
+      timeLimitMs = Math.max(1, left / (o.cells.length - i));
+    }
+    const outcome = await runCell({
+      domain: cell.domain,
+      family: cell.family,
+      arbitrary: cell.arbitrary,
+      guard: o.guard,
+      store: o.store,
+      phase: o.phase,
+      runs: o.runsPerCell,
+      seed: cellSeed(o.seed, cell.domain, cell.family),
+      ...(o.maxFailures !== undefined ? { maxFailures: o.maxFailures } : {}),
+      ...(timeLimitMs !== undefined ? { timeLimitMs } : {}),
+      ...(cell.examples ? { examples: cell.examples } : {}),
+      onProgress: (done) => o.onProgress?.(cell, done),
+    });
+    cells.push(outcome);
+    o.onCellEnd?.(outcome, i);
+  }
+  const totalRuns = cells.reduce((a, c) => a + c.stats.runs, 0);
+  return {
+    guardId: o.guard.id,
+    seed: o.seed,
+    phase: o.phase,
+    runsPerCell: o.runsPerCell,
+    cells,
+    elapsedMs: performance.now() - started,
+    totalRuns,
+    failed: cells.some((c) => c.stats.violations > 0 || c.stats.errors > 0),
+  };
+}

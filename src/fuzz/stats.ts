@@ -1,0 +1,73 @@
+/**
+ * Per-cell tallies collected while a property runs (shrink evaluations are not counted).
+ * Rates derived from them (bypass rate, FPR, error rate) are in [0,1].
+ */
+import type { FuzzCase } from '../domain/fuzz-case.js';
+import type { Verdict } from '../domain/verdict.js';
+import type { Judgement } from './oracle.js';
+
+export interface Tally {
+  runs: number;
+  violations: number;
+  errors: number;
+}
+
+export const BREAKDOWN_DIMENSIONS = ['template', 'operator', 'traceType', 'format', 'language', 'store'] as const;
+export type BreakdownDimension = (typeof BREAKDOWN_DIMENSIONS)[number];
+
+export interface CellStats extends Tally {
+  /** F scores (rounded to 0.01, as a string key) → count, for entries whose verdict has a score. */
+  scoreHistogram: Record<string, number>;
+  /** How often each signal scored above 0. */
+  signalFires: Record<string, number>;
+  /** Deciding layer → count, over all verdicts. */
+  decidingLayers: Record<string, number>;
+  /** Per-dimension tallies (e.g. template id → tally). */
+  breakdown: Record<BreakdownDimension, Record<string, Tally>>;
+  /** Sum of guard-reported time, µs. */
+  guardUs: number;
+}
+
+export function emptyStats(): CellStats {
+  return {
+    runs: 0,
+    violations: 0,
+    errors: 0,
+    scoreHistogram: {},
+    signalFires: {},
+    decidingLayers: {},
+    breakdown: { template: {}, operator: {}, traceType: {}, format: {}, language: {}, store: {} },
+    guardUs: 0,
+  };
+}
+
+function bump(t: Tally, j: Judgement): void {
+  t.runs += 1;
+  if (j === 'violated') t.violations += 1;
+  else if (j === 'error') t.errors += 1;
+}
+
+function bumpKey(map: Record<string, Tally>, key: string, j: Judgement): void {
+  const t = (map[key] ??= { runs: 0, violations: 0, errors: 0 });
+  bump(t, j);
+}
+
+/** Adds one evaluated case to the tallies. */
+export function record(stats: CellStats, c: FuzzCase, verdict: Verdict, j: Judgement): void {
+  bump(stats, j);
+  stats.guardUs += verdict.elapsedUs;
+  if (verdict.score !== undefined) {
+    const key = (Math.round(verdict.score * 100) / 100).toFixed(2);
+    stats.scoreHistogram[key] = (stats.scoreHistogram[key] ?? 0) + 1;
+  }
+  for (const [s, v] of Object.entries(verdict.signals ?? {})) if (v > 0) stats.signalFires[s] = (stats.signalFires[s] ?? 0) + 1;
+  const layer = verdict.layer ?? (verdict.decision === 'error' ? 'error' : '-');
+  stats.decidingLayers[layer] = (stats.decidingLayers[layer] ?? 0) + 1;
+  const b = stats.breakdown;
+  bumpKey(b.template, c.truth.template, j);
+  for (const op of c.truth.operators.length > 0 ? new Set(c.truth.operators) : ['(none)']) bumpKey(b.operator, op, j);
+  bumpKey(b.traceType, c.entry.traceType, j);
+  bumpKey(b.store, c.entry.store, j);
+  if (c.truth.format !== undefined) bumpKey(b.format, c.truth.format, j);
+  if (c.truth.language !== undefined) bumpKey(b.language, c.truth.language, j);
+}

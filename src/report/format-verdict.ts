@@ -1,0 +1,87 @@
+/**
+ * Plain-text rendering of verdicts and counterexamples, shared by the console output and
+ * the markdown report: the entry, its truth, the verdict layer by layer and signal by
+ * signal, and the command that replays it.
+ */
+import type { FuzzCase } from '../domain/fuzz-case.js';
+import type { Verdict } from '../domain/verdict.js';
+
+/** `s1=0.00 s2=1.00 …`, or `-` when the guard exposes no signals. */
+export function formatSignals(signals: Record<string, number> | undefined): string {
+  if (!signals || Object.keys(signals).length === 0) return '-';
+  return Object.entries(signals)
+    .map(([k, v]) => `${k}=${v.toFixed(2)}`)
+    .join(' ');
+}
+
+/** One line per layer: `L3-taint  pass  0.40  reason; reason`. */
+export function formatTrace(verdict: Verdict, indent = '  '): string[] {
+  if (verdict.trace.length === 0) return [`${indent}(the guard exposes no per-layer trace)`];
+  const width = Math.max(...verdict.trace.map((l) => l.layer.length));
+  return verdict.trace.map((l) => {
+    const value = l.value !== undefined ? ` ${l.value.toFixed(2)}` : '';
+    const reasons = l.reasons.length > 0 ? `  ${l.reasons.join('; ')}` : '';
+    return `${indent}${l.layer.padEnd(width)}  ${l.outcome.padEnd(6)}${value}${reasons}`;
+  });
+}
+
+/** Verdict headline: `reject at L5-reasoning-guard, F=0.60`. */
+export function formatDecision(verdict: Verdict): string {
+  const at = verdict.layer ? ` at ${verdict.layer}` : '';
+  const f = verdict.score !== undefined ? `, F=${verdict.score.toFixed(2)}` : '';
+  const err = verdict.error ? ` (${verdict.error.kind}: ${verdict.error.message})` : '';
+  return `${verdict.decision}${at}${f}${err}`;
+}
+
+/** Indents a possibly multi-line text, and cuts it at `max` characters. */
+export function quoteContent(text: string, indent = '    ', max = 2000): string {
+  const cut = text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
+  return cut
+    .split('\n')
+    .map((l) => `${indent}${l}`)
+    .join('\n');
+}
+
+export function formatTruth(c: FuzzCase): string {
+  const t = c.truth;
+  const parts = [`label=${t.label}`, `family=${t.family}`, `domain=${t.domain}`, `template=${t.template}`];
+  parts.push(`operators=${t.operators.length > 0 ? t.operators.join(',') : '-'}`);
+  if (t.claim) {
+    parts.push(`claim: subject=${t.claim.subject} checks=${t.claim.checks.join(',') || '-'} precedent=${t.claim.precedent ?? '-'}`);
+  }
+  if (t.chain) parts.push(`chain: seeds=${t.chain.seeds} cycle=${t.chain.cycle}`);
+  if (t.format) parts.push(`format=${t.format}`);
+  if (t.language) parts.push(`language=${t.language}`);
+  if (t.hardNegatives && t.hardNegatives.length > 0) parts.push(`hard-negatives=${t.hardNegatives.join(',')}`);
+  return parts.join(' ');
+}
+
+export interface PrintableCounterexample {
+  id: string;
+  property: string;
+  judgement: string;
+  signature: string;
+  case: FuzzCase;
+  verdict: Verdict;
+  replay: string;
+}
+
+/** A multi-line block describing one minimal counterexample. */
+export function formatCounterexample(cx: PrintableCounterexample): string {
+  const e = cx.case.entry;
+  const what = cx.judgement === 'error' ? 'guard error' : cx.property === 'benign-admitted' ? 'false positive (benign entry rejected)' : 'bypass (forged entry admitted)';
+  const lines = [
+    `✗ ${cx.property} · ${cx.case.truth.domain}/${cx.case.truth.family} · ${what} · id ${cx.id}`,
+    `  signature: ${cx.signature}`,
+    `  entry [${e.store} · ${e.traceType} · ${e.source}/${e.trust}]:`,
+    quoteContent(e.content),
+    `  truth: ${formatTruth(cx.case)}`,
+  ];
+  if (cx.case.setup && cx.case.setup.length > 0) lines.push(`  setup: ${cx.case.setup.length} entries in the store before this one`);
+  lines.push(`  verdict: ${formatDecision(cx.verdict)}`);
+  lines.push(...formatTrace(cx.verdict, '    '));
+  lines.push(`  signals: ${formatSignals(cx.verdict.signals)}`);
+  if (cx.verdict.reasons.length > 0) lines.push(`  reasons: ${cx.verdict.reasons.join('; ')}`);
+  lines.push(`  replay: ${cx.replay}`);
+  return lines.join('\n');
+}

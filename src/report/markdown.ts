@@ -1,0 +1,93 @@
+/**
+ * Markdown rendering of a report (`report.md`): summary, one section per domain with a
+ * row per family, FPR on generated and real benign traces side by side, and every minimal
+ * counterexample with its replay command.
+ */
+import { formatCounterexample } from './format-verdict.js';
+import type { Interval, ReportData } from './model.js';
+
+/** `12.3% [8.1%, 17.9%]` */
+export function pct(i: Interval): string {
+  const p = (x: number): string => `${(x * 100).toFixed(1)}%`;
+  return i.n === 0 ? 'n/a (0 runs)' : `${p(i.rate)} [${p(i.low)}, ${p(i.high)}]`;
+}
+
+export function renderMarkdown(r: ReportData): string {
+  const out: string[] = [];
+  const c = r.config;
+  out.push(`# farma-fuzz report: ${c.guard}`);
+  out.push('');
+  out.push(`**Verdict: ${r.summary.held ? 'every invariant held' : `invariants FAILED in ${r.summary.failingCells.length} cell(s)`}.** ${r.summary.totalRuns} cases, ${r.summary.violations} violations, ${r.summary.errors} guard errors.`);
+  out.push('');
+  out.push('| setting | value |');
+  out.push('| --- | --- |');
+  out.push(`| guard | \`${c.guard}\` (config hash \`${c.guardConfigHash}\`) |`);
+  out.push(`| seed | ${c.seed} |`);
+  out.push(`| runs per cell | ${c.runsPerCell} |`);
+  out.push(`| phase | ${c.phase} |`);
+  out.push(`| domains | ${c.domains.join(', ')} |`);
+  out.push(`| families | ${c.families.join(', ')} |`);
+  out.push(`| versions | ${Object.entries(c.versions).map(([k, v]) => `${k} ${v}`).join(', ')} |`);
+  out.push(`| throughput | ${r.timing.casesPerSecond.toFixed(0)} cases/s over ${(r.timing.elapsedMs / 1000).toFixed(1)} s |`);
+  out.push(`| generated | ${r.generatedAt} |`);
+  out.push('');
+  out.push('How to read this: each row is one property run on one family. For forged families the');
+  out.push('violation rate is the bypass rate (forged entries admitted); for the benign family it is');
+  out.push('the false-positive rate (benign entries rejected). Brackets hold the Wilson 95% interval.');
+  out.push('Guard errors are counted apart and never as rejections.');
+  out.push('');
+  for (const domain of c.domains) {
+    const cells = r.cells.filter((x) => x.domain === domain);
+    if (cells.length === 0) continue;
+    out.push(`## Domain: ${domain}`);
+    out.push('');
+    out.push('| family | property | runs | violations | violation rate [95% CI] | detection rate [95% CI] | errors | signals fired | held |');
+    out.push('| --- | --- | ---: | ---: | --- | --- | ---: | --- | --- |');
+    for (const x of cells) {
+      const fires = Object.entries(x.signalFires).map(([k, v]) => `${k}:${v}`).join(' ') || '-';
+      out.push(
+        `| ${x.family} | ${x.property} | ${x.runs}${x.interrupted ? ' (time limit)' : ''} | ${x.violations} | ${pct(x.violationRate)} | ${x.detectionRate ? pct(x.detectionRate) : '-'} | ${x.errors} | ${fires} | ${x.holds ? 'yes' : '**no**'} |`,
+      );
+    }
+    out.push('');
+    const failing = cells.filter((x) => x.violations > 0);
+    for (const x of failing) {
+      const rows = Object.entries(x.breakdown.template).filter(([, t]) => t.violations > 0);
+      if (rows.length === 0) continue;
+      out.push(`Failing templates in ${domain}/${x.family}: ${rows.map(([k, t]) => `\`${k}\` ${t.violations}/${t.runs}`).join(', ')}`);
+      out.push('');
+    }
+  }
+  out.push('## False-positive rate: generated vs real benign traces');
+  out.push('');
+  out.push('| set | kind | FPR [95% CI] | n |');
+  out.push('| --- | --- | --- | ---: |');
+  for (const g of r.fpr.generated) out.push(`| ${g.domain} | generated | ${pct(g.fpr)} | ${g.fpr.n} |`);
+  for (const s of r.fpr.real) out.push(`| ${s.name} | real (${s.source}) | ${pct(s.fpr)} | ${s.fpr.n} |`);
+  if (r.fpr.realismGap !== undefined) {
+    out.push('');
+    out.push(`Realism gap |FPR_generated − FPR_real| = ${(r.fpr.realismGap * 100).toFixed(2)} percentage points.`);
+  }
+  const rejectedReal = r.fpr.real.flatMap((s) => s.rejected.map((x) => ({ set: s.name, ...x })));
+  if (rejectedReal.length > 0) {
+    out.push('');
+    out.push('Rejected real benign entries:');
+    out.push('');
+    for (const x of rejectedReal) out.push(`- ${x.set} \`${x.id}\` at ${x.layer ?? '?'} (signals ${x.signals}): ${x.content.slice(0, 200).replace(/\n/g, ' ')}`);
+  }
+  out.push('');
+  out.push(`## Minimal counterexamples (${r.counterexamples.length})`);
+  out.push('');
+  if (r.counterexamples.length === 0) out.push('None: no invariant broke.');
+  for (const cx of r.counterexamples) {
+    out.push('```text');
+    out.push(formatCounterexample({ ...cx, verdict: { ...cx.verdict, elapsedUs: r.timing.counterexampleUs[cx.id] ?? 0 } }));
+    out.push('```');
+    out.push('');
+  }
+  if (r.corpus) {
+    out.push(`Regression corpus \`${r.corpus.file}\`: ${r.corpus.added} added, ${r.corpus.duplicates} already present.`);
+    out.push('');
+  }
+  return out.join('\n');
+}

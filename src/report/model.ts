@@ -1,0 +1,238 @@
+/**
+ * The report model: everything a run found, as plain data. `report.json` is this object;
+ * markdown and other renderers read it. Everything that varies between two runs with the
+ * same seed (times, dates, throughput) lives under `timing` or `generatedAt`, so two
+ * reports compare equal once those are removed.
+ */
+import type { FuzzCase } from '../domain/fuzz-case.js';
+import type { Verdict } from '../domain/verdict.js';
+import type { CampaignOutcome } from '../fuzz/campaign.js';
+import type { CellStats, Tally } from '../fuzz/stats.js';
+import { wilson } from '../metrics/wilson.js';
+
+export interface Interval {
+  /** Observed rate in [0,1]. */
+  rate: number;
+  /** Wilson 95% interval bounds in [0,1]. */
+  low: number;
+  high: number;
+  n: number;
+  k: number;
+}
+
+export function interval(k: number, n: number): Interval {
+  const w = wilson(k, n);
+  return { rate: w.rate, low: w.low, high: w.high, n, k };
+}
+
+export interface ReportCounterexample {
+  id: string;
+  domain: string;
+  family: string;
+  property: string;
+  judgement: string;
+  signature: string;
+  case: FuzzCase;
+  /** The verdict without its timing (`elapsedUs` is under `timing`). */
+  verdict: Omit<Verdict, 'elapsedUs'>;
+  seed: number;
+  path: string;
+  numShrinks: number;
+  replay: string;
+}
+
+export interface ReportCell {
+  domain: string;
+  family: string;
+  property: string;
+  runs: number;
+  violations: number;
+  errors: number;
+  /** Violation rate: bypass rate for forged families, FPR for benign ones. */
+  violationRate: Interval;
+  /** Share of `error` verdicts (never counted as rejections). */
+  errorRate: Interval;
+  /** Detection rate (TPR) for forged families: rejections / runs. */
+  detectionRate?: Interval;
+  interrupted: boolean;
+  holds: boolean;
+  signalFires: Record<string, number>;
+  decidingLayers: Record<string, number>;
+  scoreHistogram: Record<string, number>;
+  breakdown: CellStats['breakdown'];
+  counterexamples: string[];
+}
+
+export interface RealSetFpr {
+  name: string;
+  source: string;
+  fpr: Interval;
+  errors: number;
+  rejected: Array<{ id: string; content: string; layer?: string; signals: string; reasons: string[] }>;
+}
+
+export interface ReportData {
+  tool: { name: 'farma-fuzz'; version: string };
+  generatedAt: string;
+  config: {
+    guard: string;
+    guardConfigHash: string;
+    seed: number;
+    runsPerCell: number;
+    phase: string;
+    domains: string[];
+    families: string[];
+    maxFailures: number;
+    versions: Record<string, string>;
+  };
+  summary: {
+    held: boolean;
+    totalRuns: number;
+    violations: number;
+    errors: number;
+    failingCells: string[];
+  };
+  cells: ReportCell[];
+  fpr: {
+    generated: Array<{ domain: string; fpr: Interval; byTraceType: Record<string, Interval> }>;
+    real: RealSetFpr[];
+    /** |FPR_generated − FPR_real| over all domains and all real sets, in [0,1]. */
+    realismGap?: number;
+  };
+  counterexamples: ReportCounterexample[];
+  corpus?: { file: string; added: number; duplicates: number };
+  timing: {
+    elapsedMs: number;
+    casesPerSecond: number;
+    perCell: Array<{ domain: string; family: string; elapsedMs: number; casesPerSecond: number; meanGuardUs: number }>;
+    counterexampleUs: Record<string, number>;
+  };
+}
+
+function tallyInterval(t: Tally): Interval {
+  return interval(t.violations, t.runs);
+}
+
+export interface BuildReportInput {
+  outcome: CampaignOutcome;
+  version: string;
+  guardConfigHash: string;
+  domains: string[];
+  families: string[];
+  maxFailures: number;
+  versions: Record<string, string>;
+  counterexamples: Array<{ id: string; replay: string; cx: CampaignOutcome['cells'][number]['counterexamples'][number] }>;
+  realSets: RealSetFpr[];
+  corpus?: { file: string; added: number; duplicates: number };
+  generatedAt: string;
+}
+
+/** Builds the report model from a campaign outcome. Pure. */
+export function buildReport(input: BuildReportInput): ReportData {
+  const { outcome } = input;
+  const cxIds = new Map<object, string>();
+  for (const c of input.counterexamples) cxIds.set(c.cx, c.id);
+  const cells: ReportCell[] = outcome.cells.map((c) => {
+    const s = c.stats;
+    const forged = c.property === 'forgery-rejected';
+    const cell: ReportCell = {
+      domain: c.domain,
+      family: c.family,
+      property: c.property,
+      runs: s.runs,
+      violations: s.violations,
+      errors: s.errors,
+      violationRate: interval(s.violations, s.runs),
+      errorRate: interval(s.errors, s.runs),
+      interrupted: c.interrupted,
+      holds: s.violations === 0 && s.errors === 0,
+      signalFires: s.signalFires,
+      decidingLayers: s.decidingLayers,
+      scoreHistogram: s.scoreHistogram,
+      breakdown: s.breakdown,
+      counterexamples: c.counterexamples.map((x) => cxIds.get(x) ?? '?'),
+    };
+    if (forged) cell.detectionRate = interval(s.runs - s.violations - s.errors, s.runs);
+    return cell;
+  });
+  const generated = [...new Set(outcome.cells.map((c) => c.domain))].flatMap((domain) => {
+    const benign = outcome.cells.filter((c) => c.domain === domain && c.property === 'benign-admitted');
+    if (benign.length === 0) return [];
+    const total: Tally = { runs: 0, violations: 0, errors: 0 };
+    const byType: Record<string, Tally> = {};
+    for (const c of benign) {
+      total.runs += c.stats.runs;
+      total.violations += c.stats.violations;
+      total.errors += c.stats.errors;
+      for (const [k, t] of Object.entries(c.stats.breakdown.traceType)) {
+        const acc = (byType[k] ??= { runs: 0, violations: 0, errors: 0 });
+        acc.runs += t.runs;
+        acc.violations += t.violations;
+        acc.errors += t.errors;
+      }
+    }
+    return [{ domain, fpr: tallyInterval(total), byTraceType: Object.fromEntries(Object.entries(byType).map(([k, t]) => [k, tallyInterval(t)])) }];
+  });
+  let realismGap: number | undefined;
+  if (generated.length > 0 && input.realSets.length > 0) {
+    const g = generated.reduce((a, x) => ({ k: a.k + x.fpr.k, n: a.n + x.fpr.n }), { k: 0, n: 0 });
+    const r = input.realSets.reduce((a, x) => ({ k: a.k + x.fpr.k, n: a.n + x.fpr.n }), { k: 0, n: 0 });
+    if (g.n > 0 && r.n > 0) realismGap = Math.abs(g.k / g.n - r.k / r.n);
+  }
+  const counterexamples: ReportCounterexample[] = input.counterexamples.map(({ id, replay, cx }) => {
+    const { elapsedUs: _elapsed, ...verdict } = cx.verdict;
+    return {
+      id,
+      domain: cx.domain,
+      family: cx.family,
+      property: cx.property,
+      judgement: cx.judgement,
+      signature: cx.signature,
+      case: cx.case,
+      verdict,
+      seed: cx.seed,
+      path: cx.path,
+      numShrinks: cx.numShrinks,
+      replay,
+    };
+  });
+  const seconds = outcome.elapsedMs / 1000;
+  return {
+    tool: { name: 'farma-fuzz', version: input.version },
+    generatedAt: input.generatedAt,
+    config: {
+      guard: outcome.guardId,
+      guardConfigHash: input.guardConfigHash,
+      seed: outcome.seed,
+      runsPerCell: outcome.runsPerCell,
+      phase: outcome.phase,
+      domains: input.domains,
+      families: input.families,
+      maxFailures: input.maxFailures,
+      versions: input.versions,
+    },
+    summary: {
+      held: !outcome.failed,
+      totalRuns: outcome.totalRuns,
+      violations: cells.reduce((a, c) => a + c.violations, 0),
+      errors: cells.reduce((a, c) => a + c.errors, 0),
+      failingCells: cells.filter((c) => !c.holds).map((c) => `${c.domain}/${c.family}`),
+    },
+    cells,
+    fpr: { generated, real: input.realSets, ...(realismGap !== undefined ? { realismGap } : {}) },
+    counterexamples,
+    ...(input.corpus ? { corpus: input.corpus } : {}),
+    timing: {
+      elapsedMs: outcome.elapsedMs,
+      casesPerSecond: seconds > 0 ? outcome.totalRuns / seconds : 0,
+      perCell: outcome.cells.map((c) => ({
+        domain: c.domain,
+        family: c.family,
+        elapsedMs: c.elapsedMs,
+        casesPerSecond: c.elapsedMs > 0 ? (c.stats.runs * 1000) / c.elapsedMs : 0,
+        meanGuardUs: c.stats.runs > 0 ? c.stats.guardUs / c.stats.runs : 0,
+      })),
+      counterexampleUs: Object.fromEntries(input.counterexamples.map(({ id, cx }) => [id, cx.verdict.elapsedUs])),
+    },
+  };
+}
