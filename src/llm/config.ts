@@ -151,3 +151,15 @@ export function redactSecrets(text: string, env: Env = process.env, extra: reado
   }
   return out;
 }
+
+/**
+ * A config for `replay` mode when no server is configured: only `model` (and the embedding
+ * model) matter, because they are part of every fixture key; the URL and key are placeholders
+ * that are never used. Pass the model the fixtures were recorded with.
+ *
+ * @example
+ * const llm = createLlmClient(replayOnlyConfig('gpt-4o-mini'), { fixtures: new FixtureStore(), mode: 'replay' });
+ */
+export function replayOnlyConfig(model: string = DEFAULT_LLM_MODEL, embeddingModel: string = DEFAULT_EMBEDDING_MODEL): LlmConfig {
+  return { baseURL: 'http://127.0.0.1:9/v1', apiKey: '', model, embeddingModel, timeoutMs: DEFAULT_LLM_TIMEOUT_MS, maxRetries: 0 };
+}

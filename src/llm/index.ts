@@ -1,6 +1,7 @@
 /** Public surface of the LLM layer: the only code in the project that imports `openai`. */
 export {
   llmConfigFromEnv,
+  replayOnlyConfig,
   redactSecrets,
   secretValues,
   LLM_ENV_VARS,

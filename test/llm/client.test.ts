@@ -10,6 +10,7 @@ import {
   fixtureKey,
   judgeChainMessages,
   llmJudgeChain,
+  replayOnlyConfig,
   llmParaphrase,
   llmPlan,
 } from '../../src/llm/index.js';
@@ -137,6 +138,9 @@ describe('record and replay', () => {
     const replayer = createLlmClient(cfg, { fixtures: new FixtureStore(dir, { env: ENV }), mode: 'replay', env: ENV });
     const replayed = await runAll(replayer);
     expect(replayed).toEqual(recorded);
+    // Offline, with no env at all: only the model names matter.
+    const offline = createLlmClient(replayOnlyConfig('fake-model-1'), { fixtures: new FixtureStore(dir, { env: {} }), mode: 'replay', env: {} });
+    expect(await runAll(offline)).toEqual(recorded);
 
     const files = (await readdir(dir)).sort();
     expect(files).toEqual(['embedding.jsonl', 'judge.jsonl', 'paraphrase.jsonl', 'planner.jsonl']);
