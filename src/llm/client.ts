@@ -27,7 +27,8 @@ export interface LlmClient {
   readonly mode: LlmMode;
   readonly model: string;
   /**
-   * One chat completion; resolves to the text of `choices[0].message.content`.
+   * One chat completion; resolves to the text of `choices[0].message.content`, with any secret
+   * value (see `redactSecrets`) replaced, so live, record and replay all return the same string.
    * @throws LlmError when the call fails, returns no text, or (replay) no fixture exists.
    */
   complete(messages: readonly ChatMessage[], opts?: CompleteOptions): Promise<string>;
