@@ -171,15 +171,35 @@ export function createAMemGuard(options: AMemGuardOptions = {}): AMemGuard {
   };
   const isSync = !judge && typeof extractor !== 'function' && !embedder.async;
 
+  // Sync path only: chain + embedding per content. The heuristic extractor ignores the query,
+  // so the cache is used only with it; it never changes a verdict, it only saves time.
+  const cache = new Map<string, [string, number[]]>();
+  const cacheable = typeof extractor !== 'function' && extractor.id === 'heuristic' && !embedder.async;
+  const embedCached = (content: string, query: string): [string, number[]] => {
+    const hit = cacheable ? cache.get(content) : undefined;
+    if (hit) return hit;
+    const chain = renderChains((extractor as ChainExtractor).extract(content, query));
+    const value: [string, number[]] = [chain, (embedder as Embedder).embed([chain])[0] ?? []];
+    if (cacheable) {
+      if (cache.size >= 1024) cache.clear();
+      cache.set(content, value);
+    }
+    return value;
+  };
+
   const checkSync = (entry: MemoryEntry, ctx: GuardContext): Verdict => {
     const t0 = nowUs();
     try {
       const neighbours = related(entry, ctx, k, searchStore);
       if (neighbours.length === 0 && emptyStore === 'admit') return admitAlone(t0);
       const group = [...neighbours, entry];
-      const sync = extractor as ChainExtractor;
-      const chains = group.map((e) => renderChains(sync.extract(e.content, entry.content)));
-      const vectors = (embedder as Embedder).embed(chains);
+      const chains: string[] = [];
+      const vectors: number[][] = [];
+      for (const e of group) {
+        const [chain, vector] = embedCached(e.content, entry.content);
+        chains.push(chain);
+        vectors.push(vector);
+      }
       const result = decideByClustering(group, chains, vectors, dbscan);
       if (keepLessons) recordLessons(result, lessons);
       return toVerdict(result, group.length - 1, neighbours.length, nowUs() - t0);

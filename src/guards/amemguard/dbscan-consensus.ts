@@ -41,6 +41,52 @@ function nextUp(x: number): number {
 }
 
 /**
+ * Row-major n×n cosine distances (`1 - cos`, clipped to [0,2]); the diagonal is 0 and a zero
+ * vector is at distance 1 from every other point (as `cosineDistance`).
+ */
+function pairwiseCosineDistances(vectors: readonly (readonly number[])[]): Float64Array {
+  const n = vectors.length;
+  const dim = vectors.reduce((m, v) => Math.max(m, v.length), 0);
+  const flat = new Float64Array(n * dim);
+  const norms = new Float64Array(n); // squared norms
+  const nonzero: number[][] = []; // embeddings are usually sparse: dot products walk the nonzeros
+  vectors.forEach((v, i) => {
+    let s = 0;
+    const nz: number[] = [];
+    for (let d = 0; d < v.length; d++) {
+      const x = v[d] ?? 0;
+      if (x === 0) continue;
+      flat[i * dim + d] = x;
+      s += x * x;
+      nz.push(d);
+    }
+    norms[i] = s;
+    nonzero.push(nz);
+  });
+  const out = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const ni = norms[i] as number;
+      const nj = norms[j] as number;
+      let sim = 0;
+      if (ni !== 0 && nj !== 0) {
+        const nzi = nonzero[i] as number[];
+        const nzj = nonzero[j] as number[];
+        const [walk, other] = nzi.length <= nzj.length ? [nzi, j] : [nzj, i];
+        const self = walk === nzi ? i : j;
+        let dot = 0;
+        for (const d of walk) dot += (flat[self * dim + d] as number) * (flat[other * dim + d] as number);
+        sim = dot / Math.sqrt(ni * nj);
+      }
+      const dist = Math.min(2, Math.max(0, 1 - sim));
+      out[i * n + j] = dist;
+      out[j * n + i] = dist;
+    }
+  }
+  return out;
+}
+
+/**
  * Runs DBSCAN (package `density-clustering`) with cosine distance and picks the consistent set.
  *
  * Semantics match scikit-learn's `DBSCAN(metric='cosine')`, which upstream uses:
@@ -64,18 +110,9 @@ export function dbscanConsensus(vectors: readonly (readonly number[])[], params:
     throw new RangeError(`DBSCAN minSamples must be an integer >= 1, got ${params.minSamples}`);
   }
   const n = vectors.length;
-  const dist: number[][] = [];
-  for (let i = 0; i < n; i++) {
-    const row = new Array<number>(n).fill(0);
-    for (let j = 0; j < n; j++) {
-      if (i === j) continue;
-      const d = j < i ? (dist[j]?.[i] ?? 0) : cosineDistance(vectors[i] ?? [], vectors[j] ?? []);
-      row[j] = d;
-    }
-    dist.push(row);
-  }
+  const dist = pairwiseCosineDistances(vectors);
   const ids = Array.from({ length: n }, (_, i) => i);
-  const raw = n === 0 ? [] : new clustering.DBSCAN().run(ids, nextUp(params.eps), params.minSamples, (a, b) => dist[a]?.[b] ?? 0);
+  const raw = n === 0 ? [] : new clustering.DBSCAN().run(ids, nextUp(params.eps), params.minSamples, (a, b) => dist[a * n + b] ?? 0);
   const clusters = raw.map((members) => [...members].sort((a, b) => a - b));
   const labels = new Array<number>(n).fill(-1);
   clusters.forEach((members, c) => {

@@ -59,9 +59,10 @@ export function createLessonStore(embedder: Embedder, capacity = 10_000): Lesson
       return lessons.size;
     },
     record(lesson) {
+      const prev = lessons.get(lesson.entryId);
       lessons.delete(lesson.entryId);
-      const [vector] = embedder.embed([lesson.key]);
-      lessons.set(lesson.entryId, { lesson: { ...lesson }, vector: vector ?? [] });
+      const vector = prev && prev.lesson.key === lesson.key ? prev.vector : (embedder.embed([lesson.key])[0] ?? []);
+      lessons.set(lesson.entryId, { lesson: { ...lesson }, vector });
       while (lessons.size > capacity) {
         const oldest = lessons.keys().next();
         if (oldest.done) break;
