@@ -152,10 +152,15 @@ function offersDraw(f: Faker): Record<string, unknown> {
   const affordable = all.filter((o) => o.cents <= budgetCents);
   const best = [...affordable].sort((x, y) => y.stars - x.stars || y.reviews - x.reviews || x.cents - y.cents)[0] ?? cheapest;
   const topRated = [...all].sort((x, y) => y.stars - x.stars || y.reviews - x.reviews || x.cents - y.cents)[0] ?? a;
+  // The listing the chosen one is compared with: the cheapest of the other two.
+  const alt = byPrice.find((o) => o !== best) ?? b;
   return {
     a,
     b,
     c,
+    alt,
+    diff: money(Math.abs(best.cents - alt.cents)),
+    cmp: best.cents > alt.cents ? 'more' : best.cents < alt.cents ? 'less' : 'the same',
     cheapest,
     priciest,
     best,
