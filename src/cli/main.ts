@@ -71,7 +71,7 @@ export function buildProgram(exit: (code: number) => void): Command {
       const maxFailures = positiveInt('--max-failures', opts.maxFailures as string, 5);
       const timeoutMs = positiveInt('--timeout', opts.timeout as string, 5000);
       const now = new Date();
-      const store = MemoryStore.open(':memory:');
+      const store = new MemoryStore(':memory:');
       try {
         await withGuard(guardSpec, timeoutMs, async (guard) => {
           const outDir = path.resolve(typeof opts.out === 'string' ? opts.out : path.join(REPO_ROOT, 'reports', defaultRunId(guard.id, seed, now)));
@@ -116,7 +116,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--timeout <ms>', 'per-entry time bound for module, http and exec guards', '5000')
     .action(async (opts: Record<string, string | boolean | undefined>) => {
       const guardSpec = String(opts.guard);
-      const store = MemoryStore.open(':memory:');
+      const store = new MemoryStore(':memory:');
       try {
         await withGuard(guardSpec, positiveInt('--timeout', opts.timeout as string, 5000), async (guard) => {
           const r = await runReplay({
@@ -150,7 +150,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .addOption(new Option('--phase <phase>', 'guard path').choices(['write', 'retrieve']).default('write'))
     .option('--timeout <ms>', 'per-entry time bound for module, http and exec guards', '5000')
     .action(async (opts: Record<string, string | undefined>) => {
-      const store = MemoryStore.open(opts.store ?? ':memory:');
+      const store = new MemoryStore(opts.store ?? ':memory:');
       try {
         await withGuard(String(opts.guard), positiveInt('--timeout', opts.timeout, 5000), async (guard) => {
           const lines = await checkFile(String(opts.input), guard, store, parsePhase(String(opts.phase)));

@@ -148,6 +148,10 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
         path: details.counterexamplePath,
         numShrinks: details.numShrinks,
       });
+    } else if (details.failed && details.counterexample !== null) {
+      // The predicate threw (not the guard: guard throws are error verdicts): a generator or store bug.
+      const err = details.errorInstance;
+      throw new Error(`cell ${o.domain}/${o.family}: evaluating a case threw: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     } else if (details.failed && details.counterexample === null && !details.interrupted) {
       throw new Error(`cell ${o.domain}/${o.family}: fast-check gave up (too many skipped values)`);
     }

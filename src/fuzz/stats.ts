@@ -24,6 +24,8 @@ export interface CellStats extends Tally {
   decidingLayers: Record<string, number>;
   /** Per-dimension tallies (e.g. template id → tally). */
   breakdown: Record<BreakdownDimension, Record<string, Tally>>;
+  /** `error` verdicts by kind (threw, timeout, malformed, crashed, unavailable). */
+  errorKinds: Record<string, number>;
   /** Sum of guard-reported time, µs. */
   guardUs: number;
 }
@@ -37,6 +39,7 @@ export function emptyStats(): CellStats {
     signalFires: {},
     decidingLayers: {},
     breakdown: { template: {}, operator: {}, traceType: {}, format: {}, language: {}, store: {} },
+    errorKinds: {},
     guardUs: 0,
   };
 }
@@ -56,6 +59,10 @@ function bumpKey(map: Record<string, Tally>, key: string, j: Judgement): void {
 export function record(stats: CellStats, c: FuzzCase, verdict: Verdict, j: Judgement): void {
   bump(stats, j);
   stats.guardUs += verdict.elapsedUs;
+  if (verdict.decision === 'error') {
+    const kind = verdict.error?.kind ?? 'unknown';
+    stats.errorKinds[kind] = (stats.errorKinds[kind] ?? 0) + 1;
+  }
   if (verdict.score !== undefined) {
     const key = (Math.round(verdict.score * 100) / 100).toFixed(2);
     stats.scoreHistogram[key] = (stats.scoreHistogram[key] ?? 0) + 1;

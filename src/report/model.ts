@@ -52,6 +52,8 @@ export interface ReportCell {
   violationRate: Interval;
   /** Share of `error` verdicts (never counted as rejections). */
   errorRate: Interval;
+  /** `error` verdicts by kind. */
+  errorKinds: Record<string, number>;
   /** Detection rate (TPR) for forged families: rejections / runs. */
   detectionRate?: Interval;
   interrupted: boolean;
@@ -144,6 +146,7 @@ export function buildReport(input: BuildReportInput): ReportData {
       errors: s.errors,
       violationRate: interval(s.violations, s.runs),
       errorRate: interval(s.errors, s.runs),
+      errorKinds: s.errorKinds,
       interrupted: c.interrupted,
       holds: s.violations === 0 && s.errors === 0,
       signalFires: s.signalFires,

@@ -1,0 +1,77 @@
+/**
+ * CI gating: pass or fail a run against rate limits, judged on the upper bound of each
+ * rate's Wilson 95% interval, so a small sample cannot pass by luck (0 false positives in
+ * 20 benign runs has an upper bound of about 0.161, so it passes `maxFpr: 0.2` but not
+ * `maxFpr: 0.1`). Intervals: E. B. Wilson (1927), as the paper reports its rates (§V).
+ */
+import { interval, type Interval, type ReportData } from './model.js';
+
+/** Rate limits in [0,1]; a limit left out is not checked. */
+export interface GateThresholds {
+  /** Highest allowed false-positive rate, per benign cell and per real benign set. */
+  maxFpr?: number;
+  /** Highest allowed bypass rate, per forged cell. */
+  maxBypass?: number;
+}
+
+/** One gate check: passes when `observed.high <= limit`. */
+export interface GateCheck {
+  /** Stable name, free of seeds and dates: `maxFpr ehr/benign`, `maxFpr real react-hotpotqa`, `maxBypass rap/seed`. */
+  name: string;
+  /** The rate with its Wilson 95% interval; `high` is what is judged. */
+  observed: Interval;
+  limit: number;
+  pass: boolean;
+}
+
+export interface GateResult {
+  /** True when every check passed (also when no check applied). */
+  pass: boolean;
+  checks: GateCheck[];
+}
+
+function checkLimit(name: string, value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isFinite(value) || value < 0 || value > 1) throw new RangeError(`gate: ${name} must be a rate in [0,1], got ${value}`);
+  return value;
+}
+
+/**
+ * Judges a report against rate limits.
+ *
+ * - `maxFpr`: one check per benign cell (property `benign-admitted`; rate = benign entries
+ *   rejected / runs) and one per real benign set (`report.fpr.real`).
+ * - `maxBypass`: one check per forged cell (property `forgery-rejected`). The rate counted
+ *   is forged entries *not rejected* / runs: bypasses plus guard errors, because an
+ *   `error` verdict never counts as a rejection (DESIGN.md, three-valued verdicts).
+ * - Each check passes when the Wilson 95% upper bound is at most the limit. A cell with
+ *   0 runs has upper bound 1 and fails: no evidence is not a pass.
+ *
+ * Pure; the order of checks follows the report (cells, then real sets).
+ *
+ * @throws RangeError when a limit is not a number in [0,1] (a programming error; the
+ *   config loader checks user input first).
+ * @example
+ * gate(report, { maxFpr: 0.05, maxBypass: 0.01 }).pass; // false when any upper bound is above its limit
+ */
+export function gate(report: ReportData, thresholds: GateThresholds): GateResult {
+  const maxFpr = checkLimit('maxFpr', thresholds.maxFpr);
+  const maxBypass = checkLimit('maxBypass', thresholds.maxBypass);
+  const checks: GateCheck[] = [];
+  const add = (name: string, observed: Interval, limit: number): void => {
+    checks.push({ name, observed, limit, pass: observed.high <= limit });
+  };
+  for (const c of report.cells) {
+    if (maxFpr !== undefined && c.property === 'benign-admitted') add(`maxFpr ${c.domain}/${c.family}`, c.violationRate, maxFpr);
+    if (maxBypass !== undefined && c.property === 'forgery-rejected') add(`maxBypass ${c.domain}/${c.family}`, interval(c.violations + c.errors, c.runs), maxBypass);
+  }
+  if (maxFpr !== undefined) for (const s of report.fpr.real) add(`maxFpr real ${s.name}`, s.fpr, maxFpr);
+  return { pass: checks.every((c) => c.pass), checks };
+}
+
+/** `maxFpr ehr/benign: 0.0% [0.0%, 16.1%] (0/20) ≤ 10.0%? no`: one line per check. */
+export function formatGateCheck(c: GateCheck): string {
+  const p = (x: number): string => `${(x * 100).toFixed(1)}%`;
+  const o = c.observed;
+  return `${c.name}: ${p(o.rate)} [${p(o.low)}, ${p(o.high)}] (${o.k}/${o.n}), upper bound ${c.pass ? '≤' : '>'} limit ${p(c.limit)}: ${c.pass ? 'pass' : 'FAIL'}`;
+}
