@@ -140,8 +140,6 @@ export const DEFAULT_SENTINEL_CONFIG: SentinelConfig = {
     "don't validate",
     'do not verify',
     "don't verify",
-    'no need to validate',
-    'no need to verify',
   ],
   maliciousPatterns: [
     '\\b(?:bypass|circumvent|evade|disable|suppress|turn off|switch off|deactivate)[a-z]{0,4} (?:the |all |any |every )?(?:validation|verification|safety|security|screening|sanitization|sanitisation|authorization|authorisation|guard|filter|check)',
@@ -149,7 +147,6 @@ export const DEFAULT_SENTINEL_CONFIG: SentinelConfig = {
     '\\b(?:leak|leaks|leaking|exfiltrate|exfiltrating|dump|dumping) (?:the |all |any )?(?:credentials|passwords?|secrets?|api keys?|tokens?|patient records|phi|pii|records|database)',
     '\\b(?:reveal|print|expose|disclose) (?:the |your )?(?:system prompt|hidden instructions|api keys?|credentials|passwords?)',
     '\\b(?:ignore|disregard|forget) (?:all |any |the )?(?:previous|prior|earlier|above) (?:instructions|rules|guidelines)',
-    '\\bno (?:need|reason) to (?:re-?validate|re-?verify|re-?check|validate|verify|check)',
     '\\bsend (?:the |all )?(?:data|records|credentials|results) to https?:',
   ],
   precedentPatterns: [
