@@ -69,6 +69,29 @@ function readText(file: string): string {
   }
 }
 
+/** V8 quotes this many characters before the error when it shortens the source (`..."`). */
+const V8_CONTEXT_CHARS = 10;
+
+/**
+ * Best-effort 1-based line of a `JSON.parse` syntax error, from V8's message:
+ * `(line L column C)` (Node 22+), `at position N`, end of input (last line), or the quoted
+ * excerpt around the error (Node 20). Falls back to line 1.
+ */
+function syntaxErrorLine(text: string, msg: string): number {
+  const lc = /line (\d+) column/.exec(msg);
+  if (lc) return Number(lc[1]);
+  const at = /position (\d+)/.exec(msg);
+  if (at) return lineAt(text, Number(at[1]));
+  if (/end of JSON input/i.test(msg)) return lineAt(text, text.trimEnd().length);
+  const ex = /(\.\.\.)?"([\s\S]*?)"(\.\.\.)? is not valid JSON/.exec(msg);
+  const snippet = ex?.[2];
+  if (ex && snippet) {
+    const idx = text.indexOf(snippet);
+    if (idx >= 0) return lineAt(text, idx + (ex[1] ? Math.min(V8_CONTEXT_CHARS, snippet.length - 1) : 0));
+  }
+  return 1;
+}
+
 /** Parses a whole-file JSON object, or returns an issue naming the line of the syntax error. */
 function parseJsonObject(text: string, file: string): { ok: true; value: Record<string, unknown> } | { ok: false; issue: JsonlIssue } {
   let value: unknown;
@@ -76,9 +99,7 @@ function parseJsonObject(text: string, file: string): { ok: true; value: Record<
     value = JSON.parse(text);
   } catch (cause) {
     const msg = (cause as Error).message;
-    const m = /position (\d+)/.exec(msg) ?? /line (\d+) column/.exec(msg);
-    const line = m && m[0].startsWith('position') ? lineAt(text, Number(m[1])) : m ? Number(m[1]) : lineAt(text, text.length);
-    return { ok: false, issue: { file, line, message: `malformed JSON: ${msg}` } };
+    return { ok: false, issue: { file, line: syntaxErrorLine(text, msg), message: `malformed JSON: ${msg.split('\n')[0]}` } };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { ok: false, issue: { file, line: 1, message: 'expected a JSON object of prompt strings' } };
