@@ -81,7 +81,7 @@ function syntaxErrorLine(text: string, msg: string): number {
   const lc = /line (\d+) column/.exec(msg);
   if (lc) return Number(lc[1]);
   const at = /position (\d+)/.exec(msg);
-  if (at) return lineAt(text, Number(at[1]));
+  if (at) return lineAt(text, Math.min(Number(at[1]), text.trimEnd().length));
   if (/end of JSON input/i.test(msg)) return lineAt(text, text.trimEnd().length);
   const ex = /(\.\.\.)?"([\s\S]*?)"(\.\.\.)? is not valid JSON/.exec(msg);
   const snippet = ex?.[2];
