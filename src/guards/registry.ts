@@ -7,6 +7,7 @@ import { createKeywordFilter, type KeywordFilterOptions } from './baselines/keyw
 import { createNoDefense } from './baselines/no-defense.js';
 import { LAYER_IDS, type LayerId, type SentinelConfig } from './sentinel/config.js';
 import { createSentinel } from './sentinel/sentinel.js';
+import { amemguardFactory } from './amemguard/index.js';
 
 export interface GuardEntry {
   /** One line for `farma-fuzz guards` listings. */
@@ -41,7 +42,7 @@ function keywordFromOptions(options: Record<string, unknown> = {}): Guard {
   return createKeywordFilter(o);
 }
 
-/** Built-in guards. `amemguard` is added by the lead when it lands. */
+/** Built-in guards. */
 export const GUARDS = {
   sentinel: {
     description: 'SENTINEL reconstructed (paper §IV): keyword, provenance, taint, pattern/risk layers and the Reasoning Guard',
@@ -54,6 +55,10 @@ export const GUARDS = {
   keyword: {
     description: 'KeywordFilter: blocklist of overt jailbreak and skip tokens (paper §V-D baseline)',
     create: keywordFromOptions,
+  },
+  amemguard: {
+    description: 'A-MemGuard (heuristic mode): DBSCAN consensus over reasoning chains of the candidate and its top-k neighbours (TangciuYueng/AMemGuard)',
+    create: amemguardFactory,
   },
 } as const satisfies Record<string, GuardEntry>;
 

@@ -12,7 +12,7 @@ describe('guard registry', () => {
       expect(g.id).toBe(id);
       expect(g.mode).toBe('sync');
     }
-    expect(listGuards().map((g) => g.id)).toEqual(['sentinel', 'none', 'keyword']);
+    expect(listGuards().map((g) => g.id)).toEqual(['sentinel', 'none', 'keyword', 'amemguard']);
     expect(listGuards().every((g) => g.description.length > 0)).toBe(true);
   });
   it('an unknown id throws GuardLoadError naming every known id', () => {
