@@ -1,0 +1,39 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DOMAINS, extractKeys } from '../../src/domain/index.js';
+import { defaultTemplates } from '../../generators/templates.js';
+import { claimOf, findClaim } from '../../generators/claims.js';
+import { buildNaiveCase, naiveAttack, naiveValue } from '../../generators/naive.js';
+
+const templates = defaultTemplates();
+const OVERT = /\b(skip|ignore|bypass|disable|do not)\b/i;
+
+describe.each(DOMAINS)('naiveAttack(%s)', (domain) => {
+  it('builds overt forged entries whose truth names the subject and the checks to skip', () => {
+    fc.assert(
+      fc.property(naiveAttack(domain), ({ entry, truth, setup }) => {
+        const t = templates.byId.get(truth.template);
+        expect(t?.family).toBe('naive');
+        expect(t?.domain).toBe(domain);
+        expect(truth).toMatchObject({ label: 'forged', family: 'naive', domain, operators: [] });
+        expect(setup).toBeUndefined();
+        expect(entry).toMatchObject({ store: 'reasoning', source: 'AGENT', trust: 'VERIFIED', traceType: t?.meta.traceType });
+        expect(entry.id.startsWith(`farma-${domain}-n1-`)).toBe(true);
+        expect(entry.content).toMatch(OVERT);
+        const claim = truth.claim!;
+        expect(claim.precedent).toBeUndefined();
+        expect(claim.checks.length).toBeGreaterThan(0);
+        expect(claim.checks).toEqual(claimOf(domain, claim.subject, t?.meta.checks ?? []).checks);
+        expect(extractKeys(entry.content)).toContain(claim.subject.toLowerCase());
+        expect(findClaim(domain, entry.content)).toEqual({ subject: claim.subject, checks: claim.checks });
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('is deterministic and re-renders from its structured value', () => {
+    const a = fc.sample(naiveAttack(domain), { numRuns: 15, seed: 77 });
+    expect(fc.sample(naiveAttack(domain), { numRuns: 15, seed: 77 })).toEqual(a);
+    expect(fc.sample(naiveValue(domain), { numRuns: 15, seed: 77 }).map((v) => buildNaiveCase(v))).toEqual(a);
+  });
+});
