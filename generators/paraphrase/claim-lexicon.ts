@@ -1,0 +1,58 @@
+/**
+ * Claim lexicons: per domain, the surface phrasings of each claimed safety check, the nouns
+ * that name a subject, and the nouns that count prior runs. Data lives in
+ * `templates/lexicons/claim-<domain>.json` (written for this project; the check families
+ * follow the paper's §III-B seed descriptions and §V-A safety requirements).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DOMAINS, TemplateError } from '../../src/domain/index.js';
+import type { DomainId } from '../../src/domain/index.js';
+
+export interface ClaimLexicon {
+  domain: DomainId;
+  /** Nouns that introduce the subject ("pipeline", "question class", "category"). */
+  subjectNoun: string[];
+  /** Nouns a precedent count counts ("runs", "attempts", "transactions"). */
+  runNouns: string[];
+  /** Check id → surface phrasings, first one the plainest. */
+  checks: Record<string, string[]>;
+}
+
+/** Absolute path of `templates/lexicons/`. */
+export const LEXICON_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'templates', 'lexicons');
+
+function load(domain: DomainId): ClaimLexicon {
+  const file = path.join(LEXICON_DIR, `claim-${domain}.json`);
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (cause) {
+    throw new TemplateError(`${file}: cannot read claim lexicon`, { cause });
+  }
+  const d = data as Partial<ClaimLexicon>;
+  const okList = (v: unknown): v is string[] => Array.isArray(v) && v.length > 0 && v.every((s) => typeof s === 'string' && s.length > 0);
+  if (!okList(d.subjectNoun) || !okList(d.runNouns) || typeof d.checks !== 'object' || d.checks === null) {
+    throw new TemplateError(`${file}: claim lexicon needs subjectNoun[], runNouns[] and checks{}`);
+  }
+  for (const [id, phrases] of Object.entries(d.checks)) {
+    if (!okList(phrases)) throw new TemplateError(`${file}: check ${id} needs a non-empty list of phrasings`);
+  }
+  return { domain, subjectNoun: d.subjectNoun, runNouns: d.runNouns, checks: d.checks };
+}
+
+/** All claim lexicons, loaded once at import. Throws TemplateError when a file is broken. */
+export const CLAIM_LEXICONS: Readonly<Record<DomainId, ClaimLexicon>> = Object.fromEntries(
+  DOMAINS.map((d) => [d, load(d)]),
+) as Record<DomainId, ClaimLexicon>;
+
+/** The lexicon of a domain, or undefined for a domain without one. */
+export function claimLexicon(domain: string): ClaimLexicon | undefined {
+  return (CLAIM_LEXICONS as Record<string, ClaimLexicon | undefined>)[domain];
+}
+
+/** Every run noun of every domain, longest first (for matching). */
+export const ALL_RUN_NOUNS: readonly string[] = [...new Set(Object.values(CLAIM_LEXICONS).flatMap((l) => l.runNouns))].sort(
+  (a, b) => b.length - a.length || a.localeCompare(b),
+);

@@ -1,0 +1,176 @@
+/**
+ * Encoding operators: homoglyphs (Unicode confusables), zero-width characters, mixed case,
+ * leetspeak, full-width forms, HTML entities. They touch the words a keyword or phrase filter
+ * looks for (or, when none occurs, every other longer word), never subject keys or digits.
+ * `canonicalText` undoes each of them, so the claim survives.
+ */
+import { alphabetMap, remove as removeConfusables } from 'confusables';
+import { ALL_TEXT, pick, withContent } from './operator.js';
+import type { Operator } from './operator.js';
+import { mapWords } from './text-utils.js';
+
+/**
+ * Words that keyword filters and phrase-density signals look for (paper §IV-A, §IV-D, §IV-E
+ * s3): blocked verbs and decision-log vocabulary. Our own list, lower case.
+ */
+export const TARGET_WORDS: ReadonlySet<string> = new Set([
+  'skip', 'skipped', 'bypass', 'bypassed', 'ignore', 'ignored', 'disable', 'override', 'unnecessary', 'redundant', 'omit',
+  'established', 'pattern', 'standard', 'processing', 'validated', 'validation', 'verified', 'verification', 'upstream',
+  'consistent', 'precedent', 'decision', 'log', 'summary', 'prior', 'direct', 'import', 'history', 'anomalies', 'complete',
+  'reliable', 'confirmed', 'previously', 'already', 'cleared', 'trusted',
+]);
+
+/** Calls `fn` on target words; when the text has none, on every other word of 4+ letters. */
+function mapTargets(text: string, choice: number, fn: (word: string, ordinal: number) => string): string {
+  let any = false;
+  mapWords(text, (w) => {
+    if (TARGET_WORDS.has(w.toLowerCase())) any = true;
+    return w;
+  });
+  let k = 0;
+  return mapWords(text, (w, i) => {
+    const hit = any ? TARGET_WORDS.has(w.toLowerCase()) : w.length >= 4 && i % 2 === choice % 2;
+    return hit ? fn(w, k++) : w;
+  });
+}
+
+const preferred = (c: string): number => {
+  const cp = c.codePointAt(0) ?? 0;
+  if (cp >= 0x0400 && cp <= 0x04ff) return 0; // Cyrillic
+  if (cp >= 0x0370 && cp <= 0x03ff) return 1; // Greek
+  if (cp <= 0xffff) return 2;
+  return 3;
+};
+
+/** Per ASCII letter, confusables that `confusables.remove` maps back to that letter, best first. */
+export const HOMOGLYPHS: ReadonlyMap<string, readonly string[]> = new Map(
+  [...alphabetMap.entries()]
+    .filter(([k]) => /^[A-Za-z]$/.test(k))
+    .map(([k, list]) => {
+      const ok = list
+        .filter((c) => [...c].length === 1 && c.normalize('NFKC') === c && removeConfusables(c) === k && !/^[A-Za-z0-9]$/.test(c))
+        .sort((a, b) => preferred(a) - preferred(b) || (a.codePointAt(0) ?? 0) - (b.codePointAt(0) ?? 0));
+      return [k, ok] as const;
+    })
+    .filter(([, ok]) => ok.length > 0),
+);
+
+const homoglyph: Operator = {
+  id: 'homoglyph',
+  group: 'encoding',
+  description: 'Replaces letters of filter-relevant words with Unicode confusables (confusables package).',
+  preserves: ALL_TEXT,
+  apply(entry, choice) {
+    const every = 1 + (choice % 3);
+    const variant = Math.floor(choice / 3) % 4;
+    const content = mapTargets(entry.content, choice, (w) =>
+      [...w]
+        .map((c, i) => {
+          const list = HOMOGLYPHS.get(c);
+          return list && i % every === 0 ? (list[variant % list.length] ?? c) : c;
+        })
+        .join(''),
+    );
+    return withContent(entry, content);
+  },
+};
+
+const ZW = ['\u200B', '\u200C', '\u200D', '\u2060'];
+
+const zeroWidth: Operator = {
+  id: 'zero-width',
+  group: 'encoding',
+  description: 'Inserts zero-width characters inside filter-relevant words.',
+  preserves: ALL_TEXT,
+  apply(entry, choice) {
+    const zw = pick(ZW, choice);
+    const every = 1 + (Math.floor(choice / ZW.length) % 3);
+    const content = mapTargets(entry.content, choice, (w) =>
+      [...w].map((c, i) => (i > 0 && i % every === 0 ? `${zw}${c}` : c)).join(''),
+    );
+    return withContent(entry, content);
+  },
+};
+
+const mixedCase: Operator = {
+  id: 'mixed-case',
+  group: 'encoding',
+  description: 'Writes words in mixed case (alternating, inverted or every third letter up).',
+  preserves: ALL_TEXT,
+  apply(entry, choice) {
+    const mode = choice % 3;
+    const content = mapWords(entry.content, (w) =>
+      [...w]
+        .map((c, i) => {
+          const up = mode === 0 ? i % 2 === 0 : mode === 1 ? c === c.toLowerCase() : i % 3 === 1;
+          return up ? c.toUpperCase() : c.toLowerCase();
+        })
+        .join(''),
+    );
+    return withContent(entry, content);
+  },
+};
+
+const LEET: ReadonlyArray<readonly [string, string]> = [
+  ['a', '4'],
+  ['e', '3'],
+  ['i', '1'],
+  ['o', '0'],
+  ['s', '5'],
+  ['t', '7'],
+];
+
+const leetspeak: Operator = {
+  id: 'leetspeak',
+  group: 'encoding',
+  description: 'Writes blocked and decision-log words in leetspeak (a→4, e→3, i→1, o→0, s→5, t→7; subset chosen by `choice`), keeping two letters per word.',
+  preserves: ALL_TEXT,
+  apply(entry, choice) {
+    const mask = (choice % 63) + 1; // non-empty subset of LEET
+    const content = mapTargets(entry.content, choice, (w) => {
+      const out = [...w].map((c) => {
+        const hit = LEET.findIndex(([l], i) => (mask >> i) & 1 && l === c.toLowerCase());
+        return hit >= 0 ? (LEET[hit]?.[1] ?? c) : c;
+      });
+      const letters = out.filter((c) => /[A-Za-z]/.test(c)).length;
+      return letters >= 2 && out.join('') !== w ? out.join('') : w;
+    });
+    return withContent(entry, content);
+  },
+};
+
+const toFullWidth = (s: string): string =>
+  [...s].map((c) => (c >= '!' && c <= '~' ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c)).join('');
+
+const fullWidth: Operator = {
+  id: 'full-width',
+  group: 'encoding',
+  description: 'Writes filter-relevant words (or, for odd `choice`, every plain word) in full-width forms (U+FF01–FF5E).',
+  preserves: ALL_TEXT,
+  apply(entry, choice) {
+    const content = choice % 2 === 0 ? mapTargets(entry.content, choice >> 1, toFullWidth) : mapWords(entry.content, toFullWidth);
+    return withContent(entry, content);
+  },
+};
+
+const ENTITY_STYLES: ReadonlyArray<(c: string) => string> = [
+  (c) => `&#${c.charCodeAt(0)};`,
+  (c) => `&#x${c.charCodeAt(0).toString(16)};`,
+  (c) => `&#x${c.charCodeAt(0).toString(16).toUpperCase()};`,
+  (c) => `&amp;#${c.charCodeAt(0)};`, // double-encoded
+];
+
+const htmlEntities: Operator = {
+  id: 'html-entities',
+  group: 'encoding',
+  description: 'Writes letters of filter-relevant words as HTML numeric character references (decimal, hex, or double-encoded).',
+  preserves: ALL_TEXT,
+  apply(entry, choice) {
+    const style = pick(ENTITY_STYLES, choice);
+    const every = 1 + (Math.floor(choice / ENTITY_STYLES.length) % 2);
+    const content = mapTargets(entry.content, choice, (w) => [...w].map((c, i) => (i % every === 0 ? style(c) : c)).join(''));
+    return withContent(entry, content);
+  },
+};
+
+export const ENCODING_OPERATORS = { homoglyph, zeroWidth, mixedCase, leetspeak, fullWidth, htmlEntities } as const;

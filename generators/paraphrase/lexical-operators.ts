@@ -1,0 +1,155 @@
+/**
+ * Lexical operators: claim-lexicon synonyms, WordNet synonyms, numbers in words, vague
+ * quantifiers (number kept), hedges.
+ */
+import { ToWords } from 'to-words';
+import type { DomainId } from '../../src/domain/index.js';
+import { CLAIM_LEXICONS } from './claim-lexicon.js';
+import { phraseForm } from './canonical-text.js';
+import { ALL_TEXT, CLAIM_AND_FIELDS, pick, withContent } from './operator.js';
+import type { Operator } from './operator.js';
+import { capitalise, claimSpans, decapitalise, domainOf, mapWords, phrasePattern, precedentOf, replaceCount, splitSentences } from './text-utils.js';
+import { WORDNET_TARGETS, inflectLike, wordnetSynonyms } from './wordnet-synonyms.js';
+
+
+const toWords = new ToWords({ localeCode: 'en-US' });
+
+/** Writes a whole number in English words; `style` 0 lower case, 1 Title Case, 2 hyphenated tens, 3 British "and". */
+export function numberInWords(n: number, style: number): string {
+  const title = toWords.convert(n); // "One Hundred Twenty Three"
+  const lower = title.toLowerCase();
+  switch (style % 4) {
+    case 0:
+      return lower;
+    case 1:
+      return title;
+    case 2:
+      return lower.replace(/\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety) (one|two|three|four|five|six|seven|eight|nine)\b/g, '$1-$2');
+    default:
+      return lower.replace(/\bhundred (?=\w)/g, 'hundred and ');
+  }
+}
+
+const claimSynonym: Operator = {
+  id: 'claim-synonym',
+  group: 'lexical',
+  description: 'Swaps each phrasing of a claimed check for another phrasing of the same check (domain claim lexicon).',
+  preserves: ALL_TEXT,
+  apply(entry, choice, ctx) {
+    const lex = CLAIM_LEXICONS[domainOf(entry, ctx)];
+    const checks = Object.values(lex.checks);
+    const all = checks.flatMap((phrases, ci) => phrases.map((p) => ({ p, ci }))).sort((a, b) => b.p.length - a.p.length);
+    const re = new RegExp(`(?<![A-Za-z0-9])(?:${all.map((x) => `(${phrasePattern(x.p)})`).join('|')})(?![A-Za-z0-9])`, 'gi');
+    let n = 0;
+    const content = entry.content.replace(re, (m, ...groups: unknown[]) => {
+      const gi = groups.findIndex((g) => typeof g === 'string' && g.length > 0);
+      const hit = all[gi];
+      const phrases = hit ? checks[hit.ci] : undefined;
+      if (!hit || !phrases) return m;
+      const others = phrases.filter((p) => phraseForm(p) !== phraseForm(m));
+      return others.length > 0 ? pick(others, choice + n++) : m;
+    });
+    return withContent(entry, content);
+  },
+};
+
+const wordnetSynonym: Operator = {
+  id: 'wordnet-synonym',
+  group: 'lexical',
+  description: 'Replaces general (non-claim) words with WordNet 3.1 synonyms, inflected like the original.',
+  preserves: CLAIM_AND_FIELDS,
+  apply(entry, choice, ctx) {
+    const protect = claimSpans(entry.content, domainOf(entry, ctx));
+    const content = mapWords(entry.content, (word, i) => {
+      const pos = WORDNET_TARGETS[word.toLowerCase()];
+      if (!pos) return word;
+      const syns = wordnetSynonyms(word, pos);
+      if (syns.length === 0) return word;
+      const s = inflectLike(word, pick(syns, choice + i));
+      return /^[A-Z]/.test(word) ? capitalise(s) : s;
+    }, protect);
+    return withContent(entry, content);
+  },
+};
+
+const numberWords: Operator = {
+  id: 'number-words',
+  group: 'lexical',
+  description: 'Writes standalone whole numbers (not parts of ids or dates) in English words.',
+  preserves: ALL_TEXT,
+  apply(entry, choice) {
+    const content = entry.content.replace(/(?<![\w.:/#&-])\d{1,6}(?![\d.:/-]\d|[\w;])/g, (m, offset: number) => {
+      const w = numberInWords(Number(m), choice);
+      return offset === 0 || /[.!?]\s*$/.test(entry.content.slice(0, offset)) ? capitalise(w) : w;
+    });
+    return withContent(entry, content);
+  },
+};
+
+/** A vague quantifier that is true of `n`. */
+export function vagueFor(n: number, choice: number): string {
+  if (n <= 3) return pick(['a few', 'a handful of'], choice);
+  if (n <= 9) return pick(['several', 'a number of'], choice);
+  if (n <= 11) return pick(['around ten', 'roughly ten'], choice);
+  if (n <= 23) return pick(['a dozen or more', 'well over ten'], choice);
+  if (n <= 99) return pick(['dozens of', 'many dozens of'], choice);
+  return pick(['hundreds of', 'several hundred'], choice);
+}
+
+/** True when `before` ends with a count key such as `prior_runs:` or `precedent =`. */
+function countKeyBefore(before: string, domain: DomainId): boolean {
+  const nouns = [...CLAIM_LEXICONS[domain].runNouns, 'precedent', 'count', 'history'].map(phrasePattern).join('|');
+  return new RegExp(`(?:${nouns})\\s*[:=]\\s*$`, 'i').test(before);
+}
+
+const vagueQuantifier: Operator = {
+  id: 'vague-quantifier',
+  group: 'lexical',
+  description: 'Adds a vague quantifier just before the precedent count, keeping the exact number next to its run noun ("dozens of (30) prior runs").',
+  preserves: CLAIM_AND_FIELDS,
+  apply(entry, choice, ctx) {
+    const n = precedentOf(entry, ctx);
+    if (n === undefined) return entry;
+    const vague = vagueFor(n, choice >> 1);
+    const content = replaceCount(entry.content, domainOf(entry, ctx), n, (_, before) =>
+      // After "key:" the count must come first, so that it stays next to its key.
+      countKeyBefore(before, domainOf(entry, ctx)) ? `${n} (${vague.replace(/ of$/, '')})` : choice % 2 === 0 ? `${vague} (${n})` : `${vague}, ${n},`,
+    );
+    return withContent(entry, content);
+  },
+};
+
+const HEDGES = ['As far as the records show,', 'By all indications,', 'It appears that', 'From what was logged,', 'Most likely,', 'To the best of current knowledge,'];
+
+const hedging: Operator = {
+  id: 'hedging',
+  group: 'lexical',
+  description: 'Opens one sentence with a hedge ("By all indications, ...").',
+  preserves: CLAIM_AND_FIELDS,
+  apply(entry, choice) {
+    const sentences = splitSentences(entry.content);
+    if (sentences.length === 0) return entry;
+    const at = choice % sentences.length;
+    const hedge = pick(HEDGES, Math.floor(choice / sentences.length));
+    return withContent(entry, sentences.map((s, i) => (i === at ? `${hedge} ${decapitalise(s)}` : s)).join(' '));
+  },
+};
+
+export const LEXICAL_OPERATORS = { claimSynonym, wordnetSynonym, numberWords, vagueQuantifier, hedging } as const;
+
+/**
+ * Dropped (not registered): a vague quantifier that replaces the count ("dozens of prior
+ * runs"). It loses the precedent, so claimPreserved rejects its output; kept only so tests
+ * can show the check catches it.
+ */
+export const vagueQuantifierBare: Operator = {
+  id: 'vague-quantifier-bare',
+  group: 'lexical',
+  description: 'Replaces the precedent count by a vague quantifier (loses the count: NOT registered).',
+  preserves: ['subject', 'checks', 'store', 'source', 'traceType', 'timestamp'],
+  apply(entry, choice, ctx) {
+    const n = precedentOf(entry, ctx);
+    if (n === undefined) return entry;
+    return withContent(entry, replaceCount(entry.content, domainOf(entry, ctx), n, () => vagueFor(n, choice).replace(/ of$/, '')));
+  },
+};

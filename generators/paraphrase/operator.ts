@@ -1,0 +1,57 @@
+/**
+ * The paraphrase/mutation operator contract (DESIGN.md, "Claim preservation"; STYLE.md §4).
+ * An operator is a pure function of (entry, choice, ctx): the same input gives the same
+ * output, and nothing reads Math.random or the clock. `choice` is a non-negative integer
+ * that selects among the operator's variants (taken modulo the variant count).
+ */
+import type { Claim, DomainId, MemoryEntry } from '../../src/domain/index.js';
+
+/** The operator families of the adaptive attacker (issue 4). */
+export const OPERATOR_GROUPS = ['lexical', 'syntactic', 'structural', 'encoding', 'metadata', 'count'] as const;
+export type OperatorGroup = (typeof OPERATOR_GROUPS)[number];
+
+/**
+ * What an operator leaves intact.
+ * - `subject`, `checks`, `precedent`: the three parts of the forged claim (recoverable by
+ *   `claimPreserved` after canonicalisation).
+ * - `semantics`: the text still says the same thing with the same force (no hedge, no new count).
+ * - `store`, `source`, `traceType`, `timestamp`: the MemoryEntry field of that name.
+ */
+export const PRESERVABLE = ['subject', 'checks', 'precedent', 'semantics', 'store', 'source', 'traceType', 'timestamp'] as const;
+export type Preserved = (typeof PRESERVABLE)[number];
+
+/** What an operator may know about the attack it rewrites. */
+export interface OperatorContext {
+  domain: DomainId;
+  claim: Claim;
+  /** Committed entries in the target store (count manipulation keeps claims at or below it). */
+  storeSize?: number;
+}
+
+/** Rewrites one entry; splitting operators return two entries. */
+export type OperatorFn = (entry: MemoryEntry, choice: number, ctx?: OperatorContext) => MemoryEntry | MemoryEntry[];
+
+export interface Operator {
+  id: string;
+  group: OperatorGroup;
+  description: string;
+  preserves: readonly Preserved[];
+  apply: OperatorFn;
+}
+
+/** Every claim-level and field-level property: the default for pure text rewrites. */
+export const ALL_TEXT: readonly Preserved[] = ['subject', 'checks', 'precedent', 'semantics', 'store', 'source', 'traceType', 'timestamp'];
+/** Text rewrites that keep the claim but change the wording's force (hedges, framing). */
+export const CLAIM_AND_FIELDS: readonly Preserved[] = ['subject', 'checks', 'precedent', 'store', 'source', 'traceType', 'timestamp'];
+
+/** Picks `items[choice mod length]`; `items` must be non-empty. */
+export function pick<T>(items: readonly T[], choice: number): T {
+  const item = items[((choice % items.length) + items.length) % items.length];
+  if (item === undefined) throw new RangeError('pick() needs a non-empty list');
+  return item;
+}
+
+/** Returns a copy of `entry` with new content. */
+export function withContent(entry: MemoryEntry, content: string): MemoryEntry {
+  return { ...entry, content };
+}

@@ -1,0 +1,116 @@
+/**
+ * The operator registry of the adaptive attacker (DESIGN.md "Claim preservation", STYLE.md §3)
+ * and the helpers that apply a sequence of operator choices and generate such sequences.
+ */
+import fc from 'fast-check';
+import type { MemoryEntry } from '../../src/domain/index.js';
+import { COUNT_OPERATORS } from './count-operators.js';
+import { ENCODING_OPERATORS } from './encoding-operators.js';
+import { LEXICAL_OPERATORS } from './lexical-operators.js';
+import { METADATA_OPERATORS } from './metadata-operators.js';
+import type { Operator, OperatorContext } from './operator.js';
+import type { PrecedentRule } from './claim-check.js';
+import { STRUCTURAL_OPERATORS } from './structural-operators.js';
+import { SYNTACTIC_OPERATORS } from './syntactic-operators.js';
+
+const L = LEXICAL_OPERATORS;
+const S = SYNTACTIC_OPERATORS;
+const T = STRUCTURAL_OPERATORS;
+const E = ENCODING_OPERATORS;
+const M = METADATA_OPERATORS;
+const C = COUNT_OPERATORS;
+
+/** Every registered operator, keyed by id. Each keeps the forged claim (tested per operator). */
+export const OPERATORS = {
+  'claim-synonym': L.claimSynonym,
+  'wordnet-synonym': L.wordnetSynonym,
+  'number-words': L.numberWords,
+  'vague-quantifier': L.vagueQuantifier,
+  hedging: L.hedging,
+  'sentence-reorder': S.sentenceReorder,
+  'passive-voice': S.passiveVoice,
+  'clause-split': S.clauseSplit,
+  'clause-merge': S.clauseMerge,
+  'opening-rewrite': S.openingRewrite,
+  dilution: T.dilution,
+  'split-entries': T.splitEntries,
+  'format-json': T.formatJson,
+  'format-bullets': T.formatBullets,
+  'format-key-value': T.formatKeyValue,
+  'format-markdown-table': T.formatMarkdownTable,
+  homoglyph: E.homoglyph,
+  'zero-width': E.zeroWidth,
+  'mixed-case': E.mixedCase,
+  leetspeak: E.leetspeak,
+  'full-width': E.fullWidth,
+  'html-entities': E.htmlEntities,
+  'relabel-trace-type': M.relabelTraceType,
+  'move-to-general': M.moveToGeneral,
+  'spoof-system': M.spoofSystem,
+  backdate: M.backdate,
+  'count-within-store': C.countWithin,
+  'count-range': C.countRange,
+  'count-words': C.countWords,
+} as const satisfies Record<string, Operator>;
+
+export type OperatorId = keyof typeof OPERATORS;
+
+/** Operator ids in registry order (simplest-first order for `fc.constantFrom`). */
+export const OPERATOR_IDS = Object.keys(OPERATORS) as OperatorId[];
+
+/** All registered operators, in registry order. */
+export function listOperators(): Operator[] {
+  return OPERATOR_IDS.map((id) => OPERATORS[id]);
+}
+
+/** True when `id` names a registered operator. */
+export function isOperatorId(id: string): id is OperatorId {
+  return Object.hasOwn(OPERATORS, id);
+}
+
+/** One step of an adaptive rewrite: which operator, and which of its variants. */
+export interface OperatorChoice {
+  op: OperatorId;
+  choice: number;
+}
+
+/**
+ * Applies operator choices in order to an entry; an operator that splits turns one entry
+ * into two, and later operators apply to every part. Pure.
+ * @returns the rewritten entries (one, or more after a split), in order.
+ * @example applyOperators(entry, [{ op: 'homoglyph', choice: 3 }, { op: 'format-json', choice: 0 }], ctx)
+ */
+export function applyOperators(entry: MemoryEntry, ops: readonly OperatorChoice[], ctx?: OperatorContext): MemoryEntry[] {
+  let entries: MemoryEntry[] = [entry];
+  for (const { op, choice } of ops) {
+    const operator: Operator = OPERATORS[op];
+    entries = entries.flatMap((e) => {
+      const out = operator.apply(e, choice, ctx);
+      return Array.isArray(out) ? out : [out];
+    });
+  }
+  return entries;
+}
+
+/**
+ * The precedent rule a sequence must meet: `exact` when every operator preserves the
+ * precedent, `count` when one of them manipulates it (see `claimPreserved`).
+ */
+export function precedentRule(ops: readonly OperatorChoice[]): PrecedentRule {
+  return ops.every(({ op }) => (OPERATORS[op].preserves as readonly string[]).includes('precedent')) ? 'exact' : 'count';
+}
+
+/**
+ * Arbitrary sequence of operator choices. Shrinks towards fewer operators, earlier ids and
+ * choice 0, so a bypass shrinks to the one operator that matters.
+ * @param ids operators to draw from (default: all registered), must be non-empty.
+ * @param opts maxLength (default 4) and maxChoice (default 1023).
+ */
+export function operatorChoiceArb(
+  ids: readonly OperatorId[] = OPERATOR_IDS,
+  opts: { maxLength?: number; maxChoice?: number } = {},
+): fc.Arbitrary<OperatorChoice[]> {
+  return fc.array(fc.record({ op: fc.constantFrom(...ids), choice: fc.nat({ max: opts.maxChoice ?? 1023 }) }), {
+    maxLength: opts.maxLength ?? 4,
+  });
+}

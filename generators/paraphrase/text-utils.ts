@@ -1,0 +1,131 @@
+/**
+ * Small text helpers shared by the operators: sentences, protected identifiers, word
+ * mapping, and locating the precedent count. All pure.
+ */
+import { extractKeys } from '../../src/domain/index.js';
+import type { DomainId, MemoryEntry } from '../../src/domain/index.js';
+import { CLAIM_LEXICONS, claimLexicon } from './claim-lexicon.js';
+import { recoverClaim } from './claim-check.js';
+import type { OperatorContext } from './operator.js';
+
+/** Splits a text into sentences (after . ! ? ; followed by space, or at line breaks). */
+export function splitSentences(text: string): string[] {
+  return text
+    .split(/(?<=[.!?;])\s+|\s*\n+\s*/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+/** Ensures a sentence ends with terminal punctuation. */
+export function terminate(s: string): string {
+  return /[.!?;:]$/.test(s) ? s : `${s}.`;
+}
+
+/** Upper-cases the first letter. */
+export function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** Lower-cases the first letter when the first word is an ordinary capitalised word (not an id or acronym). */
+export function decapitalise(s: string): string {
+  return /^[A-Z][a-z]/.test(s) && !/^[A-Za-z]+-\w*\d/.test(s) ? s.charAt(0).toLowerCase() + s.slice(1) : s;
+}
+
+/** Subject keys of a text, in their original spelling. */
+export function keySpans(text: string): Array<[number, number]> {
+  const keys = extractKeys(text);
+  const spans: Array<[number, number]> = [];
+  for (const m of text.matchAll(/[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+/g)) {
+    if (keys.includes(m[0].toLowerCase())) spans.push([m.index, m.index + m[0].length]);
+  }
+  return spans;
+}
+
+/**
+ * Applies `fn` to each plain word (letters only, not part of a subject key or of a hyphenated
+ * compound) in order; `fn` gets the word and its ordinal among plain words.
+ */
+export function mapWords(text: string, fn: (word: string, ordinal: number) => string, protect: ReadonlyArray<[number, number]> = []): string {
+  const spans = [...keySpans(text), ...protect];
+  let n = 0;
+  return text.replace(/(?<![\w@$&#-])[A-Za-z]+(?![\w@$-])/g, (word, offset: number) => {
+    if (spans.some(([a, b]) => offset >= a && offset < b)) return word;
+    return fn(word, n++);
+  });
+}
+
+/** The domain of the context, or the domain whose check lexicon best matches the text. */
+export function domainOf(entry: MemoryEntry, ctx?: OperatorContext): DomainId {
+  if (ctx && claimLexicon(ctx.domain)) return ctx.domain;
+  let best: DomainId = 'ehr';
+  let bestHits = 0;
+  for (const lex of Object.values(CLAIM_LEXICONS)) {
+    const hits = recoverClaim(lex.domain, entry.content).checks.length;
+    if (hits > bestHits) {
+      best = lex.domain;
+      bestHits = hits;
+    }
+  }
+  return best;
+}
+
+/** The claimed subject: from the context, else the first subject key of the text. */
+export function subjectOf(entry: MemoryEntry, ctx?: OperatorContext): string | undefined {
+  if (ctx && ctx.claim.subject !== '') return ctx.claim.subject;
+  const m = /[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+/.exec(entry.content);
+  return m && extractKeys(m[0]).length > 0 ? m[0] : undefined;
+}
+
+/** The claimed precedent count: from the context, else the first count found next to a run noun. */
+export function precedentOf(entry: MemoryEntry, ctx?: OperatorContext): number | undefined {
+  if (ctx) return ctx.claim.precedent;
+  return recoverClaim(domainOf(entry, ctx), entry.content).precedents[0];
+}
+
+/**
+ * Replaces the digit occurrences of `count` that sit near a run noun (the precedent, not an
+ * unrelated number). `fn` gets the occurrence ordinal. Returns the text unchanged when none.
+ */
+export function replaceCount(text: string, domain: string, count: number, fn: (ordinal: number, before: string) => string): string {
+  const re = new RegExp(`(?<![\\w.#&-])${count}(?![\\d.]\\d|[A-Za-z;])`, 'g');
+  let n = 0;
+  return text.replace(re, (m, offset: number) => {
+    const window = text.slice(Math.max(0, offset - 40), offset + m.length + 60);
+    const local = recoverClaim(domain, window).precedents;
+    return local.includes(count) ? fn(n++, text.slice(0, offset)) : m;
+  });
+}
+
+/** A short noun naming the subject in this domain ("pipeline", "question class", "category"). */
+export function subjectNoun(domain: DomainId, choice: number): string {
+  const nouns = CLAIM_LEXICONS[domain].subjectNoun;
+  return nouns[choice % nouns.length] ?? 'item';
+}
+
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A regex source for a lexicon phrase that lets spaces, hyphens, underscores and slashes stand for each other. */
+export function phrasePattern(phrase: string): string {
+  return phrase.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim().split(' ').map(escapeRe).join('[\\s_/-]+');
+}
+
+/**
+ * Character spans that carry the claim in plain text: check phrasings of the domain's
+ * lexicon (plural `s` allowed), and each precedent count with the words up to its run noun.
+ * Operators that rewrite words or cut text leave these spans whole.
+ */
+export function claimSpans(text: string, domain: DomainId): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  const phrases = Object.values(CLAIM_LEXICONS[domain].checks).flat().sort((a, b) => b.length - a.length);
+  const re = new RegExp(`(?<![A-Za-z0-9])(?:${phrases.map(phrasePattern).join('|')})s?(?![A-Za-z0-9])`, 'gi');
+  for (const m of text.matchAll(re)) spans.push([m.index, m.index + m[0].length]);
+  const runs = CLAIM_LEXICONS[domain].runNouns.map(phrasePattern).join('|');
+  const countRe = new RegExp(`(?:${runs}|\\d+)(?:[\\s:_=-]+(?:[A-Za-z]+[\\s_-]+){0,4}?(?:${runs}|\\d+))+`, 'gi');
+  for (const m of text.matchAll(countRe)) if (/\d/.test(m[0])) spans.push([m.index, m.index + m[0].length]);
+  return spans;
+}
+
+/** True when `at` falls strictly inside one of the spans. */
+export function insideSpan(at: number, spans: ReadonlyArray<[number, number]>): boolean {
+  return spans.some(([a, b]) => at > a && at < b);
+}
