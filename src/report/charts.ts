@@ -1,0 +1,261 @@
+/**
+ * The report's charts as SVG, made in Node with no browser: Vega-Lite specs compiled with
+ * `vega-lite` and drawn by `vega`'s headless SVG renderer (https://vega.github.io/). All
+ * data is inline, so nothing is fetched. The derivations are pure and exported for tests.
+ *
+ * Scores come from each cell's `scoreHistogram` (F rounded to 0.01), so the sweep and the
+ * ROC curve are those of the rounded scores. A threshold t rejects an entry when F > t
+ * (paper §IV-E, SENTINEL's tau_guard).
+ */
+import * as vega from 'vega';
+import { compile, type TopLevelSpec } from 'vega-lite';
+import { rocAuc, rocCurve, tauGrid, thresholdSweep, type LabelledScores } from '../metrics/threshold-sweep.js';
+import { interval, type Interval, type ReportData } from './model.js';
+
+/** Chart ids, used as `data-chart` attributes in the HTML report. */
+export const CHART_IDS = ['score-distribution', 'threshold-sweep', 'roc', 'operator-bypass', 'signal-contribution'] as const;
+export type ChartId = (typeof CHART_IDS)[number];
+
+export interface ChartSpec {
+  id: ChartId;
+  title: string;
+  /** One or two sentences on how to read the chart. */
+  caption: string;
+  spec: TopLevelSpec;
+}
+
+export interface ChartSvg extends Omit<ChartSpec, 'spec'> {
+  /** A standalone `<svg>` element. */
+  svg: string;
+}
+
+const KIND_COLORS = { domain: ['benign', 'forged'], range: ['#4c78a8', '#e45756'] };
+const NONE_OPERATOR = '(none)';
+
+function isBenign(property: string): boolean {
+  return property === 'benign-admitted';
+}
+
+function expand(hist: Record<string, number>, into: number[]): void {
+  for (const [key, count] of Object.entries(hist)) {
+    const score = Number(key);
+    if (!Number.isFinite(score)) continue;
+    for (let i = 0; i < count; i += 1) into.push(score);
+  }
+}
+
+/** Every scored entry of the report, split into benign (benign cells) and forged (forged cells), pooled over domains. */
+export function scoreSamples(r: ReportData): { benign: number[]; forged: number[] } {
+  const benign: number[] = [];
+  const forged: number[] = [];
+  for (const c of r.cells) expand(c.scoreHistogram, isBenign(c.property) ? benign : forged);
+  return { benign, forged };
+}
+
+/** Per forged family (or `benign` alone when no forged family ran): the share of entries at each F score, benign beside forged. */
+export function scoreDistributionRows(r: ReportData): Array<{ panel: string; kind: 'benign' | 'forged'; score: number; share: number }> {
+  const pooled = (cells: ReportData['cells']): Map<number, number> => {
+    const m = new Map<number, number>();
+    for (const c of cells) for (const [k, n] of Object.entries(c.scoreHistogram)) if (Number.isFinite(Number(k))) m.set(Number(k), (m.get(Number(k)) ?? 0) + n);
+    return m;
+  };
+  const shares = (m: Map<number, number>): Array<[number, number]> => {
+    const total = [...m.values()].reduce((a, b) => a + b, 0);
+    return total === 0 ? [] : [...m.entries()].sort((a, b) => a[0] - b[0]).map(([s, n]) => [s, n / total]);
+  };
+  const benign = shares(pooled(r.cells.filter((c) => isBenign(c.property))));
+  const families = [...new Set(r.cells.filter((c) => !isBenign(c.property)).map((c) => c.family))];
+  const rows: Array<{ panel: string; kind: 'benign' | 'forged'; score: number; share: number }> = [];
+  const panels = families.length > 0 ? families : ['benign'];
+  for (const panel of panels) {
+    for (const [score, share] of benign) rows.push({ panel, kind: 'benign', score, share });
+    if (families.length === 0) continue;
+    const forged = shares(pooled(r.cells.filter((c) => !isBenign(c.property) && c.family === panel)));
+    for (const [score, share] of forged) rows.push({ panel, kind: 'forged', score, share });
+  }
+  return rows;
+}
+
+/** Bypass rate per paraphrase operator over all forged cells, with Wilson 95% intervals; empty when only `(none)` occurs. */
+export function operatorBypassRows(r: ReportData): Array<{ operator: string } & Interval> {
+  const tally = new Map<string, { runs: number; violations: number }>();
+  for (const c of r.cells) {
+    if (isBenign(c.property)) continue;
+    for (const [op, t] of Object.entries(c.breakdown.operator)) {
+      const acc = tally.get(op) ?? { runs: 0, violations: 0 };
+      acc.runs += t.runs;
+      acc.violations += t.violations;
+      tally.set(op, acc);
+    }
+  }
+  if (![...tally.keys()].some((op) => op !== NONE_OPERATOR)) return [];
+  return [...tally.entries()].sort((a, b) => a[0].localeCompare(b[0])).map(([operator, t]) => ({ operator, ...interval(t.violations, t.runs) }));
+}
+
+/** Share of entries on which each signal fired (scored above 0), benign and forged apart, pooled over cells. */
+export function signalRows(r: ReportData): Array<{ signal: string; kind: 'benign' | 'forged'; rate: number; fires: number; runs: number }> {
+  const acc = { benign: { runs: 0, fires: new Map<string, number>() }, forged: { runs: 0, fires: new Map<string, number>() } };
+  for (const c of r.cells) {
+    const a = acc[isBenign(c.property) ? 'benign' : 'forged'];
+    a.runs += c.runs;
+    for (const [s, n] of Object.entries(c.signalFires)) a.fires.set(s, (a.fires.get(s) ?? 0) + n);
+  }
+  const signals = [...new Set([...acc.benign.fires.keys(), ...acc.forged.fires.keys()])].sort();
+  return signals.flatMap((signal) =>
+    (['benign', 'forged'] as const)
+      .filter((kind) => acc[kind].runs > 0)
+      .map((kind) => {
+        const fires = acc[kind].fires.get(signal) ?? 0;
+        return { signal, kind, fires, runs: acc[kind].runs, rate: fires / acc[kind].runs };
+      }),
+  );
+}
+
+/**
+ * The Vega-Lite specs of every chart the report's data supports, in {@link CHART_IDS} order.
+ * Charts without data are left out: no F scores (guards that report none) means no score
+ * distribution, sweep or ROC; the ROC needs both benign and forged scores; the operator
+ * chart needs an operator other than `(none)`; the signal chart needs a signal that fired.
+ */
+export function chartSpecs(r: ReportData): ChartSpec[] {
+  const out: ChartSpec[] = [];
+  const base = { background: 'white', config: { font: 'sans-serif', view: { stroke: '#ddd' } } } as const;
+  const dist = scoreDistributionRows(r);
+  if (dist.length > 0) {
+    out.push({
+      id: 'score-distribution',
+      title: 'F-score distribution, benign vs forged',
+      caption: 'Share of entries at each forgery score F (binned by 0.05). One panel per forged family; the benign distribution is repeated in each panel for comparison.',
+      spec: {
+        ...base,
+        data: { values: dist },
+        facet: { row: { field: 'panel', type: 'nominal', title: 'family' } },
+        spec: {
+          width: 460,
+          height: 110,
+          mark: { type: 'bar', opacity: 0.65 },
+          encoding: {
+            x: { field: 'score', type: 'quantitative', bin: { step: 0.05, extent: [0, 1.0001] }, title: 'forgery score F' },
+            y: { aggregate: 'sum', field: 'share', type: 'quantitative', stack: null, title: 'share of entries', axis: { format: '.0%' } },
+            color: { field: 'kind', type: 'nominal', scale: KIND_COLORS, title: 'entries' },
+          },
+        },
+      } as TopLevelSpec,
+    });
+  }
+  const scores: LabelledScores = scoreSamples(r);
+  if (scores.benign.length > 0 || scores.forged.length > 0) {
+    const sweep = thresholdSweep(scores, tauGrid(0, 1, 100));
+    const rows = sweep.flatMap((s) => [
+      ...(scores.forged.length > 0 ? [{ tau: s.tau, metric: 'TPR (forged rejected)', rate: s.tpr }] : []),
+      ...(scores.benign.length > 0 ? [{ tau: s.tau, metric: 'FPR (benign rejected)', rate: s.fpr }] : []),
+    ]);
+    out.push({
+      id: 'threshold-sweep',
+      title: 'Threshold sweep of tau_guard',
+      caption: 'Detection rate and false-positive rate if the guard rejected every entry with F > tau, for tau from 0 to 1 in steps of 0.01.',
+      spec: {
+        ...base,
+        width: 460,
+        height: 220,
+        data: { values: rows },
+        mark: { type: 'line', interpolate: 'step-after' },
+        encoding: {
+          x: { field: 'tau', type: 'quantitative', title: 'tau (reject when F > tau)', scale: { domain: [0, 1] } },
+          y: { field: 'rate', type: 'quantitative', title: 'rate', scale: { domain: [0, 1] }, axis: { format: '.0%' } },
+          color: { field: 'metric', type: 'nominal', scale: { domain: ['FPR (benign rejected)', 'TPR (forged rejected)'], range: KIND_COLORS.range }, title: null },
+        },
+      } as TopLevelSpec,
+    });
+  }
+  if (scores.benign.length > 0 && scores.forged.length > 0) {
+    const auc = rocAuc(scores);
+    const points = rocCurve(scores);
+    out.push({
+      id: 'roc',
+      title: `ROC curve, AUC ${auc.toFixed(3)}`,
+      caption: `Each point is one threshold on F. AUC ${auc.toFixed(3)} is the chance that a random forged entry scores above a random benign one (ties count half); the diagonal is chance.`,
+      spec: {
+        ...base,
+        width: 260,
+        height: 260,
+        layer: [
+          { data: { values: [{ fpr: 0, tpr: 0 }, { fpr: 1, tpr: 1 }] }, mark: { type: 'line', strokeDash: [4, 4], color: '#999' }, encoding: { x: { field: 'fpr', type: 'quantitative' }, y: { field: 'tpr', type: 'quantitative' } } },
+          {
+            data: { values: points.map((p, i) => ({ ...p, i })) },
+            mark: { type: 'line', point: true, color: '#e45756' },
+            encoding: {
+              x: { field: 'fpr', type: 'quantitative', title: 'false-positive rate', scale: { domain: [0, 1] } },
+              y: { field: 'tpr', type: 'quantitative', title: 'detection rate', scale: { domain: [0, 1] } },
+              order: { field: 'i', type: 'quantitative' },
+            },
+          },
+        ],
+      } as TopLevelSpec,
+    });
+  }
+  const ops = operatorBypassRows(r);
+  if (ops.length > 0) {
+    out.push({
+      id: 'operator-bypass',
+      title: 'Bypass rate per paraphrase operator',
+      caption: 'Forged entries admitted over forged entries that went through each operator (an entry with several operators counts for each), with Wilson 95% intervals. (none) is the unparaphrased baseline.',
+      spec: {
+        ...base,
+        width: 420,
+        data: { values: ops },
+        encoding: { y: { field: 'operator', type: 'nominal', title: null, sort: null } },
+        layer: [
+          { mark: { type: 'bar', color: '#e45756' }, encoding: { x: { field: 'rate', type: 'quantitative', title: 'bypass rate', scale: { domain: [0, 1] }, axis: { format: '.0%' } } } },
+          { mark: { type: 'rule', color: '#333' }, encoding: { x: { field: 'low', type: 'quantitative' }, x2: { field: 'high' } } },
+        ],
+      } as TopLevelSpec,
+    });
+  }
+  const sig = signalRows(r);
+  if (sig.some((s) => s.fires > 0)) {
+    out.push({
+      id: 'signal-contribution',
+      title: 'How often each signal fired',
+      caption: 'Share of entries on which each signal scored above 0, benign and forged apart. A signal that fires on forged entries and rarely on benign ones is the one doing the work.',
+      spec: {
+        ...base,
+        height: 200,
+        data: { values: sig },
+        mark: 'bar',
+        encoding: {
+          x: { field: 'signal', type: 'nominal', title: 'signal', axis: { labelAngle: 0 } },
+          xOffset: { field: 'kind', type: 'nominal' },
+          y: { field: 'rate', type: 'quantitative', title: 'share of entries', scale: { domain: [0, 1] }, axis: { format: '.0%' } },
+          color: { field: 'kind', type: 'nominal', scale: KIND_COLORS, title: 'entries' },
+        },
+      } as TopLevelSpec,
+    });
+  }
+  return out;
+}
+
+/**
+ * Compiles a Vega-Lite spec and renders it to an SVG string, headless (no canvas, no DOM).
+ * @throws Error when the spec does not compile or render (a programming error).
+ */
+export async function renderChartSvg(spec: TopLevelSpec): Promise<string> {
+  const compiled = compile(spec).spec;
+  const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}
+
+/**
+ * Every chart the report supports, rendered to SVG (see {@link chartSpecs}).
+ * @example
+ * for (const c of await renderCharts(report)) console.log(c.id, c.svg.length);
+ */
+export async function renderCharts(r: ReportData): Promise<ChartSvg[]> {
+  const out: ChartSvg[] = [];
+  for (const c of chartSpecs(r)) out.push({ id: c.id, title: c.title, caption: c.caption, svg: await renderChartSvg(c.spec) });
+  return out;
+}
