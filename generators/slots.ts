@@ -9,8 +9,10 @@
  *
  * Three slots are derived, never generated: `date` and `time` come from the entry's
  * timestamp, and `priorCount` is Algorithm 1's n_prior for amplification entries.
- * Faker is seeded by fast-check (`fakerValue`), once per subject record; entry slots use
- * only fast-check primitives, so a long chain costs one Faker seeding.
+ * Faker values (facility, custodian, brand, product words) come from pools drawn once at
+ * load through `fakerValue` with a fixed fast-check seed; a case picks from a pool with
+ * `constantFrom`. Entry slots use only fast-check primitives. Nothing here uses
+ * Math.random or Date.now.
  */
 import fc from 'fast-check';
 import type { DomainId } from '../src/domain/fuzz-case.js';
@@ -80,12 +82,25 @@ const RAP_CATEGORIES = [
 
 const FACILITY_KINDS = ['General Hospital', 'Regional Medical Center', 'Community Hospital', 'University Clinic'] as const;
 
-/** Faker-drawn context, one seeding per subject record. */
-const ehrContext = fakerValue((f) => ({
+/** How many Faker-drawn context records each domain's pool holds. */
+export const FAKER_POOL_SIZE = 96;
+/** Fixed fast-check seed the pools are drawn with (so every process sees the same pools). */
+const FAKER_POOL_SEED = 20250101;
+
+/**
+ * Draws a pool of Faker values once, at load: `fakerValue` sampled by fast-check with a
+ * fixed seed. Re-seeding Faker costs tens of µs, far above the fuzz budget per case, so
+ * cases pick from the pool with a shrinkable `constantFrom` instead (shrinks to item 0).
+ */
+function fakerPool<T>(fn: Parameters<typeof fakerValue<T>>[0]): fc.Arbitrary<T> {
+  return fc.constantFrom(...fc.sample(fakerValue(fn), { numRuns: FAKER_POOL_SIZE, seed: FAKER_POOL_SEED }));
+}
+
+const ehrContext = fakerPool((f) => ({
   facility: `${f.location.city()} ${f.helpers.arrayElement(FACILITY_KINDS)}`,
   custodian: f.person.lastName(),
 }));
-const rapContext = fakerValue((f) => ({
+const rapContext = fakerPool((f) => ({
   brand: f.company.name().split(/[ ,-]+/)[0] ?? 'Acme',
   adjective: f.commerce.productAdjective(),
   model: `${f.string.alpha({ length: 1, casing: 'upper' })}${f.number.int({ min: 100, max: 990 })}`,
