@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import type { FuzzCase } from '../../src/domain/fuzz-case.js';
 import type { SyncGuard } from '../../src/domain/guard.js';
 import { runCampaign } from '../../src/fuzz/campaign.js';
-import { buildReport, type ReportData } from '../../src/report/model.js';
+import { buildReport, interval, type ReportData } from '../../src/report/model.js';
 import { arrayStore, toyBenign, toyForged } from '../helpers/toy.js';
 
 /** Attacker text planted in forged entries to check escaping. */
@@ -57,4 +57,41 @@ export async function toyReport(seed = 42, runs = 40, guard: SyncGuard = scoredG
     realSets: [],
     generatedAt: '2026-01-01T00:00:00.000Z',
   });
+}
+
+/** A hand-built cell with `k` violations (and `errors`) in `n` runs. */
+export function cell(domain: string, family: string, k: number, n: number, errors = 0): ReportData['cells'][number] {
+  const property = family === 'benign' ? 'benign-admitted' : 'forgery-rejected';
+  return {
+    domain,
+    family,
+    property,
+    runs: n,
+    violations: k,
+    errors,
+    violationRate: interval(k, n),
+    errorRate: interval(errors, n),
+    ...(property === 'forgery-rejected' ? { detectionRate: interval(n - k - errors, n) } : {}),
+    interrupted: false,
+    holds: k === 0 && errors === 0,
+    signalFires: {},
+    decidingLayers: {},
+    scoreHistogram: {},
+    breakdown: { template: {}, operator: {}, traceType: {}, format: {}, language: {}, store: {} },
+    counterexamples: [],
+  };
+}
+
+/** A hand-built report holding the given cells and real benign sets (no counterexamples). */
+export function handReport(cells: ReportData['cells'], real: ReportData['fpr']['real'] = []): ReportData {
+  return {
+    tool: { name: 'farma-fuzz', version: '0.0.0-test' },
+    generatedAt: '2026-01-01T00:00:00.000Z',
+    config: { guard: 'hand', guardConfigHash: 'none', seed: 1, runsPerCell: 20, phase: 'write', domains: [...new Set(cells.map((c) => c.domain))], families: [...new Set(cells.map((c) => c.family))], maxFailures: 5, versions: {} },
+    summary: { held: cells.every((c) => c.holds), totalRuns: cells.reduce((a, c) => a + c.runs, 0), violations: cells.reduce((a, c) => a + c.violations, 0), errors: 0, failingCells: cells.filter((c) => !c.holds).map((c) => `${c.domain}/${c.family}`) },
+    cells,
+    fpr: { generated: [], real },
+    counterexamples: [],
+    timing: { elapsedMs: 1, casesPerSecond: 1, perCell: [], counterexampleUs: {} },
+  };
 }

@@ -1,0 +1,75 @@
+/**
+ * The shape of `farma-fuzz.config.ts` and its typed identity helper. This file imports
+ * nothing at run time, so a config file that imports it loads fast.
+ */
+
+/** Rate limits for CI gating, in [0,1], judged on Wilson 95% upper bounds (see `src/report/gate.ts`). */
+export interface ThresholdsConfig {
+  /** Highest allowed false-positive rate per benign cell and per real benign set. */
+  maxFpr?: number;
+  /** Highest allowed bypass rate per forged cell. */
+  maxBypass?: number;
+}
+
+/**
+ * Settings of a `farma-fuzz fuzz` run. Every field is optional; a command-line flag the
+ * user gives overrides the same field. Relative paths are resolved against the config
+ * file's folder by `loadConfigFile`.
+ */
+export interface FarmaFuzzConfig {
+  /** Guard spec: built-in id (`sentinel`, `none`, `keyword`, `amemguard`), module path, http(s) URL or `exec:CMD` (`--guard`). */
+  guard?: string;
+  /** Families to fuzz, or `'all'` (`--family`). */
+  families?: string[] | 'all';
+  /** Domains to fuzz (`ehr`, `react-qa`, `rap`), or `'all'` (`--domain`). */
+  domains?: string[] | 'all';
+  /** Cases per domain × family, not counting shrinks; positive integer (`--runs`). */
+  runs?: number;
+  /** fast-check seed, integer in [0, 2^32 − 1] (`--seed`); left out, the clock picks one. */
+  seed?: number;
+  /** Wall-clock budget for the whole campaign, in seconds; positive integer (`--time`). */
+  time?: number;
+  /** Guard path to test (`--phase`). */
+  phase?: 'write' | 'retrieve';
+  /** Distinct failure signatures to shrink per cell; positive integer (`--max-failures`). */
+  maxFailures?: number;
+  /** CI gate limits; the run fails when a Wilson 95% upper bound is above its limit. */
+  thresholds?: ThresholdsConfig;
+  /** Write JUnit XML to this file (`--junit`). */
+  junit?: string;
+  /** Write `report.html` beside `report.md` (`true`), to this file (a path), or not at all (`false`) (`--html`). */
+  html?: boolean | string;
+  /** Regression corpus directory, or `false` to leave the corpus alone (`--corpus`, `--no-corpus`). */
+  corpus?: string | false;
+  /** Report directory (`--out`); default `reports/<date>-<guard>-<seed>`. */
+  out?: string;
+}
+
+/**
+ * The defaults the CLI applies when neither the config file nor a flag sets a field
+ * (`seed`, `time`, `junit` and `out` have none). The example `farma-fuzz.config.ts` at the
+ * repository root spells these out.
+ */
+export const DEFAULT_CONFIG = {
+  guard: 'sentinel',
+  families: 'all',
+  domains: 'all',
+  runs: 1000,
+  phase: 'write',
+  maxFailures: 5,
+  thresholds: {},
+  html: true,
+  corpus: 'corpora/regressions',
+} as const satisfies FarmaFuzzConfig;
+
+/**
+ * Returns its argument unchanged: it exists so a config file gets type checking and
+ * editor completion.
+ * @example
+ * // farma-fuzz.config.ts
+ * import { defineConfig } from './src/config/define-config.js';
+ * export default defineConfig({ guard: 'sentinel', runs: 500, thresholds: { maxFpr: 0.05 } });
+ */
+export function defineConfig(config: FarmaFuzzConfig): FarmaFuzzConfig {
+  return config;
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { formatGateCheck, gate } from '../../src/report/gate.js';
+import { interval } from '../../src/report/model.js';
+import { cell, handReport } from './fixture.js';
+
+describe('gate', () => {
+  it('judges FPR on the Wilson upper bound: 0/20 passes maxFpr 0.2 but fails 0.1', () => {
+    const r = handReport([cell('ehr', 'benign', 0, 20)]);
+    const loose = gate(r, { maxFpr: 0.2 });
+    const strict = gate(r, { maxFpr: 0.1 });
+    expect(loose.checks).toHaveLength(1);
+    expect(loose.checks[0]?.observed.high).toBeCloseTo(0.161, 3);
+    expect(loose.pass).toBe(true);
+    expect(strict.pass).toBe(false);
+    expect(strict.checks[0]).toMatchObject({ name: 'maxFpr ehr/benign', limit: 0.1, pass: false });
+  });
+
+  it('a large clean sample passes a tight limit that a small one cannot', () => {
+    expect(gate(handReport([cell('ehr', 'benign', 0, 1000)]), { maxFpr: 0.01 }).pass).toBe(true);
+    expect(gate(handReport([cell('ehr', 'benign', 0, 100)]), { maxFpr: 0.01 }).pass).toBe(false);
+  });
+
+  it('maxBypass covers forged cells only, and counts guard errors as not rejected', () => {
+    const r = handReport([cell('rap', 'benign', 5, 20), cell('rap', 'seed', 0, 1000), cell('rap', 'naive', 0, 1000, 30)]);
+    const g = gate(r, { maxBypass: 0.01 });
+    expect(g.checks.map((c) => c.name)).toEqual(['maxBypass rap/seed', 'maxBypass rap/naive']);
+    expect(g.checks[0]?.pass).toBe(true);
+    expect(g.checks[1]).toMatchObject({ pass: false, observed: { k: 30, n: 1000 } });
+    expect(g.pass).toBe(false);
+  });
+
+  it('checks real benign sets against maxFpr', () => {
+    const real = [{ name: 'react-hotpotqa', source: 'test', fpr: interval(3, 50), errors: 0, rejected: [] }];
+    const g = gate(handReport([cell('ehr', 'benign', 0, 1000)], real), { maxFpr: 0.05 });
+    expect(g.checks.map((c) => c.name)).toEqual(['maxFpr ehr/benign', 'maxFpr real react-hotpotqa']);
+    expect(g.checks[1]?.pass).toBe(false);
+  });
+
+  it('fails a cell with no runs, passes with no limits, and rejects limits outside [0,1]', () => {
+    expect(gate(handReport([cell('ehr', 'benign', 0, 0)]), { maxFpr: 0.5 }).pass).toBe(false);
+    expect(gate(handReport([cell('ehr', 'seed', 20, 20)]), {})).toEqual({ pass: true, checks: [] });
+    expect(() => gate(handReport([]), { maxFpr: 1.5 })).toThrow(RangeError);
+  });
+
+  it('formats a check with its interval and result', () => {
+    const [c] = gate(handReport([cell('ehr', 'benign', 0, 20)]), { maxFpr: 0.1 }).checks;
+    expect(formatGateCheck(c!)).toBe('maxFpr ehr/benign: 0.0% [0.0%, 16.1%] (0/20), upper bound > limit 10.0%: FAIL');
+  });
+});
