@@ -69,7 +69,7 @@ export function gate(report: ReportData, thresholds: GateThresholds): GateResult
   return { pass: checks.every((c) => c.pass), checks };
 }
 
-/** `maxFpr ehr/benign: 0.0% [0.0%, 16.1%] (0/20) ≤ 10.0%? no`: one line per check. */
+/** One line per check: `maxFpr ehr/benign: 0.0% [0.0%, 16.1%] (0/20), upper bound > limit 10.0%: FAIL`. */
 export function formatGateCheck(c: GateCheck): string {
   const p = (x: number): string => `${(x * 100).toFixed(1)}%`;
   const o = c.observed;

@@ -71,6 +71,7 @@ export function cell(domain: string, family: string, k: number, n: number, error
     errors,
     violationRate: interval(k, n),
     errorRate: interval(errors, n),
+    errorKinds: errors > 0 ? { threw: errors } : {},
     ...(property === 'forgery-rejected' ? { detectionRate: interval(n - k - errors, n) } : {}),
     interrupted: false,
     holds: k === 0 && errors === 0,
