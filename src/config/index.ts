@@ -3,3 +3,4 @@ export type { FarmaFuzzConfig, ThresholdsConfig } from './define-config.js';
 export { loadConfigFile, validateConfig, CONFIG_FILE_NAMES } from './load-config-file.js';
 export type { KnownIds } from './load-config-file.js';
 export { mergeConfig, givenFlags } from './merge-config.js';
+export type { ConfigFlags } from './merge-config.js';

@@ -3,6 +3,9 @@
  */
 import type { FarmaFuzzConfig } from './define-config.js';
 
+/** Config fields as flags give them: each may also be explicitly `undefined` (not given). */
+export type ConfigFlags = { [K in keyof FarmaFuzzConfig]?: FarmaFuzzConfig[K] | undefined };
+
 /**
  * Merges the config file under the command-line flags: a field set in `cliFlags` wins,
  * otherwise the file's value is kept. Give `cliFlags` only the flags the user actually
@@ -14,7 +17,7 @@ import type { FarmaFuzzConfig } from './define-config.js';
  * @example
  * mergeConfig({ runs: 500, seed: 7 }, { runs: 50 }); // { runs: 50, seed: 7 }
  */
-export function mergeConfig(fileConfig: FarmaFuzzConfig, cliFlags: FarmaFuzzConfig, defaults: FarmaFuzzConfig = {}): FarmaFuzzConfig {
+export function mergeConfig(fileConfig: FarmaFuzzConfig, cliFlags: ConfigFlags, defaults: FarmaFuzzConfig = {}): FarmaFuzzConfig {
   const out: Record<string, unknown> = {};
   for (const layer of [defaults, fileConfig, cliFlags]) {
     for (const [k, v] of Object.entries(layer)) {
