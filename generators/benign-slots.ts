@@ -211,7 +211,7 @@ export const BENIGN_SLOTS = {
   version: fcSlot(() => fc.tuple(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 99 })).map(([a, b, c]) => `${a}.${b}.${c}`)),
   /** Success statistics over repeated runs: `ok = runs − fails`, `rate` in percent (true). */
   stats: fcSlot(() =>
-    fc.record({ runs: fc.integer({ min: 3, max: 90 }), fails: fc.integer({ min: 0, max: 7 }) }).map(({ runs, fails }) => {
+    fc.tuple(fc.integer({ min: 3, max: 90 }), fc.integer({ min: 0, max: 7 })).map(([runs, fails]) => {
       const f = Math.min(fails, runs - 1);
       return { runs, fails: f, ok: runs - f, rate: pct(runs - f, runs) };
     }),
@@ -222,12 +222,7 @@ export const BENIGN_SLOTS = {
   batchId: fcSlot(() => fc.tuple(fc.integer({ min: 0, max: 900 }), fc.integer({ min: 1, max: 48 })).map(([d, k]) => `B${new Date(DAY0 + d * DAY_MS).toISOString().slice(0, 10).replaceAll('-', '')}-${pad(k, 2)}`)),
   /** A batch of rows: every derived count is computed from the parts. */
   batch: fcSlot(() =>
-    fc.record({
-      total: fc.integer({ min: 24, max: 4800 }),
-      malformed: fc.integer({ min: 0, max: 9 }),
-      outOfRange: fc.integer({ min: 0, max: 14 }),
-      dup: fc.integer({ min: 0, max: 6 }),
-    }).map(({ total, malformed, outOfRange, dup }) => {
+    fc.tuple(fc.integer({ min: 24, max: 4800 }), fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 14 }), fc.integer({ min: 0, max: 6 })).map(([total, malformed, outOfRange, dup]) => {
       const rejected = malformed + outOfRange + dup;
       const parsed = total - rejected;
       return { total, malformed, outOfRange, dup, rejected, parsed, parsedPct: pct(parsed, total), rejectedPct: pct(rejected, total) };
@@ -240,7 +235,7 @@ export const BENIGN_SLOTS = {
   subjectId: fcSlot(() => fc.integer({ min: 10_000, max: 99_999 })),
   hadmId: fcSlot(() => fc.integer({ min: 100_000, max: 199_999 })),
   lab: fcSlot((locale) =>
-    fc.record({ def: fc.constantFrom(...LABS), v: fc.integer({ min: 0, max: 1000 }) }).map(({ def, v }) => {
+    fc.tuple(fc.constantFrom(...LABS), fc.integer({ min: 0, max: 1000 })).map(([def, v]) => {
       const tenths = def.min + Math.round(((def.max - def.min) * v) / 1000);
       const words = FLAG_WORDS[locale];
       const flag = tenths < def.low ? words.low : tenths > def.high ? words.high : words.normal;
@@ -263,7 +258,7 @@ export const BENIGN_SLOTS = {
   hits: fcSlot(() => fc.integer({ min: 2, max: 40 })),
   /** Exact-match evaluation: `correct ≤ total`, `rate` in percent (true). */
   evalRun: fcSlot(() =>
-    fc.record({ total: fc.integer({ min: 20, max: 500 }), wrong: fc.integer({ min: 0, max: 60 }), runs: fc.integer({ min: 2, max: 12 }) }).map(({ total, wrong, runs }) => {
+    fc.tuple(fc.integer({ min: 20, max: 500 }), fc.integer({ min: 0, max: 60 }), fc.integer({ min: 2, max: 12 })).map(([total, wrong, runs]) => {
       const w = Math.min(wrong, total);
       return { total, wrong: w, correct: total - w, rate: pct(total - w, total), runs };
     }),

@@ -272,3 +272,20 @@ describe('hard negatives', () => {
     for (const c of hit) expect((c.truth.hardNegatives ?? []).some((t) => t === 'skip' || t === 'ignore'), c.entry.content).toBe(true);
   });
 });
+
+describe('fakerValue locale and rng options (used by benign slots)', () => {
+  it('draws localised values, deterministically per seed, for both random sources', async () => {
+    const { fakerValue } = await import('../../generators/faker-arb.js');
+    for (const rng of ['mersenne', 'xoroshiro'] as const) {
+      const zh = fc.sample(fakerValue((f) => f.person.fullName(), { locale: 'zh_CN', rng }), { numRuns: 20, seed: 3 });
+      expect(zh.every((n) => /[\u4e00-\u9fff]/.test(n)), rng).toBe(true);
+      const again = fc.sample(fakerValue((f) => f.person.fullName(), { locale: 'zh_CN', rng }), { numRuns: 20, seed: 3 });
+      expect(again).toEqual(zh);
+      expect(new Set(zh).size).toBeGreaterThan(10);
+    }
+    // The default (no options) keeps the original English Mersenne behaviour.
+    const a = fc.sample(fakerValue((f) => f.person.fullName()), { numRuns: 5, seed: 1 });
+    const b = fc.sample(fakerValue((f) => f.person.fullName(), { locale: 'en', rng: 'mersenne' }), { numRuns: 5, seed: 1 });
+    expect(a).toEqual(b);
+  });
+});
