@@ -1,0 +1,92 @@
+/**
+ * Worker-thread entry for parallel campaigns (`fuzz --workers N`). Piscina loads this file in
+ * each worker; its default export rebuilds the guard and the family arbitrary from ids and
+ * runs one cell with `runCell`. Part of the composition root, so it may import generators
+ * and guards. The main thread passes {@link fuzzWorkerPool}() to `runCampaignParallel`.
+ */
+import type { DomainId } from '../domain/fuzz-case.js';
+import type { Guard } from '../domain/guard.js';
+import { UsageError } from '../domain/errors.js';
+import { MemoryStore } from '../memory/index.js';
+import { runCell, type CellOutcome } from '../fuzz/property.js';
+import { progressReporter, type CellTask } from '../fuzz/parallel.js';
+import { FAMILY_REGISTRY, isDomainId, isFamilyId } from '../../generators/families.js';
+import { guardSpecKind } from '../guards/resolve.js';
+import { loadGuard } from './context.js';
+
+/** What a worker needs to build the guard: the `--guard` spec and the per-entry time bound (ms). */
+export interface FuzzWorkerGuard {
+  spec: string;
+  timeoutMs?: number;
+}
+
+/** This file, as a URL. */
+export const FUZZ_WORKER_URL: URL = new URL(import.meta.url);
+
+/**
+ * The pool options that make worker threads run this file: `{ workerFile, workerData }` for
+ * `runCampaignParallel`. Under tsx (this file is `.ts`) the workers load the plain-JS shim
+ * `ts-worker-entry.mjs`, which imports this file through tsx's `tsImport`, because Node 20
+ * does not apply `--import tsx` hooks inside worker threads. From a JavaScript build the
+ * workers load this file directly.
+ */
+export function fuzzWorkerPool(): { workerFile: URL; workerData?: { target: string } } {
+  if (!FUZZ_WORKER_URL.pathname.endsWith('.ts')) return { workerFile: FUZZ_WORKER_URL };
+  return { workerFile: new URL('./ts-worker-entry.mjs', import.meta.url), workerData: { target: FUZZ_WORKER_URL.href } };
+}
+
+let store: MemoryStore | undefined;
+const builtinGuards = new Map<string, Promise<Guard>>();
+
+/**
+ * Built-in guards are built once per worker and reused across cells (their verdicts do not
+ * depend on earlier checks); module, HTTP and exec guards are opened per cell and closed after.
+ */
+async function withGuard<T>(g: FuzzWorkerGuard, fn: (guard: Guard) => Promise<T>): Promise<T> {
+  if (guardSpecKind(g.spec) === 'builtin') {
+    const key = `${g.spec}\u0000${g.timeoutMs ?? ''}`;
+    let p = builtinGuards.get(key);
+    if (!p) {
+      p = loadGuard(g.spec, g.timeoutMs);
+      builtinGuards.set(key, p);
+    }
+    return fn(await p);
+  }
+  const guard = await loadGuard(g.spec, g.timeoutMs);
+  try {
+    return await fn(guard);
+  } finally {
+    await guard.close?.();
+  }
+}
+
+/**
+ * Runs one cell task in this worker.
+ * @throws UsageError for an unknown domain or family; rejects as `runCell` does when the generator throws.
+ */
+export default async function runFuzzCellTask(task: CellTask<FuzzWorkerGuard>): Promise<CellOutcome> {
+  if (!isDomainId(task.domain)) throw new UsageError(`unknown domain "${task.domain}"`);
+  if (!isFamilyId(task.family)) throw new UsageError(`unknown family "${task.family}"`);
+  const domain: DomainId = task.domain;
+  store ??= new MemoryStore(':memory:');
+  const scratch = store;
+  const progress = progressReporter(task.progress);
+  return withGuard(task.guard, async (guard) => {
+    const outcome = await runCell({
+      domain,
+      family: task.family,
+      arbitrary: FAMILY_REGISTRY[task.family as keyof typeof FAMILY_REGISTRY].arbitrary(domain),
+      guard,
+      store: scratch,
+      phase: task.phase,
+      runs: task.runs,
+      seed: task.seed,
+      ...(task.maxFailures !== undefined ? { maxFailures: task.maxFailures } : {}),
+      ...(task.timeLimitMs !== undefined ? { timeLimitMs: task.timeLimitMs } : {}),
+      ...(task.examples ? { examples: task.examples } : {}),
+      onProgress: progress.update,
+    });
+    progress.flush(outcome.stats.runs);
+    return outcome;
+  });
+}

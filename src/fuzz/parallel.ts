@@ -1,0 +1,200 @@
+/**
+ * Parallel campaigns: the cells of a campaign spread over worker threads (piscina pool).
+ * Each cell depends only on its own seed ({@link cellSeed}), its run count and the guard, so
+ * the merged outcome equals the one-thread run of {@link runCampaign} with the same seed:
+ * same cases, same verdicts, same counterexamples, cells in the same order.
+ *
+ * Generic like the rest of `src/fuzz`: the worker file (given by the caller) turns a
+ * serialisable cell task into a guard and an arbitrary and calls `runCell`.
+ */
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import type { FuzzCase } from '../domain/fuzz-case.js';
+import type { Phase } from '../domain/guard.js';
+import { cellSeed, type CampaignOutcome } from './campaign.js';
+import type { CellOutcome } from './property.js';
+
+/** A cell as plain data: what the worker needs to rebuild its arbitrary. */
+export interface CellDescriptor {
+  domain: string;
+  family: string;
+  /** Known cases (e.g. from the regression corpus), tried first. Structured-cloned to the worker. */
+  examples?: FuzzCase[];
+}
+
+/**
+ * One cell's work, as sent to a worker. Everything is structured-cloneable.
+ * `guard` is an opaque, serialisable guard descriptor that the worker file understands
+ * (for the CLI worker: `{ spec, timeoutMs }`).
+ */
+export interface CellTask<G = unknown> {
+  /** Position of the cell in the campaign. */
+  index: number;
+  domain: string;
+  family: string;
+  examples?: FuzzCase[];
+  /** The cell's own seed: `cellSeed(campaignSeed, domain, family)`. */
+  seed: number;
+  runs: number;
+  phase: Phase;
+  maxFailures?: number;
+  /** Wall-clock budget for this cell, ms. */
+  timeLimitMs?: number;
+  guard: G;
+  /** When present, the worker posts `{ done }` (cases evaluated so far in this cell) on it. */
+  progress?: MessagePort;
+}
+
+export interface ParallelCampaignOptions<G = unknown> {
+  /** Worker module (file URL or absolute path); its default export runs one {@link CellTask} and resolves to a `CellOutcome`. */
+  workerFile: string | URL;
+  /** Worker threads, >= 1. More threads than cells are never started. */
+  workers: number;
+  /** Node flags for the workers. */
+  execArgv?: string[];
+  /** Data for the worker module (piscina `workerData`), e.g. the target of a TypeScript shim. */
+  workerData?: unknown;
+  /** Guard id, recorded in the outcome (the guard itself lives in the workers). */
+  guardId: string;
+  /** Serialisable guard descriptor handed to every task. */
+  guard: G;
+  cells: CellDescriptor[];
+  phase: Phase;
+  runsPerCell: number;
+  seed: number;
+  maxFailures?: number;
+  /**
+   * Whole-campaign wall-clock budget, ms. Each cell gets `timeLimitMs × min(workers, cells) / cells`.
+   * Time-limited runs are not reproducible (in one thread either).
+   */
+  timeLimitMs?: number;
+  /** Called when a cell's task is handed to the pool (all at the start). */
+  onCellStart?: (cell: CellDescriptor, index: number) => void;
+  /** Cases evaluated so far in one cell (throttled by the worker). */
+  onProgress?: (cell: CellDescriptor, done: number) => void;
+  /** Cases evaluated so far over all cells. */
+  onTotalProgress?: (done: number) => void;
+  /** Called as each cell finishes, in completion order (not cell order). */
+  onCellEnd?: (outcome: CellOutcome, index: number) => void;
+}
+
+/** Splits a campaign into its cell tasks, in cell order (no ports attached). */
+export function cellTasks<G>(o: Pick<ParallelCampaignOptions<G>, 'cells' | 'guard' | 'phase' | 'runsPerCell' | 'seed' | 'maxFailures' | 'timeLimitMs' | 'workers'>): CellTask<G>[] {
+  const perCellMs = o.timeLimitMs !== undefined && o.cells.length > 0 ? (o.timeLimitMs * Math.min(Math.max(1, o.workers), o.cells.length)) / o.cells.length : undefined;
+  return o.cells.map((cell, index) => ({
+    index,
+    domain: cell.domain,
+    family: cell.family,
+    ...(cell.examples && cell.examples.length > 0 ? { examples: cell.examples } : {}),
+    seed: cellSeed(o.seed, cell.domain, cell.family),
+    runs: o.runsPerCell,
+    phase: o.phase,
+    ...(o.maxFailures !== undefined ? { maxFailures: o.maxFailures } : {}),
+    ...(perCellMs !== undefined ? { timeLimitMs: Math.max(1, perCellMs) } : {}),
+    guard: o.guard,
+  }));
+}
+
+/** Builds the campaign outcome from cell outcomes in cell order (same shape as `runCampaign`). */
+export function mergeCellOutcomes(
+  meta: { guardId: string; seed: number; phase: Phase; runsPerCell: number; elapsedMs: number },
+  cells: CellOutcome[],
+): CampaignOutcome {
+  return {
+    guardId: meta.guardId,
+    seed: meta.seed,
+    phase: meta.phase,
+    runsPerCell: meta.runsPerCell,
+    cells,
+    elapsedMs: meta.elapsedMs,
+    totalRuns: cells.reduce((a, c) => a + c.stats.runs, 0),
+    failed: cells.some((c) => c.stats.violations > 0 || c.stats.errors > 0),
+  };
+}
+
+/**
+ * Runs a campaign's cells on a pool of worker threads and merges the outcomes in cell order.
+ *
+ * @returns the same `CampaignOutcome` as `runCampaign` would for the same seed and cells
+ *   (only `elapsedMs` and the per-cell `elapsedMs` differ).
+ * @throws Error naming the cell when a worker's task rejects (e.g. a broken generator or an
+ *   unknown guard); the pool is destroyed first.
+ * @example
+ * const outcome = await runCampaignParallel({
+ *   ...fuzzWorkerPool(), workers: 2,
+ *   guardId: 'sentinel', guard: { spec: 'sentinel' },
+ *   cells: [{ domain: 'ehr', family: 'seed' }], phase: 'write', runsPerCell: 1000, seed: 42,
+ * });
+ */
+export async function runCampaignParallel<G>(o: ParallelCampaignOptions<G>): Promise<CampaignOutcome> {
+  const started = performance.now();
+  const tasks = cellTasks(o);
+  const threads = Math.max(1, Math.min(Math.floor(o.workers), tasks.length || 1));
+  const pool = new Piscina({
+    filename: o.workerFile instanceof URL ? o.workerFile.href : o.workerFile,
+    minThreads: threads,
+    maxThreads: threads,
+    idleTimeout: 1000,
+    ...(o.execArgv ? { execArgv: o.execArgv } : {}),
+    ...(o.workerData !== undefined ? { workerData: o.workerData } : {}),
+  });
+  const perCell = new Array<number>(tasks.length).fill(0);
+  let total = 0;
+  const ports: MessagePort[] = [];
+  try {
+    const outcomes = await Promise.all(
+      tasks.map(async (task) => {
+        const cell = o.cells[task.index] as CellDescriptor;
+        let transferList: MessagePort[] | undefined;
+        if (o.onProgress || o.onTotalProgress) {
+          const { port1, port2 } = new MessageChannel();
+          ports.push(port1);
+          port1.on('message', (m: { done?: unknown }) => {
+            if (typeof m.done !== 'number') return;
+            total += m.done - (perCell[task.index] ?? 0);
+            perCell[task.index] = m.done;
+            o.onProgress?.(cell, m.done);
+            o.onTotalProgress?.(total);
+          });
+          task.progress = port2;
+          transferList = [port2];
+        }
+        o.onCellStart?.(cell, task.index);
+        let outcome: CellOutcome;
+        try {
+          outcome = (await pool.run(task, transferList ? { transferList } : {})) as CellOutcome;
+        } catch (cause) {
+          throw new Error(`cell ${task.domain}/${task.family} failed in a worker: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+        }
+        o.onCellEnd?.(outcome, task.index);
+        return outcome;
+      }),
+    );
+    return mergeCellOutcomes({ guardId: o.guardId, seed: o.seed, phase: o.phase, runsPerCell: o.runsPerCell, elapsedMs: performance.now() - started }, outcomes);
+  } finally {
+    for (const p of ports) p.close();
+    await pool.destroy();
+  }
+}
+
+/**
+ * Worker-side helper: reports a cell's progress on the task's port, at most every `everyMs`
+ * (and always for the final count via `flush`).
+ */
+export function progressReporter(port: MessagePort | undefined, everyMs = 100): { update: (done: number) => void; flush: (done: number) => void } {
+  if (!port) return { update: () => undefined, flush: () => undefined };
+  let last = 0;
+  return {
+    update: (done) => {
+      const now = performance.now();
+      if (now - last >= everyMs) {
+        last = now;
+        port.postMessage({ done });
+      }
+    },
+    flush: (done) => {
+      port.postMessage({ done });
+      port.close();
+    },
+  };
+}
