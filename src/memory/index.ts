@@ -1,0 +1,3 @@
+export { MemoryStore } from './memory-store.js';
+export type { WriteResult, DroppedEntry, RetrieveResult, RetrieveOptions, RejectedWrite } from './memory-store.js';
+export { toFtsQuery, MAX_QUERY_TERMS } from './fts-query.js';
