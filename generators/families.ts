@@ -26,7 +26,12 @@ export const FAMILY_REGISTRY = {
   amplification: {
     label: 'forged',
     description: 'FARMA phase-2 amplification chains: n_s seeds, then cycles citing n_s + c - 1 prior runs, over benign history (paper §III-C, Algorithm 1)',
-    arbitrary: (domain) => amplificationChain(domain, { history: benignHistory(domain, { maxLength: 8 }) }),
+    arbitrary: (domain) =>
+      amplificationChain(domain, { history: benignHistory(domain, { maxLength: 8 }) }).map((c) => {
+        // The seeds and earlier cycles are the attacker's own writes: they go through the guard.
+        const chain = c.truth.chain;
+        return chain ? { ...c, truth: { ...c.truth, attackerSetup: chain.seeds + 2 * (chain.cycle - 1) } } : c;
+      }),
   },
   naive: {
     label: 'forged',

@@ -97,7 +97,7 @@ export function buildProgram(exit: (code: number) => void): Command {
             },
             progress,
           );
-          process.stdout.write(`${summaryText(result)}\n`);
+          process.stdout.write(`${summaryText(result, { maxCounterexamples: 12 })}\n`);
           exit(result.report.summary.held ? 0 : 1);
         });
       } finally {

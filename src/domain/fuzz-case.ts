@@ -42,6 +42,13 @@ export interface Truth {
   hardNegatives?: string[];
   /** Amplification chains: seeds written and the cycle of this entry (Algorithm 1). */
   chain?: { seeds: number; cycle: number };
+  /**
+   * How many of the LAST `setup` entries are the attacker's own earlier writes. The engine
+   * sends those through the guard's write path (committed only when admitted), as the
+   * threat model has it (paper §II-C: the attack works only through the memory write path);
+   * the other setup entries are history, committed directly. Absent = 0.
+   */
+  attackerSetup?: number;
 }
 
 export interface FuzzCase {

@@ -12,6 +12,17 @@ import { errorVerdict, parseVerdict, type Verdict } from '../domain/verdict.js';
 export interface ScratchStore {
   scratch<T>(setup: readonly MemoryEntry[], fn: (view: StoreView) => T): T;
   scratchAsync<T>(setup: readonly MemoryEntry[], fn: (view: StoreView) => Promise<T>): Promise<T>;
+  /** Commits one entry inside the current scratch (rolled back with it). */
+  insert(entry: MemoryEntry): void;
+  /** The store as it is outside any scratch (used as is when a case has no setup). */
+  readonly view: StoreView;
+}
+
+/** Splits `setup` into history (committed directly) and the attacker's earlier writes (through the guard). */
+export function splitSetup(c: FuzzCase): { history: MemoryEntry[]; attacker: MemoryEntry[] } {
+  const setup = c.setup ?? [];
+  const n = Math.min(setup.length, Math.max(0, c.truth.attackerSetup ?? 0));
+  return { history: setup.slice(0, setup.length - n), attacker: setup.slice(setup.length - n) };
 }
 
 function describeThrow(e: unknown): string {
@@ -32,23 +43,46 @@ function checked(value: unknown): Verdict {
 
 /** Sync evaluation, for guards with `mode: 'sync'`. */
 export function evaluateSync(guard: Guard, c: FuzzCase, store: ScratchStore, phase: Phase): Verdict {
-  return store.scratch(c.setup ?? [], (view) => {
-    try {
-      const out = guard.check(c.entry, { phase, store: view });
-      if (out instanceof Promise) {
-        out.catch(() => undefined);
-        return errorVerdict('malformed', `guard ${guard.id} declared mode 'sync' but returned a Promise`);
+  const { history, attacker } = splitSetup(c);
+  if (history.length === 0 && attacker.length === 0) return checkSync(guard, c, store.view, phase);
+  return store.scratch(history, (view) => {
+    for (const e of attacker) {
+      try {
+        const v = guard.check(e, { phase: 'write', store: view });
+        if (!(v instanceof Promise) && v.decision === 'admit') store.insert(e);
+      } catch {
+        // a throwing guard commits nothing
       }
-      return checked(out);
-    } catch (e) {
-      return errorVerdict('threw', describeThrow(e));
     }
+    return checkSync(guard, c, view, phase);
   });
+}
+
+function checkSync(guard: Guard, c: FuzzCase, view: StoreView, phase: Phase): Verdict {
+  try {
+    const out = guard.check(c.entry, { phase, store: view });
+    if (out instanceof Promise) {
+      out.catch(() => undefined);
+      return errorVerdict('malformed', `guard ${guard.id} declared mode 'sync' but returned a Promise`);
+    }
+    return checked(out);
+  } catch (e) {
+    return errorVerdict('threw', describeThrow(e));
+  }
 }
 
 /** Async evaluation, for any guard. */
 export async function evaluateAsync(guard: Guard, c: FuzzCase, store: ScratchStore, phase: Phase): Promise<Verdict> {
-  return store.scratchAsync(c.setup ?? [], async (view) => {
+  const { history, attacker } = splitSetup(c);
+  return store.scratchAsync(history, async (view) => {
+    for (const e of attacker) {
+      try {
+        const v = await guard.check(e, { phase: 'write', store: view });
+        if (v.decision === 'admit') store.insert(e);
+      } catch {
+        // a throwing guard commits nothing
+      }
+    }
     try {
       return checked(await guard.check(c.entry, { phase, store: view }));
     } catch (e) {

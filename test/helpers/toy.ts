@@ -56,6 +56,8 @@ export const throwingGuard: SyncGuard = {
 export const arrayStore: ScratchStore = {
   scratch: (setup, fn) => fn(view(setup)),
   scratchAsync: (setup, fn) => fn(view(setup)),
+  insert: () => undefined,
+  view: EMPTY_STORE,
 };
 function view(setup: readonly MemoryEntry[]): StoreView {
   return { ...EMPTY_STORE, size: () => setup.length };

@@ -186,35 +186,36 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
   return { report, reportDir: o.outDir, outcome, warnings };
 }
 
-/** The console summary printed after a run. */
-export function summaryText(r: FuzzResult): string {
+/** The console summary printed after a run: counterexamples first, the table last (where the eye lands). */
+export function summaryText(r: FuzzResult, options: { maxCounterexamples?: number } = {}): string {
   const rep = r.report;
   const lines: string[] = [];
-  lines.push('');
+  const shown = rep.counterexamples.slice(0, options.maxCounterexamples ?? rep.counterexamples.length);
+  if (shown.length > 0) {
+    lines.push(`Minimal counterexamples (${rep.counterexamples.length}${shown.length < rep.counterexamples.length ? `, first ${shown.length} shown; all are in report.md` : ''}):`);
+    for (const cx of shown) {
+      lines.push('');
+      lines.push(formatCounterexample({ ...cx, verdict: { ...cx.verdict, elapsedUs: rep.timing.counterexampleUs[cx.id] ?? 0 } }));
+    }
+    lines.push('');
+  }
   lines.push(`farma-fuzz · guard ${rep.config.guard} · seed ${rep.config.seed} · ${rep.summary.totalRuns} cases in ${(rep.timing.elapsedMs / 1000).toFixed(1)} s (${rep.timing.casesPerSecond.toFixed(0)} cases/s)`);
   for (const domain of rep.config.domains) {
     lines.push('');
     lines.push(`  ${domain}`);
     for (const c of rep.cells.filter((x) => x.domain === domain)) {
       const label = c.property === 'benign-admitted' ? 'FPR' : 'bypass';
+      const cx = c.counterexamples.length > 0 ? `  (${c.counterexamples.length} minimal counterexample${c.counterexamples.length > 1 ? 's' : ''})` : '';
       lines.push(
-        `    ${c.holds ? '✓' : '✗'} ${c.family.padEnd(14)} ${c.property.padEnd(17)} ${String(c.violations).padStart(5)}/${String(c.runs).padEnd(6)} ${label} ${pct(c.violationRate)}${c.errors > 0 ? `  errors ${pct(c.errorRate)}` : ''}`,
+        `    ${c.holds ? '✓' : '✗'} ${c.family.padEnd(14)} ${c.property.padEnd(17)} ${String(c.violations).padStart(5)}/${String(c.runs).padEnd(6)} ${label} ${pct(c.violationRate)}${c.errors > 0 ? `  errors ${pct(c.errorRate)}` : ''}${cx}`,
       );
     }
   }
   if (rep.fpr.real.length > 0) {
     lines.push('');
     lines.push('  real benign traces (FPR)');
-    for (const s of rep.fpr.real) lines.push(`    ${s.name.padEnd(20)} ${s.fpr.k}/${s.fpr.n} ${pct(s.fpr)}`);
-    if (rep.fpr.realismGap !== undefined) lines.push(`    realism gap |FPR_generated − FPR_real| = ${(rep.fpr.realismGap * 100).toFixed(2)} pp`);
-  }
-  if (rep.counterexamples.length > 0) {
-    lines.push('');
-    lines.push(`Minimal counterexamples (${rep.counterexamples.length}):`);
-    for (const cx of rep.counterexamples) {
-      lines.push('');
-      lines.push(formatCounterexample({ ...cx, verdict: { ...cx.verdict, elapsedUs: rep.timing.counterexampleUs[cx.id] ?? 0 } }));
-    }
+    for (const s of rep.fpr.real) lines.push(`    ${s.name.padEnd(20)} ${String(s.fpr.k).padStart(5)}/${String(s.fpr.n).padEnd(6)} FPR ${pct(s.fpr)}`);
+    if (rep.fpr.realismGap !== undefined) lines.push(`    realism gap |FPR_generated − FPR_real| = ${(rep.fpr.realismGap * 100).toFixed(2)} percentage points`);
   }
   lines.push('');
   for (const w of r.warnings) lines.push(`warning: ${w}`);
@@ -223,4 +224,3 @@ export function summaryText(r: FuzzResult): string {
   lines.push(rep.summary.held ? 'RESULT: every invariant held.' : `RESULT: invariants FAILED in ${rep.summary.failingCells.join(', ')}.`);
   return lines.join('\n');
 }
-

@@ -1,0 +1,16 @@
+/**
+ * `farma-fuzz/generators`: the fast-check arbitraries of the attacker side and the benign
+ * side, for use in users' own property tests. Each name is listed on purpose.
+ */
+export { FAMILY_REGISTRY, FAMILY_IDS, DOMAIN_IDS, isFamilyId, isDomainId } from './families.js';
+export type { FamilyId, FamilySpec } from './families.js';
+export { seedTrace, amplificationChain, seedValue, chainValue, buildSeedCase, buildChainCase, renderSeed, renderAmplification } from './farma.js';
+export type { EntryValue, ChainValue, AttackOptions, AmplificationOptions } from './farma.js';
+export { naiveAttack, naiveValue, buildNaiveCase } from './naive.js';
+export { benignTrace, benignTraceAnyDomain, benignHistory } from './benign.js';
+export { CLAIM_CHECKS, findClaim, claimOf } from './claims.js';
+export { OPERATORS, OPERATOR_IDS, listOperators, applyOperators, operatorChoiceArb, claimPreserved } from './paraphrase/index.js';
+export type { OperatorId, OperatorChoice } from './paraphrase/index.js';
+export { loadTemplates, defaultTemplates, compileTemplate } from './templates.js';
+export type { CompiledTemplate, TemplateSet, TemplateMeta } from './templates.js';
+export { fakerValue } from './faker-arb.js';

@@ -1,0 +1,55 @@
+/**
+ * farma-fuzz public API. Each name is listed on purpose (STYLE.md §1); everything else is
+ * internal. Generators live in `farma-fuzz/generators`.
+ */
+
+// Domain: the shared language.
+export type { MemoryEntry, StoreName, Source, KnownSource, TraceType, KnownTraceType } from './domain/entry.js';
+export { STORE_NAMES, KNOWN_SOURCES, REASONING_TRACE_TYPES, GENERAL_TRACE_TYPES, TRACE_TYPES } from './domain/entry.js';
+export type { Verdict, Decision, LayerResult, GuardErrorKind } from './domain/verdict.js';
+export { errorVerdict, parseVerdict } from './domain/verdict.js';
+export type { Guard, SyncGuard, GuardContext, GuardFactory, Phase, StoreView } from './domain/guard.js';
+export { EMPTY_STORE } from './domain/guard.js';
+export type { FuzzCase, Truth, Claim, Label, Family, DomainId } from './domain/fuzz-case.js';
+export { DOMAINS, FAMILIES } from './domain/fuzz-case.js';
+export { extractKeys } from './domain/keys.js';
+export { FarmaError, UsageError, InputError, TemplateError, GuardLoadError, StoreError, CorpusError, LlmError } from './domain/errors.js';
+
+// Guards under test.
+export { GUARDS, createGuard, listGuards } from './guards/registry.js';
+export type { BuiltinGuardId, GuardEntry } from './guards/registry.js';
+export { createSentinel, DEFAULT_SENTINEL_CONFIG, sentinelConfigHash, LAYER_IDS, SIGNAL_IDS } from './guards/sentinel/index.js';
+export type { SentinelConfig, LayerId, SignalId } from './guards/sentinel/index.js';
+export { createNoDefense, createKeywordFilter } from './guards/baselines/index.js';
+export { createAMemGuard, consensusFilter } from './guards/amemguard/index.js';
+export { resolveGuard } from './guards/resolve.js';
+
+// Memory store.
+export { MemoryStore } from './memory/index.js';
+
+// Engine: properties, campaigns, replay, invariants for users' own suites.
+export { PROPERTIES, propertyFor, judge } from './fuzz/oracle.js';
+export type { PropertyId, Judgement } from './fuzz/oracle.js';
+export { runCell } from './fuzz/property.js';
+export type { CellOptions, CellOutcome, Counterexample } from './fuzz/property.js';
+export { runCampaign, cellSeed } from './fuzz/campaign.js';
+export type { CampaignOptions, CampaignOutcome, CellSpec } from './fuzz/campaign.js';
+export { replayRecords } from './fuzz/replay.js';
+export type { ReplaySummary, ReplayStatus } from './fuzz/replay.js';
+export { checkInvariant, checkInvariantSync } from './fuzz/invariant.js';
+export type { InvariantResult } from './fuzz/invariant.js';
+export { evaluateSync, evaluateAsync } from './fuzz/evaluate.js';
+export type { ScratchStore } from './fuzz/evaluate.js';
+
+// Corpora.
+export { loadRegressions, appendRegressions, regressionFile } from './corpus/regressions.js';
+export type { RegressionRecord } from './corpus/regressions.js';
+export { loadReactThoughts, loadCuratedBenign, loadBenignJsonl } from './corpus/benign-sets.js';
+export { caseId } from './corpus/case-id.js';
+
+// Measurement and reports.
+export { wilson, thresholdSweep, rocAuc } from './metrics/index.js';
+export type { WilsonInterval } from './metrics/index.js';
+export { buildReport } from './report/model.js';
+export type { ReportData } from './report/model.js';
+export { renderMarkdown } from './report/markdown.js';
