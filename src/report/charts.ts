@@ -119,7 +119,7 @@ export function signalRows(r: ReportData): Array<{ signal: string; kind: 'benign
  */
 export function chartSpecs(r: ReportData): ChartSpec[] {
   const out: ChartSpec[] = [];
-  const base = { background: 'white', config: { font: 'sans-serif', view: { stroke: '#ddd' } } } as const;
+  const base = { background: 'white', config: { font: 'sans-serif', view: { stroke: '#ddd' }, legend: { labelLimit: 320 } } } as const;
   const dist = scoreDistributionRows(r);
   if (dist.length > 0) {
     out.push({
@@ -183,7 +183,7 @@ export function chartSpecs(r: ReportData): ChartSpec[] {
           { data: { values: [{ fpr: 0, tpr: 0 }, { fpr: 1, tpr: 1 }] }, mark: { type: 'line', strokeDash: [4, 4], color: '#999' }, encoding: { x: { field: 'fpr', type: 'quantitative' }, y: { field: 'tpr', type: 'quantitative' } } },
           {
             data: { values: points.map((p, i) => ({ ...p, i })) },
-            mark: { type: 'line', point: true, color: '#e45756' },
+            mark: { type: 'line', point: { color: '#e45756' }, color: '#e45756' },
             encoding: {
               x: { field: 'fpr', type: 'quantitative', title: 'false-positive rate', scale: { domain: [0, 1] } },
               y: { field: 'tpr', type: 'quantitative', title: 'detection rate', scale: { domain: [0, 1] } },

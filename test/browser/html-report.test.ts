@@ -1,0 +1,98 @@
+/**
+ * Opens a rendered report.html in headless Chromium (Debian's `chromium` package, driven by
+ * playwright-core) and checks what a reader would see: every chart figure holds a drawn
+ * SVG, the console stays clean, and nothing is fetched. Saves a screenshot to
+ * reports/screenshots/html-report.png. Without Chromium the test fails under CI=true and
+ * is skipped elsewhere.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { CHART_IDS } from '../../src/report/charts.js';
+import { renderHtml } from '../../src/report/html.js';
+import { toyReport } from '../report/fixture.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CI = process.env.CI === 'true' || process.env.CI === '1';
+const HAVE_CHROMIUM = existsSync(CHROMIUM);
+const SCREENSHOT = path.join(ROOT, 'reports', 'screenshots', 'html-report.png');
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+interface FigureInfo {
+  chart: string;
+  svgs: number;
+  width: number;
+  height: number;
+  marks: number;
+}
+
+describe('report.html in a real browser', () => {
+  it('draws every chart as a visible SVG, with no console error and no request', async (ctx) => {
+    if (!HAVE_CHROMIUM) {
+      const msg = `Chromium not found at ${CHROMIUM}. Install it with: apt-get update && apt-get install -y chromium (or set CHROMIUM_PATH).`;
+      if (CI) throw new Error(msg);
+      ctx.skip(msg);
+    }
+    const report = await toyReport(42, 40);
+    const dir = mkdtempSync(path.join(tmpdir(), 'ff-html-'));
+    const file = path.join(dir, 'report.html');
+    writeFileSync(file, await renderHtml(report));
+    const url = pathToFileURL(file).href;
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+      const problems: string[] = [];
+      const requests: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+      });
+      page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+      page.on('dialog', (d) => {
+        problems.push(`dialog: ${d.message()}`);
+        void d.dismiss();
+      });
+      page.on('request', (r) => {
+        if (r.url() !== url) requests.push(r.url());
+      });
+      await page.goto(url, { waitUntil: 'load' });
+
+      const figures: FigureInfo[] = await page.$$eval('figure[data-chart]', (els) =>
+        els.map((fig) => {
+          const svg = fig.querySelector('svg');
+          const box = svg?.getBoundingClientRect();
+          return {
+            chart: fig.getAttribute('data-chart') ?? '',
+            svgs: fig.querySelectorAll('svg').length,
+            width: box?.width ?? 0,
+            height: box?.height ?? 0,
+            // Data marks: children of vega's role-mark groups (bars, lines, points).
+            marks: svg ? svg.querySelectorAll('g.role-mark > path, g.role-mark > line, g.role-mark > rect, g.role-mark > circle').length : 0,
+          };
+        }),
+      );
+      expect(figures.map((f) => f.chart)).toEqual([...CHART_IDS]);
+      for (const f of figures) {
+        expect(f.svgs, f.chart).toBe(1);
+        expect(f.width, f.chart).toBeGreaterThan(50);
+        expect(f.height, f.chart).toBeGreaterThan(50);
+        expect(f.marks, f.chart).toBeGreaterThan(0);
+      }
+      // Hostile entry text is shown as text, never run or parsed as markup.
+      expect(await page.locator('script').count()).toBe(0);
+      expect(await page.locator('pre', { hasText: '<script>alert("pwned")</script>' }).count()).toBeGreaterThan(0);
+      expect(problems).toEqual([]);
+      expect(requests).toEqual([]);
+
+      mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
+      await page.screenshot({ path: SCREENSHOT, fullPage: true });
+      expect(existsSync(SCREENSHOT)).toBe(true);
+    } finally {
+      await browser.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
