@@ -9,7 +9,7 @@
  * - lines that do not parse or validate are kept verbatim (nothing is lost) and reported.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CorpusError, DECISIONS, InputError } from '../domain/index.js';
 import type { Decision, FuzzCase, MemoryEntry, Truth } from '../domain/index.js';
@@ -184,6 +184,36 @@ function readText(file: string): string {
  */
 export function loadRegressions(file: string): RegressionLoad {
   return parseJsonlText(readText(file), file, validateRegressionRecord);
+}
+
+/**
+ * Loads every `*.jsonl` corpus in a folder (sorted by file name). A missing folder is an
+ * empty corpus. Records keep their line numbers; `file` tells which file each came from.
+ * @throws InputError naming the folder or a file that exists but cannot be read.
+ */
+export function loadRegressionDir(dir: string): {
+  records: Array<{ file: string; line: number; value: RegressionRecord }>;
+  issues: JsonlIssue[];
+} {
+  if (!existsSync(dir)) return { records: [], issues: [] };
+  let names: string[];
+  try {
+    names = readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.isFile() && d.name.endsWith('.jsonl'))
+      .map((d) => d.name)
+      .sort();
+  } catch (err) {
+    throw new InputError(`cannot list regression corpora: ${err instanceof Error ? err.message : String(err)}`, { file: dir }, { cause: err });
+  }
+  const records: Array<{ file: string; line: number; value: RegressionRecord }> = [];
+  const issues: JsonlIssue[] = [];
+  for (const name of names) {
+    const file = join(dir, name);
+    const loaded = loadRegressions(file);
+    for (const r of loaded.records) records.push({ file, line: r.line, value: r.value });
+    issues.push(...loaded.issues);
+  }
+  return { records, issues };
 }
 
 /** Splits file text into its non-blank lines, verbatim (CR and BOM removed). */

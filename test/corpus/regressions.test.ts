@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { caseId } from '../../src/corpus/case-id.js';
 import {
   appendRegressions,
+  loadRegressionDir,
   loadRegressions,
   regressionFile,
   updateStatus,
@@ -71,6 +72,22 @@ describe('regression corpus', () => {
     expect(text).toContain('{"id":"x"}\n');
     const { records } = loadRegressions(file);
     expect(records.map((r) => r.value.id)).toEqual([a.id, sampleRecord('B-2').id]);
+  });
+
+  it('loads every corpus of a folder, skipping lock and temp files', async () => {
+    const dir = fresh();
+    expect(loadRegressionDir(join(dir, 'absent'))).toEqual({ records: [], issues: [] });
+    await appendRegressions(regressionFile(dir, 'sentinel'), [sampleRecord('A-1')]);
+    await appendRegressions(regressionFile(dir, 'keyword'), [sampleRecord('B-2'), sampleRecord('C-3')]);
+    writeFileSync(join(dir, 'keyword.jsonl.123abc'), 'partial temp file');
+    writeFileSync(join(dir, 'broken.jsonl'), 'not json\n');
+    const { records, issues } = loadRegressionDir(dir);
+    expect(records.map((r) => [r.file, r.line])).toEqual([
+      [join(dir, 'keyword.jsonl'), 1],
+      [join(dir, 'keyword.jsonl'), 2],
+      [join(dir, 'sentinel.jsonl'), 1],
+    ]);
+    expect(issues).toEqual([{ file: join(dir, 'broken.jsonl'), line: 1, message: expect.stringMatching(/malformed/) }]);
   });
 
   it('updates a status atomically and leaves other lines alone', async () => {
