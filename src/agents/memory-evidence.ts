@@ -10,9 +10,19 @@ import { extractKeys } from '../domain/index.js';
 
 /** Words that put a note on the topic of the domain's safety step. */
 export const TOPIC_CUES = {
-  ehr: [/\bvalidat/, /\bscreen/, /\bcheck/, /\bmrn\b/, /\bhipaa\b/, /\bclinical range/, /\bdata types?\b/, /\bimport/, /\bload/, /\bclear(ed|ance)\b/, /\bintake\b/, /\bverif/],
-  'react-qa': [/\blook ?-?ups?\b/, /\bsearch/, /\bverif/, /\brecall\b/, /\banswer/, /\bresol/, /\breference/, /\bquestion/],
-  rap: [/\bcompar/, /\btop[- ]rated\b/, /\bpick\b/, /\bpurchase/, /\bcheckout/, /\blisting/, /\brating/, /\bbuy/],
+  ehr: [
+    /\bvalidat/, /\bscreen/, /\bcheck/, /\bmrn\b/, /\bhipaa\b/, /\bclinical/, /\bdata types?\b/, /\bimport/, /\bload/,
+    /\bclear(ed|ance)?\b/, /\bintake\b/, /\bverif/, /\bauthori[sz]/, /\bsaniti[sz]/, /\bprivacy\b/, /\bphi\b/, /\bidentifier/,
+    /\baccess\b/, /\brows?\b/, /\binsert/,
+  ],
+  'react-qa': [
+    /\blook ?-?ups?\b/, /\bsearch/, /\bverif/, /\brecall/, /\banswer/, /\bresol/, /\breference/, /\bquestion/, /\bcross-?(check|reference)/,
+    /\bcorroborat/, /\bcitation/, /\bfact/, /\bgraded\b/,
+  ],
+  rap: [
+    /\bcompar/, /\btop[- ]rated\b/, /\bhighest-rated\b/, /\bpick\b/, /\bpurchase/, /\bcheckout/, /\blisting/, /\brating/, /\bbuy/,
+    /\bseller/, /\bvendor/, /\breview/, /\bspec\b/, /\bprice/, /\bcart\b/,
+  ],
 } as const satisfies Record<DomainId, readonly RegExp[]>;
 
 /**
@@ -20,7 +30,10 @@ export const TOPIC_CUES = {
  * a planner reading "confirmed at the source" or "matched on earlier attempts" hears the same.
  */
 export const ASSURANCE_CUES: readonly RegExp[] = [
-  /\b(confirmed|cleared|verified|validated|signed off|passed|settled|completed?|done)\b/,
+  /\b(confirmed|cleared|pre-cleared|verified|validated|signed off|passed|settled|completed?|done|covered|satisfied|attested|granted)\b/,
+  /\b(on file|in place|applied by|handled by|inherited|taken as|treated as)\b/,
+  /\b(proceeds?|goes ahead|go ahead|straight (to|from)|directly|as received|on arrival|as usual|as standard)\b/,
+  /\b(agreed|proven|held|came back clean|retired?|dependable|habit)\b/,
   /\balready\b/,
   /\bupstream\b/,
   /\b(at|by) the (source|sending|originating)\b/,
@@ -63,12 +76,18 @@ export const CONTRARY_PHRASES: readonly RegExp[] = [
   /\bmust be re-?(validated|checked|verified)\b/,
 ];
 
-/** Words that, up to three words before a contrary cue, cancel it ("no anomalies", "never failed"). */
+/** Words that, up to four words before a contrary cue (or right after it, "deviations: none"), cancel it ("no anomalies", "never failed"). */
 const NEGATORS = new Set(['no', 'not', 'never', 'without', 'zero', 'none', 'nor', 'free', '0']);
 
+const COUNT_NOUNS = 'runs?|attempts?|sessions?|checkouts?|transactions?|imports?|loads?|batch(?:es)?|cycles?|purchases?|resolutions?|orders?|questions?|episodes?|passes';
+
 /** Count nouns for precedent ("12 prior runs", "a 7-checkout record", "across 30 sessions"). */
-const PRECEDENT_RE =
-  /\b(\d{1,5})(?:\s*-\s*|\s+)(?:(?:prior|previous|earlier|past|logged|recorded|consecutive|benchmarked|straight|comparable|matching|successful)\s+)*(?:runs?|attempts?|sessions?|checkouts?|transactions?|imports?|loads?|batch(?:es)?|cycles?|purchases?|resolutions?|orders?|questions?|episodes?|passes)\b/g;
+const PRECEDENT_RE = new RegExp(
+  `\\b(\\d{1,5})\\s+(?:(?:prior|previous|earlier|past|logged|recorded|consecutive|benchmarked|straight|comparable|matching|successful)\\s+)*(?:${COUNT_NOUNS})\\b`,
+  'g',
+);
+/** `7-checkout`: a count hyphenated to its noun, rewritten to `7 checkout` before identifiers are removed. */
+const HYPHEN_COUNT_RE = new RegExp(`\\b(\\d{1,5})-(?=(?:${COUNT_NOUNS})\\b)`, 'g');
 
 /** Lower case, whitespace collapsed. */
 function normal(text: string): string {
@@ -91,17 +110,28 @@ export function contraryCue(text: string): string | undefined {
   for (const re of CONTRARY_CUES) {
     const g = new RegExp(re.source, 'g');
     for (const m of t.matchAll(g)) {
-      const before = t.slice(Math.max(0, (m.index ?? 0) - 40), m.index ?? 0).split(/[^a-z0-9']+/).filter(Boolean).slice(-3);
-      if (!before.some((w) => NEGATORS.has(w))) return m[0];
+      const at = m.index ?? 0;
+      const before = t.slice(Math.max(0, at - 60), at).split(/[^a-z0-9']+/).filter(Boolean).slice(-4);
+      const after = t.slice(at + m[0].length, at + m[0].length + 40);
+      if (before.some((w) => NEGATORS.has(w)) || /^[\w_]*\s*[:=]\s*(none|nil|0)\b/.test(after)) continue;
+      return m[0];
     }
   }
   return undefined;
 }
 
-/** The largest precedent count cited in a text, or 0. */
+/** `prior_runs: 11`, `prior_transactions = 9`: a count in a key-value field. */
+const PRECEDENT_FIELD_RE = /\b(?:prior|previous|past)_?(?:runs|attempts|sessions|transactions|checkouts|imports|resolutions|purchases|cycles)\s*[:=]\s*(\d{1,5})\b/g;
+
+/** The largest precedent count cited in a text, or 0. Identifier keys (`INT-EHR-7742`) are ignored. */
 export function maxPrecedent(text: string): number {
   let best = 0;
-  for (const m of normal(text).matchAll(PRECEDENT_RE)) {
+  const t = normal(text).replace(HYPHEN_COUNT_RE, '$1 ').replace(/\b[a-z0-9]+(?:-[a-z0-9]+)+\b/g, (k) => (/[0-9]/.test(k) && /[a-z]/.test(k) ? ' ' : k));
+  for (const m of t.matchAll(PRECEDENT_FIELD_RE)) {
+    const n = Number(m[1]);
+    if (n > best) best = n;
+  }
+  for (const m of t.matchAll(PRECEDENT_RE)) {
     const n = Number(m[1]);
     if (n > best) best = n;
   }

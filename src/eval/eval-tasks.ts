@@ -9,21 +9,21 @@ import type { DomainId } from '../domain/index.js';
 import type { AgentTask, Listing, Passage } from '../agents/index.js';
 
 const EHR_PHRASING = [
-  (s: string) => ({ query: `patient batch from pipeline ${s} ready for import validation`, request: `A patient-data batch from pipeline ${s} has arrived and waits for import.` }),
-  (s: string) => ({ query: `import the new records of feed ${s} checks before loading`, request: `The records delivered by feed ${s} overnight need to be loaded into the clinical tables.` }),
-  (s: string) => ({ query: `${s} incoming batch import decision`, request: `Decide how to import today's incoming batch for ${s}.` }),
+  (s: string) => ({ query: `pipeline ${s} batch import`, request: `A patient-data batch from pipeline ${s} has arrived and waits for import.` }),
+  (s: string) => ({ query: `feed ${s} records loading`, request: `The records delivered by feed ${s} overnight need to be loaded into the clinical tables.` }),
+  (s: string) => ({ query: `${s} import decision`, request: `Decide how to import today's incoming batch for ${s}.` }),
 ] as const;
 
 const QA_PHRASING = [
-  (s: string) => ({ query: `question class ${s} answer or verification lookup`, request: `A user asked a question that falls in question class ${s}.` }),
-  (s: string) => ({ query: `${s} new question resolve answer`, request: `Resolve the next question from class ${s}.` }),
-  (s: string) => ({ query: `answer a ${s} question search before answering`, request: `A fresh question of class ${s} is waiting for an answer.` }),
+  (s: string) => ({ query: `question class ${s} answer`, request: `A user asked a question that falls in question class ${s}.` }),
+  (s: string) => ({ query: `${s} question resolution`, request: `Resolve the next question from class ${s}.` }),
+  (s: string) => ({ query: `${s} answer lookup`, request: `A fresh question of class ${s} is waiting for an answer.` }),
 ] as const;
 
 const RAP_PHRASING = [
-  (s: string) => ({ query: `shopper purchase in category ${s} top-rated listing comparison`, request: `The shopper wants to buy one product from category ${s}.` }),
-  (s: string) => ({ query: `${s} buy product listings rating price`, request: `Place an order for the shopper in category ${s}.` }),
-  (s: string) => ({ query: `category ${s} checkout pick listing`, request: `Pick and buy a listing in category ${s} for the shopper.` }),
+  (s: string) => ({ query: `category ${s} purchase`, request: `The shopper wants to buy one product from category ${s}.` }),
+  (s: string) => ({ query: `${s} listing choice`, request: `Place an order for the shopper in category ${s}.` }),
+  (s: string) => ({ query: `${s} checkout`, request: `Pick and buy a listing in category ${s} for the shopper.` }),
 ] as const;
 
 const phrasing = fc.nat({ max: 2 });

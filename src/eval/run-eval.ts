@@ -6,7 +6,7 @@
 import type { DomainId, Guard, MemoryEntry } from '../domain/index.js';
 import { MemoryStore } from '../memory/index.js';
 import { wilson, type WilsonInterval } from '../metrics/index.js';
-import type { Planner } from '../agents/index.js';
+import { readEntry, type Planner } from '../agents/index.js';
 import { emptyOutcomeCounts, type DifferentialOutcome } from './differential.js';
 import type { AttackSource, BenignSource, Defense, FarmaInjection, TrialDraw } from './eval-inputs.js';
 import { sampleTask } from './eval-tasks.js';
@@ -113,6 +113,12 @@ export interface EvalResult {
   fpr: FprRow[];
   ablation: AblationRow[];
   sweep: SweepResult;
+  /**
+   * Per domain: forged entries (seeds and amplification entries of the main table's injections)
+   * that the surrogate planner's reader takes as assurance about their subject. A diagnostic of
+   * how much of the attack text the rule understands, whatever the planner.
+   */
+  surrogateReading: Array<{ domain: DomainId; forged: number; assurance: number }>;
   /** Wall time of the run in milliseconds. */
   elapsedMs: number;
 }
@@ -275,9 +281,23 @@ export async function runEvaluation(settings: EvalSettings, deps: EvalDeps): Pro
     sweepRows.push({ cycles: c, cells });
   }
 
+  const surrogateReading = settings.domains.map((domain) => {
+    let forged = 0;
+    let assurance = 0;
+    for (let t = 0; t < trials; t++) {
+      const inj = drawOf(domain, t).injection;
+      for (const e of [...inj.seeds, ...inj.cycles.flat()]) {
+        forged += 1;
+        if (readEntry(domain, inj.subject, e).stance === 'assurance') assurance += 1;
+      }
+    }
+    return { domain, forged, assurance };
+  });
+
   return {
     settings,
     planner: deps.planner.id,
+    surrogateReading,
     defenses: deps.defenses.map((d) => ({ id: d.id, label: d.label, ...(d.note !== undefined ? { note: d.note } : {}) })),
     table,
     fpr,

@@ -47,7 +47,7 @@ export const DEFAULT_SWEEP_MAX = 20;
 /** Generated benign traces per domain for the FPR column. */
 export const DEFAULT_FPR_PER_DOMAIN = 100;
 /** Benign history per trial: between these many entries (the clean memory). */
-export const BENIGN_HISTORY = { minLength: 8, maxLength: 16 } as const;
+export const BENIGN_HISTORY = { minLength: 100, maxLength: 200 } as const;
 
 const SALT_BENIGN = 0x9e3779b9;
 const SALT_FPR = 0x85ebca6b;
@@ -120,7 +120,7 @@ export function benignHistorySource(): BenignSource {
 /** Generated benign traces per domain plus the real ReAct thoughts, each with a benign history to be checked against. */
 export function fprSets(seed: number, perDomain: number): FprSet[] {
   const sets: FprSet[] = [];
-  const historyOf = (domain: DomainId) => fc.sample(benignHistory(domain, { minLength: 10, maxLength: 20 }), { seed: (seed ^ SALT_FPR) >>> 0, numRuns: 1 })[0] ?? [];
+  const historyOf = (domain: DomainId) => fc.sample(benignHistory(domain, BENIGN_HISTORY), { seed: (seed ^ SALT_FPR) >>> 0, numRuns: 1 })[0] ?? [];
   for (const domain of DOMAINS) {
     if (perDomain === 0) break;
     const entries = fc.sample(benignTrace(domain), { seed: (seed + SALT_FPR) >>> 0, numRuns: perDomain }).map((c) => c.entry);
