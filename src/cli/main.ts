@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
-import { FarmaError } from '../domain/errors.js';
+import { FarmaError, UsageError } from '../domain/errors.js';
 import type { Guard } from '../domain/guard.js';
 import { DOMAINS, type DomainId } from '../domain/fuzz-case.js';
 import { MemoryStore } from '../memory/index.js';
@@ -18,6 +18,14 @@ import { runFuzz, summaryText } from './commands/fuzz.js';
 import { checkFile } from './commands/check.js';
 import { runReplay } from './commands/replay.js';
 import { listText, LISTABLE } from './list.js';
+import { DEFAULT_CONFIG, loadConfigFile, mergeConfig, type ConfigFlags } from '../config/index.js';
+import { gate, formatGateCheck, type GateResult, type GateThresholds } from '../report/gate.js';
+import { renderJunit } from '../report/junit.js';
+import { renderHtml } from '../report/html.js';
+import { writeStepSummary } from '../report/step-summary.js';
+import { writeFileAtomic } from '../corpus/atomic.js';
+import type { ReportData } from '../report/model.js';
+import { mkdirSync } from 'node:fs';
 
 const GUARD_HELP = `guard to test: ${GUARD_SPEC_FORMS.map((f) => f.trim().replace(/\s{2,}/g, ' = ')).join('; ')}`;
 
@@ -28,6 +36,54 @@ async function withGuard<T>(spec: string, timeoutMs: number | undefined, fn: (g:
   } finally {
     await guard.close?.();
   }
+}
+
+/** Turns the flags the user typed (not commander's defaults) into config fields. */
+function configFlags(opts: Record<string, string | boolean | undefined>, sourceOf: (key: string) => string | undefined): ConfigFlags {
+  const given = (k: string): boolean => sourceOf(k) === 'cli' || sourceOf(k) === 'env';
+  const str = (k: string): string => String(opts[k]);
+  const split = (v: string): string[] | 'all' => (v === 'all' ? 'all' : v.split(',').map((x) => x.trim()).filter(Boolean));
+  const f: ConfigFlags = {};
+  if (given('guard')) f.guard = str('guard');
+  if (given('domain')) f.domains = split(str('domain'));
+  if (given('family')) f.families = split(str('family'));
+  if (given('runs')) f.runs = positiveInt('--runs', str('runs'), 1000);
+  if (given('time')) f.time = positiveInt('--time', str('time'), 1);
+  if (given('seed')) f.seed = parseSeed(str('seed'));
+  if (given('out')) f.out = str('out');
+  if (given('corpus')) f.corpus = opts.corpus === false ? false : str('corpus');
+  if (given('phase')) f.phase = parsePhase(str('phase'));
+  if (given('maxFailures')) f.maxFailures = positiveInt('--max-failures', str('maxFailures'), 5);
+  if (given('junit')) f.junit = str('junit');
+  if (given('html')) f.html = opts.html === false ? false : opts.html === true ? true : str('html');
+  const t: GateThresholds = {};
+  if (given('maxFpr')) t.maxFpr = rate('--max-fpr', str('maxFpr'));
+  if (given('maxBypass')) t.maxBypass = rate('--max-bypass', str('maxBypass'));
+  if (t.maxFpr !== undefined || t.maxBypass !== undefined) f.thresholds = t;
+  return f;
+}
+
+function rate(flag: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`${flag} must be a rate in [0,1], got "${value}"`);
+  return n;
+}
+
+function listOf<T extends string>(flag: string, value: string[] | 'all' | undefined, allowed: readonly T[]): T[] {
+  if (value === undefined || value === 'all') return [...allowed];
+  return parseList(flag, value.join(','), allowed);
+}
+
+/**
+ * Exit code of a fuzz run: with no thresholds, 0 only when every invariant held. With
+ * thresholds, the gate (Wilson upper bounds) judges the rates it covers, and cells of a
+ * kind it does not cover (benign without --max-fpr, forged without --max-bypass) must hold.
+ */
+export function exitCodeFor(report: ReportData, gateResult: GateResult, thresholds: GateThresholds): 0 | 1 {
+  if (thresholds.maxFpr === undefined && thresholds.maxBypass === undefined) return report.summary.held ? 0 : 1;
+  if (!gateResult.pass) return 1;
+  const uncovered = report.cells.filter((c) => (c.property === 'benign-admitted' ? thresholds.maxFpr === undefined : thresholds.maxBypass === undefined));
+  return uncovered.every((c) => c.holds) ? 0 : 1;
 }
 
 function defaultRunId(guardId: string, seed: number, date: Date): string {
@@ -45,12 +101,12 @@ export function buildProgram(exit: (code: number) => void): Command {
 
   program
     .command('fuzz')
-    .description('fuzz a guard: benign-admitted and forgery-rejected properties per domain × family; writes report.md/json, grows the regression corpus')
+    .description('fuzz a guard: benign-admitted and forgery-rejected properties per domain × family; writes report.md/json/html, grows the regression corpus')
     .option('-g, --guard <spec>', GUARD_HELP, 'sentinel')
     .option('-d, --domain <list>', `domains, comma-separated or "all" (${DOMAINS.join(', ')})`, 'all')
     .option('-f, --family <list>', `families, comma-separated or "all" (${FAMILY_IDS.join(', ')})`, 'all')
     .option('-n, --runs <n>', 'cases per domain × family (not counting shrinks)', '1000')
-    .option('-t, --time <seconds>', 'wall-clock budget for the whole campaign; cells share it evenly (runs then acts as a ceiling)')
+    .option('-t, --time <seconds>', 'wall-clock budget for the whole campaign; cells share it evenly (--runs then acts as a ceiling, default 10^9)')
     .option('-s, --seed <n>', 'fast-check seed (default: derived from the clock, and printed)')
     .option('-o, --out <dir>', 'report directory (default: reports/<date>-<guard>-<seed>)')
     .option('-c, --corpus <dir>', 'regression corpus directory', 'corpora/regressions')
@@ -59,24 +115,37 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--no-real', 'skip the FPR measurement on the bundled real ReAct thoughts')
     .addOption(new Option('--phase <phase>', 'guard path to test').choices(['write', 'retrieve']).default('write'))
     .option('--max-failures <k>', 'distinct failure signatures to shrink per cell', '5')
+    .option('--max-fpr <rate>', 'CI gate: fail when the Wilson 95% upper bound of any FPR exceeds this rate in [0,1]')
+    .option('--max-bypass <rate>', 'CI gate: fail when the Wilson 95% upper bound of any bypass rate exceeds this rate in [0,1]')
+    .option('--junit <file>', 'write JUnit XML (one testcase per property × family × domain)')
+    .option('--html [file]', 'write the HTML report (default: report.html in the report directory)')
+    .option('--no-html', 'do not write the HTML report')
+    .option('--config <file>', 'config file (default: farma-fuzz.config.ts|mjs|js in the current folder, when present); flags override it')
     .option('--timeout <ms>', 'per-entry time bound for module, http and exec guards', '5000')
     .option('-q, --quiet', 'no progress output')
-    .action(async (opts: Record<string, string | boolean | undefined>) => {
-      const guardSpec = String(opts.guard);
-      const seed = parseSeed(opts.seed as string | undefined);
-      const runs = positiveInt('--runs', opts.runs as string, 1000);
-      const timeS = opts.time !== undefined ? positiveInt('--time', opts.time as string, 0) : undefined;
-      const domains = parseList<DomainId>('--domain', String(opts.domain), DOMAINS);
-      const families = parseList('--family', String(opts.family), FAMILY_IDS);
-      const maxFailures = positiveInt('--max-failures', opts.maxFailures as string, 5);
+    .action(async (opts: Record<string, string | boolean | undefined>, cmd: Command) => {
+      const flags = configFlags(opts, (k) => cmd.getOptionValueSource(k));
+      const { config: fileConfig, file: configFile } = await loadConfigFile(typeof opts.config === 'string' ? opts.config : undefined, process.cwd(), { families: FAMILY_IDS });
+      const cfg = mergeConfig(fileConfig, flags, DEFAULT_CONFIG);
+      const guardSpec = cfg.guard ?? 'sentinel';
+      const seed = cfg.seed ?? parseSeed(undefined);
+      const timeS = cfg.time;
+      const runs = cfg.runs ?? 1000;
+      const runsGiven = flags.runs !== undefined || fileConfig.runs !== undefined;
+      const domains = listOf<DomainId>('--domain', cfg.domains, DOMAINS);
+      const families = listOf('--family', cfg.families, FAMILY_IDS);
+      const maxFailures = cfg.maxFailures ?? 5;
       const timeoutMs = positiveInt('--timeout', opts.timeout as string, 5000);
+      const thresholds = cfg.thresholds ?? {};
       const now = new Date();
       const store = new MemoryStore(':memory:');
       try {
         await withGuard(guardSpec, timeoutMs, async (guard) => {
-          const outDir = path.resolve(typeof opts.out === 'string' ? opts.out : path.join(REPO_ROOT, 'reports', defaultRunId(guard.id, seed, now)));
+          const outDir = path.resolve(cfg.out ?? path.join(REPO_ROOT, 'reports', defaultRunId(guard.id, seed, now)));
           const progress = createProgress(!opts.quiet);
-          process.stderr.write(`farma-fuzz: guard ${guard.id}, seed ${seed}, ${domains.length} domain(s) × ${families.length} famil${families.length === 1 ? 'y' : 'ies'}, ${timeS !== undefined ? `up to ${runs} runs per cell within ${timeS} s` : `${runs} runs per cell`}\n`);
+          process.stderr.write(
+            `farma-fuzz: guard ${guard.id}, seed ${seed}, ${domains.length} domain(s) × ${families.length} famil${families.length === 1 ? 'y' : 'ies'}, ${timeS !== undefined ? `within ${timeS} s` : `${runs} runs per cell`}${configFile ? ` (config ${path.relative(process.cwd(), configFile) || configFile})` : ''}\n`,
+          );
           const result = await runFuzz(
             {
               guardSpec,
@@ -84,21 +153,43 @@ export function buildProgram(exit: (code: number) => void): Command {
               store,
               domains,
               families,
-              runs: timeS !== undefined && opts.runs === '1000' ? 1_000_000_000 : runs,
+              runs: timeS !== undefined && !runsGiven ? 1_000_000_000 : runs,
               ...(timeS !== undefined ? { timeLimitMs: timeS * 1000 } : {}),
               seed,
-              phase: parsePhase(String(opts.phase)),
+              phase: cfg.phase ?? 'write',
               maxFailures,
               outDir,
-              ...(opts.corpus !== false ? { corpusDir: String(opts.corpus) } : {}),
+              ...(cfg.corpus !== false && cfg.corpus !== undefined ? { corpusDir: cfg.corpus } : {}),
               ...(typeof opts.benign === 'string' ? { benignFile: opts.benign } : {}),
               realData: opts.real !== false,
               generatedAt: now.toISOString(),
             },
             progress,
           );
+          const report = result.report;
+          const gateResult = gate(report, thresholds);
+          const extra: string[] = [];
+          if (cfg.html !== false) {
+            const htmlFile = typeof cfg.html === 'string' ? path.resolve(cfg.html) : path.join(outDir, 'report.html');
+            await writeFileAtomic(htmlFile, await renderHtml(report, { gateResult }));
+            extra.push(`html: ${htmlFile}`);
+          }
+          if (cfg.junit !== undefined) {
+            const junitFile = path.resolve(cfg.junit);
+            mkdirSync(path.dirname(junitFile), { recursive: true });
+            await writeFileAtomic(junitFile, renderJunit(report, thresholds));
+            extra.push(`junit: ${junitFile}`);
+          }
+          const summaryFile = writeStepSummary(report, process.env, gateResult);
+          if (summaryFile) extra.push(`step summary: ${summaryFile}`);
           process.stdout.write(`${summaryText(result, { maxCounterexamples: 12 })}\n`);
-          exit(result.report.summary.held ? 0 : 1);
+          for (const line of extra) process.stdout.write(`${line}\n`);
+          const code = exitCodeFor(report, gateResult, thresholds);
+          if (gateResult.checks.length > 0) {
+            process.stdout.write(`\nCI gate (Wilson 95% upper bounds): ${gateResult.pass ? 'PASS' : 'FAIL'}\n`);
+            for (const c of gateResult.checks.filter((x) => !x.pass)) process.stdout.write(`  ${formatGateCheck(c)}\n`);
+          }
+          exit(code);
         });
       } finally {
         store.close();
