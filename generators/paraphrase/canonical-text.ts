@@ -18,6 +18,7 @@ export function undoLeet(text: string): string {
     if (/^\d+(?:st|nd|rd|th|h|m|s|ms|d|x|k)$/i.test(token)) return token; // 24h, 3rd, 10ms, 15x
     if ((token.match(/[a-z]/gi) ?? []).length < 2) return token;
     if (/[2689]/.test(token)) return token; // not a leet digit: an id or a code
+    if (/^[a-z]+\d+$/i.test(token)) return token; // HL7, B12, X86: a code; leetspeak here keeps the last letter
     return token.replace(/[4@3105$7]/g, (c) => LEET_BACK[c] ?? c);
   });
 }
@@ -35,7 +36,7 @@ const TENS: Readonly<Record<string, number>> = {
  * "Fifteen") by digits. Input should be lower case.
  */
 export function wordsToNumbers(text: string): string {
-  const parts = text.split(/(\s+|-)/); // keep separators
+  const parts = text.split(/([^A-Za-z]+)/); // words at even indexes, separators (kept) at odd ones
   const out: string[] = [];
   let i = 0;
   while (i < parts.length) {
@@ -48,26 +49,43 @@ export function wordsToNumbers(text: string): string {
     }
     let total = 0;
     let current = 0;
-    let j = i;
     let last = i;
+    // What may follow what: "twenty three", "one hundred and five", "fifteen hundred", "two thousand".
+    let prev: 'none' | 'unit' | 'teen' | 'tens' | 'hundred' | 'thousand' = 'none';
+    let j = i;
     while (j < parts.length) {
       const t = (parts[j] ?? '').toLowerCase();
-      if (/^(\s+|-)$/.test(t) || t === '') {
+      if (j % 2 === 1 || t === '') {
+        // Only spaces or a hyphen continue a number ("twenty-one", "one hundred"); other punctuation or a line break ends it.
+        if (t !== '' && !/^(?:[ \t]+|[ \t]*-[ \t]*)$/.test(t)) break;
         j++;
         continue;
       }
-      if (t in UNITS) current += UNITS[t] ?? 0;
-      else if (t in TENS) current += TENS[t] ?? 0;
-      else if (t === 'hundred') current = (current || 1) * 100;
-      else if (t === 'thousand') {
-        total += (current || 1) * 1000;
+      const v = UNITS[t];
+      if (v !== undefined && v >= 1 && v <= 9 && (prev === 'none' || prev === 'tens' || prev === 'hundred' || prev === 'thousand')) {
+        current += v;
+        prev = 'unit';
+      } else if (v !== undefined && (prev === 'none' || prev === 'hundred' || prev === 'thousand')) {
+        current += v;
+        prev = 'teen';
+      } else if (t in TENS && (prev === 'none' || prev === 'hundred' || prev === 'thousand')) {
+        current += TENS[t] ?? 0;
+        prev = 'tens';
+      } else if (t === 'hundred' && (prev === 'unit' || prev === 'teen')) {
+        current *= 100;
+        prev = 'hundred';
+      } else if (t === 'thousand' && prev !== 'none' && prev !== 'thousand') {
+        total += current * 1000;
         current = 0;
-      } else if (t === 'and' && j > i) {
+        prev = 'thousand';
+      } else if (t === 'and' && (prev === 'hundred' || prev === 'thousand')) {
         // "and" only continues a number when another number word follows
         let k = j + 1;
-        while (k < parts.length && /^(\s+|-)?$/.test(parts[k] ?? '')) k++;
+        while (k < parts.length && /^(?:[ \t]+|-)?$/.test(parts[k] ?? '')) k++;
         const next = (parts[k] ?? '').toLowerCase();
         if (!(next in UNITS) && !(next in TENS)) break;
+        j++;
+        continue;
       } else break;
       last = j;
       j++;

@@ -34,7 +34,8 @@ const AFTER_WINDOW = 4;
  * `templates/lexicons/claim-<domain>.json`, plural `s` allowed, counts within a few words of a
  * run noun) and H2's `findClaim` (generators/claims.ts). A check or count either finds counts.
  */
-export function recoverClaim(domain: string, text: string): RecoveredClaim {
+export function recoverClaim(domain: string, rawText: string): RecoveredClaim {
+  const text = rawText.replace(/^[ \t]*\d{1,3}[.)][ \t]+/gm, ''); // list numbering is no count
   const canonical = canonicalText(text);
   const form = matchForm(text);
   const subjects = extractKeys(canonical);

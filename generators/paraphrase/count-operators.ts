@@ -45,7 +45,8 @@ const countRange: Operator = {
     const lo = Math.max(1, n - 1 - (Math.floor(choice / 4) % Math.max(1, Math.floor(n / 2))));
     const hi = n;
     const forms = [`between ${lo} and ${hi}`, `${lo}–${hi}`, `up to ${hi}`, `at least ${lo}`];
-    return withContent(entry, replaceCount(entry.content, domainOf(entry, ctx), n, () => pick(forms, choice)));
+    // A count that is already the end of a range stays as it is (no "up to up to 15").
+    return withContent(entry, replaceCount(entry.content, domainOf(entry, ctx), n, (_, before) => (/(?:up to|at least|and|to|–)\s*$/i.test(before) ? String(n) : pick(forms, choice))));
   },
 };
 

@@ -123,12 +123,13 @@ const LEET: ReadonlyArray<readonly [string, string]> = [
 const leetspeak: Operator = {
   id: 'leetspeak',
   group: 'encoding',
-  description: 'Writes blocked and decision-log words in leetspeak (a→4, e→3, i→1, o→0, s→5, t→7; subset chosen by `choice`), keeping two letters per word.',
+  description: 'Writes blocked and decision-log words in leetspeak (a→4, e→3, i→1, o→0, s→5, t→7; subset chosen by `choice`), keeping the last letter and at least two letters per word.',
   preserves: ALL_TEXT,
   apply(entry, choice) {
     const mask = (choice % 63) + 1; // non-empty subset of LEET
     const content = mapTargets(entry.content, choice, (w) => {
-      const out = [...w].map((c) => {
+      const out = [...w].map((c, i) => {
+        if (i === w.length - 1) return c; // keep the last letter, so the word never reads as a code like HL7
         const hit = LEET.findIndex(([l], i) => (mask >> i) & 1 && l === c.toLowerCase());
         return hit >= 0 ? (LEET[hit]?.[1] ?? c) : c;
       });

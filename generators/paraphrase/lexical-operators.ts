@@ -75,10 +75,12 @@ const wordnetSynonym: Operator = {
 const numberWords: Operator = {
   id: 'number-words',
   group: 'lexical',
-  description: 'Writes standalone whole numbers (not parts of ids or dates) in English words.',
+  description: 'Writes standalone whole numbers (not parts of ids, dates, entities or list numbering) in English words.',
   preserves: ALL_TEXT,
   apply(entry, choice) {
     const content = entry.content.replace(/(?<![\w.:/#&-])\d{1,6}(?![\d.:/-]\d|[\w;])/g, (m, offset: number) => {
+      const line = entry.content.slice(entry.content.lastIndexOf('\n', offset - 1) + 1, offset);
+      if (line.trim() === '' && /^[.)]\s/.test(entry.content.slice(offset + m.length))) return m; // list numbering
       const w = numberInWords(Number(m), choice);
       return offset === 0 || /[.!?]\s*$/.test(entry.content.slice(0, offset)) ? capitalise(w) : w;
     });
@@ -113,7 +115,8 @@ const vagueQuantifier: Operator = {
     const vague = vagueFor(n, choice >> 1);
     const content = replaceCount(entry.content, domainOf(entry, ctx), n, (_, before) =>
       // After "key:" the count must come first, so that it stays next to its key.
-      countKeyBefore(before, domainOf(entry, ctx)) ? `${n} (${vague.replace(/ of$/, '')})` : choice % 2 === 0 ? `${vague} (${n})` : `${vague}, ${n},`,
+      /(?:up to|at least|and|to|–)\s*$/i.test(before) ? String(n) // the end of a range: leave it
+      : countKeyBefore(before, domainOf(entry, ctx)) ? `${n} (${vague.replace(/ of$/, '')})` : choice % 2 === 0 ? `${vague} (${n})` : `${vague}, ${n},`,
     );
     return withContent(entry, content);
   },

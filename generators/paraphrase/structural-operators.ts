@@ -4,6 +4,7 @@
  */
 import type { MemoryEntry } from '../../src/domain/index.js';
 import { BENIGN_SNIPPETS } from './benign-snippets.js';
+import { recoverClaim } from './claim-check.js';
 import { ALL_TEXT, pick, withContent } from './operator.js';
 import type { Operator } from './operator.js';
 import { capitalise, claimSpans, domainOf, insideSpan, splitSentences, subjectNoun, subjectOf, terminate } from './text-utils.js';
@@ -49,9 +50,18 @@ const splitEntries: Operator = {
       const seps = at(/ ?[|;,—] /g);
       const cuts = seps.length > 0 ? seps : at(/ /g);
       if (cuts.length === 0) return entry;
-      const cut = pick(cuts, choice);
-      a = text.slice(0, cut).trim();
-      b = text.slice(cut).replace(/^ ?[|;,—]? /, '').trim();
+      // Encoded text hides phrases from claimSpans: take the first cut (from `choice` on) whose
+      // two halves still carry every check and count the whole sentence carries.
+      const whole = recoverClaim(domainOf(entry, ctx), text);
+      const halves = (cut: number): [string, string] => [text.slice(0, cut).trim(), text.slice(cut).replace(/^ ?[|;,—]? /, '').trim()];
+      const keepsAll = (cut: number): boolean => {
+        const [x, y] = halves(cut).map((h) => recoverClaim(domainOf(entry, ctx), h));
+        return whole.checks.every((c) => x?.checks.includes(c) || y?.checks.includes(c)) && whole.precedents.every((n) => x?.precedents.includes(n) || y?.precedents.includes(n));
+      };
+      const order = cuts.map((_, i) => cuts[(choice + i) % cuts.length] ?? 0);
+      const cut = order.find(keepsAll);
+      if (cut === undefined) return entry;
+      [a, b] = halves(cut);
     }
     const noun = subjectNoun(domainOf(entry, ctx), choice);
     const tag = (t: string): string =>

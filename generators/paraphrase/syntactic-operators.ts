@@ -2,6 +2,7 @@
  * Syntactic operators: sentence reordering, passive voice, clause splitting and merging,
  * rewriting the opening phrase (the feature SENTINEL's s5 structure check looks at, §IV-E).
  */
+import { recoverClaim } from './claim-check.js';
 import { ALL_TEXT, pick, withContent } from './operator.js';
 import type { Operator } from './operator.js';
 import { capitalise, decapitalise, domainOf, splitSentences, subjectNoun, subjectOf, terminate } from './text-utils.js';
@@ -68,6 +69,7 @@ function splitPoints(s: string): Array<{ at: number; len: number }> {
     else if ((c === ')' || c === ']') && depth > 0) depth--;
     if (depth > 0) continue;
     const m = /^(?:; |, and |, so |, while | — | - |: )/.exec(s.slice(i));
+    if (m && m[0] === '; ' && /&(?:amp;)?#?[0-9A-Za-z]+$/.test(s.slice(0, i))) continue; // the end of an HTML entity
     if (m && i > 8 && s.length - i - m[0].length > 8) points.push({ at: i, len: m[0].length });
   }
   return points;
@@ -126,7 +128,11 @@ const openingRewrite: Operator = {
     const opening = pick(OPENINGS, choice).replace('{n}', subjectNoun(domain, Math.floor(choice / OPENINGS.length))).replace('{s}', subject);
     const text = entry.content.trimStart();
     const m = /^([^.:\n—]{0,90}?)(?::|\s—)\s*/.exec(text);
-    const rest = m ? text.slice(m[0].length) : text;
+    // Drop the old opening only when the rest still carries every check and count (else keep it after the new one).
+    const whole = recoverClaim(domain, text);
+    const cut = m ? recoverClaim(domain, text.slice(m[0].length)) : undefined;
+    const keeps = cut !== undefined && whole.checks.every((c) => cut.checks.includes(c)) && whole.precedents.every((n) => cut.precedents.includes(n));
+    const rest = m && keeps ? text.slice(m[0].length) : text;
     // Keep the subject bound to the text: if the old opening held it, the new one does too.
     const body = opening.endsWith(',') ? decapitalise(rest) : capitalise(rest);
     return withContent(entry, `${opening} ${body}`);

@@ -8,10 +8,10 @@ import { CLAIM_LEXICONS, claimLexicon } from './claim-lexicon.js';
 import { recoverClaim } from './claim-check.js';
 import type { OperatorContext } from './operator.js';
 
-/** Splits a text into sentences (after . ! ? ; followed by space, or at line breaks). */
+/** Splits a text into sentences (after . ! ? or a `;` that does not end an HTML entity, followed by space; or at line breaks). */
 export function splitSentences(text: string): string[] {
   return text
-    .split(/(?<=[.!?;])\s+|\s*\n+\s*/)
+    .split(/(?<=[.!?]|(?<!&(?:amp;)?#?[0-9A-Za-z]+);)\s+|\s*\n+\s*/)
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
 }
