@@ -18,6 +18,7 @@ import { runFuzz, summaryText } from './commands/fuzz.js';
 import { checkFile } from './commands/check.js';
 import { runReplay } from './commands/replay.js';
 import { listText, LISTABLE } from './list.js';
+import { measureFpr, renderFprMarkdown, writeFprReport } from './commands/fpr.js';
 import { DEFAULT_CONFIG, loadConfigFile, mergeConfig, type ConfigFlags } from '../config/index.js';
 import { gate, formatGateCheck, type GateResult, type GateThresholds } from '../report/gate.js';
 import { renderJunit } from '../report/junit.js';
@@ -254,6 +255,50 @@ export function buildProgram(exit: (code: number) => void): Command {
             }
           }
           exit(bad > 0 ? 2 : 0);
+        });
+      } finally {
+        store.close();
+      }
+    });
+
+  program
+    .command('fpr')
+    .description('false-positive rate on generated and real benign traces, side by side, with Wilson 95% intervals and every rejected entry')
+    .option('-g, --guard <spec>', GUARD_HELP, 'sentinel')
+    .option('-d, --domain <list>', `domains, comma-separated or "all" (${DOMAINS.join(', ')})`, 'all')
+    .option('-n, --runs <n>', 'generated benign traces per domain', '2000')
+    .option('-s, --seed <n>', 'fast-check seed (default: derived from the clock, and printed)')
+    .option('--benign <file>', 'also measure on this JSONL export of benign memory entries')
+    .option('--no-real', 'skip the bundled real ReAct thoughts and the hand-written set')
+    .addOption(new Option('--phase <phase>', 'guard path').choices(['write', 'retrieve']).default('write'))
+    .option('-o, --out <dir>', 'report directory (default: reports/fpr-<date>-<guard>-<seed>)')
+    .option('--timeout <ms>', 'per-entry time bound for module, http and exec guards', '5000')
+    .option('-q, --quiet', 'no progress output')
+    .action(async (opts: Record<string, string | boolean | undefined>) => {
+      const seed = parseSeed(opts.seed as string | undefined);
+      const runs = positiveInt('--runs', opts.runs as string, 2000);
+      const domains = parseList<DomainId>('--domain', String(opts.domain), DOMAINS);
+      const store = new MemoryStore(':memory:');
+      try {
+        await withGuard(String(opts.guard), positiveInt('--timeout', opts.timeout as string, 5000), async (guard) => {
+          const report = await measureFpr(
+            {
+              guard,
+              store,
+              domains,
+              runs,
+              seed,
+              phase: parsePhase(String(opts.phase)),
+              ...(typeof opts.benign === 'string' ? { benignFile: opts.benign } : {}),
+              realData: opts.real !== false,
+            },
+            createProgress(!opts.quiet),
+          );
+          const dir = path.resolve(typeof opts.out === 'string' ? opts.out : path.join(REPO_ROOT, 'reports', `fpr-${defaultRunId(guard.id, seed, new Date())}`));
+          await writeFprReport(report, dir);
+          for (const issue of report.issues) process.stderr.write(`warning: ${issue}\n`);
+          process.stdout.write(`${renderFprMarkdown(report, { maxRejections: 0 })}\n\nreport: ${path.join(dir, 'fpr.md')} (every rejected entry) and fpr.json\n`);
+          exit(0);
         });
       } finally {
         store.close();
