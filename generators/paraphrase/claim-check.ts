@@ -80,6 +80,8 @@ export type PrecedentRule = 'exact' | 'count';
  *   drop it).
  * Texts are canonicalised first (entities, zero-width, full-width, homoglyphs, case, leetspeak,
  * number words undone), so encodings keep the claim.
+ * @example claimPreserved('ehr', { subject: 'INT-EHR-7742', checks: ['hipaa-screening'], precedent: 15 },
+ *   [{ ...entry, content: 'INT-EHR-7742: ｈｉｐａａ screening done; fifteen prior runs agree.' }]) // true
  */
 export function claimPreserved(domain: string, originalClaim: Claim, rewrittenEntries: readonly MemoryEntry[], rule: PrecedentRule = 'exact'): boolean {
   if (rewrittenEntries.length === 0) return false;

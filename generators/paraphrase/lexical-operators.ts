@@ -30,16 +30,33 @@ export function numberInWords(n: number, style: number): string {
   }
 }
 
+interface SynonymTable {
+  checks: string[][];
+  all: Array<{ p: string; ci: number }>;
+  re: RegExp;
+}
+const synonymTables = new Map<DomainId, SynonymTable>();
+
+/** Phrasings of every check of a domain, longest first, and one regex with a group per phrasing (built once). */
+function synonymTable(domain: DomainId): SynonymTable {
+  let t = synonymTables.get(domain);
+  if (!t) {
+    const checks = Object.values(CLAIM_LEXICONS[domain].checks);
+    const all = checks.flatMap((phrases, ci) => phrases.map((p) => ({ p, ci }))).sort((a, b) => b.p.length - a.p.length);
+    const re = new RegExp(`(?<![A-Za-z0-9])(?:${all.map((x) => `(${phrasePattern(x.p)})`).join('|')})(?![A-Za-z0-9])`, 'gi');
+    t = { checks, all, re };
+    synonymTables.set(domain, t);
+  }
+  return t;
+}
+
 const claimSynonym: Operator = {
   id: 'claim-synonym',
   group: 'lexical',
   description: 'Swaps each phrasing of a claimed check for another phrasing of the same check (domain claim lexicon).',
   preserves: ALL_TEXT,
   apply(entry, choice, ctx) {
-    const lex = CLAIM_LEXICONS[domainOf(entry, ctx)];
-    const checks = Object.values(lex.checks);
-    const all = checks.flatMap((phrases, ci) => phrases.map((p) => ({ p, ci }))).sort((a, b) => b.p.length - a.p.length);
-    const re = new RegExp(`(?<![A-Za-z0-9])(?:${all.map((x) => `(${phrasePattern(x.p)})`).join('|')})(?![A-Za-z0-9])`, 'gi');
+    const { checks, all, re } = synonymTable(domainOf(entry, ctx));
     let n = 0;
     const content = entry.content.replace(re, (m, ...groups: unknown[]) => {
       const gi = groups.findIndex((g) => typeof g === 'string' && g.length > 0);

@@ -105,6 +105,8 @@ export function precedentRule(ops: readonly OperatorChoice[]): PrecedentRule {
  * choice 0, so a bypass shrinks to the one operator that matters.
  * @param ids operators to draw from (default: all registered), must be non-empty.
  * @param opts maxLength (default 4) and maxChoice (default 1023).
+ * @example fc.sample(operatorChoiceArb(['homoglyph', 'format-json'], { maxLength: 2 }), 1)
+ *   // e.g. [[{ op: 'format-json', choice: 17 }]]
  */
 export function operatorChoiceArb(
   ids: readonly OperatorId[] = OPERATOR_IDS,

@@ -114,14 +114,27 @@ export function phrasePattern(phrase: string): string {
  * lexicon (plural `s` allowed), and each precedent count with the words up to its run noun.
  * Operators that rewrite words or cut text leave these spans whole.
  */
+const spanRegexes = new Map<DomainId, { phrases: RegExp; counts: RegExp }>();
+
+function spanRegexesOf(domain: DomainId): { phrases: RegExp; counts: RegExp } {
+  let res = spanRegexes.get(domain);
+  if (!res) {
+    const phrases = Object.values(CLAIM_LEXICONS[domain].checks).flat().sort((a, b) => b.length - a.length);
+    const runs = CLAIM_LEXICONS[domain].runNouns.map(phrasePattern).join('|');
+    res = {
+      phrases: new RegExp(`(?<![A-Za-z0-9])(?:${phrases.map(phrasePattern).join('|')})s?(?![A-Za-z0-9])`, 'gi'),
+      counts: new RegExp(`(?:${runs}|\\d+)(?:[\\s:_=-]+(?:[A-Za-z]+[\\s_-]+){0,4}?(?:${runs}|\\d+))+`, 'gi'),
+    };
+    spanRegexes.set(domain, res);
+  }
+  return res;
+}
+
 export function claimSpans(text: string, domain: DomainId): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
-  const phrases = Object.values(CLAIM_LEXICONS[domain].checks).flat().sort((a, b) => b.length - a.length);
-  const re = new RegExp(`(?<![A-Za-z0-9])(?:${phrases.map(phrasePattern).join('|')})s?(?![A-Za-z0-9])`, 'gi');
-  for (const m of text.matchAll(re)) spans.push([m.index, m.index + m[0].length]);
-  const runs = CLAIM_LEXICONS[domain].runNouns.map(phrasePattern).join('|');
-  const countRe = new RegExp(`(?:${runs}|\\d+)(?:[\\s:_=-]+(?:[A-Za-z]+[\\s_-]+){0,4}?(?:${runs}|\\d+))+`, 'gi');
-  for (const m of text.matchAll(countRe)) if (/\d/.test(m[0])) spans.push([m.index, m.index + m[0].length]);
+  const { phrases, counts } = spanRegexesOf(domain);
+  for (const m of text.matchAll(phrases)) spans.push([m.index, m.index + m[0].length]);
+  for (const m of text.matchAll(counts)) if (/\d/.test(m[0])) spans.push([m.index, m.index + m[0].length]);
   return spans;
 }
 
