@@ -15,6 +15,7 @@ export {
   renderAblationTable,
   renderSweepTable,
   ablationFindings,
+  ablationBaseline,
   sweepFinding,
   formatInterval,
   plannerLabel,

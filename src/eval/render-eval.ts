@@ -41,18 +41,29 @@ export function renderDefenseTable(r: EvalResult): string[] {
   return lines;
 }
 
-/** Which ablation layers are necessary and which sufficient, in words (Wilson intervals compared). */
-export function ablationFindings(rows: readonly AblationRow[]): string[] {
+/**
+ * Which ablation layers carry the result, in words (Wilson intervals compared). `baseline` is the
+ * no-defense cell of the same domain: when the full pipeline's interval overlaps it, SENTINEL did
+ * not reduce ASR and no layer is credited.
+ */
+export function ablationFindings(rows: readonly AblationRow[], baseline?: CellResult): string[] {
   const full = rows.find((x) => x.kind === 'all');
   if (full === undefined) return [];
   const f = full.cell.asr;
-  const necessary = rows.filter((x) => x.kind === 'all-but-one' && x.cell.asr.low > f.high).map((x) => x.layers.length > 0 ? x.label.replace(/^without /, '') : x.label);
-  const sufficient = rows.filter((x) => x.kind === 'alone' && x.cell.asr.high >= f.low && x.cell.asr.low <= f.high).map((x) => x.label.replace(/ alone$/, ''));
-  const out = [`Full SENTINEL: ASR ${formatInterval(f)}.`];
+  const w = full.cell.forgedWrites;
+  const out = [`Full SENTINEL: ASR ${formatInterval(f)}; forged writes committed ${w.committed}/${w.attempted}.`];
+  if (baseline !== undefined && f.high >= baseline.asr.low) {
+    out.push(
+      `SENTINEL does not reduce ASR below the no-defense level here (${formatInterval(f)} vs ${formatInterval(baseline.asr)}): no layer carries a result against these FARMA entries.`,
+    );
+    return out;
+  }
+  const necessary = rows.filter((x) => x.kind === 'all-but-one' && x.cell.asr.low > f.high).map((x) => x.label.replace(/^without /, ''));
+  const sufficient = rows.filter((x) => x.kind === 'alone' && x.cell.asr.low <= f.high).map((x) => x.label.replace(/ alone$/, ''));
   out.push(
     necessary.length > 0
-      ? `Necessary against FARMA (removing it raises ASR beyond the full pipeline's interval): ${necessary.join(', ')}.`
-      : 'No single layer is necessary: removing any one leaves ASR within the full pipeline\'s interval.',
+      ? `Necessary (removing it raises ASR above the full pipeline's interval): ${necessary.join(', ')}.`
+      : "No single layer is necessary: removing any one leaves ASR within the full pipeline's interval.",
   );
   out.push(
     sufficient.length > 0
@@ -60,6 +71,11 @@ export function ablationFindings(rows: readonly AblationRow[]): string[] {
       : 'No single layer is sufficient alone.',
   );
   return out;
+}
+
+/** The no-defense cell of the ablation domain, when the table has one. */
+export function ablationBaseline(r: EvalResult): CellResult | undefined {
+  return r.table.find((c) => c.defense === 'none' && c.domain === r.settings.ablationDomain);
 }
 
 /** Table 2: the SENTINEL layer ablation. */
@@ -133,7 +149,7 @@ export function renderEvalMarkdown(r: EvalResult, meta: { generatedAt: string; c
     '',
     ...renderAblationTable(r),
     '',
-    ...ablationFindings(r.ablation).map((l) => `- ${l}`),
+    ...ablationFindings(r.ablation, ablationBaseline(r)).map((l) => `- ${l}`),
     '',
     `## Table 3 — ASR as amplification cycles grow (${r.sweep.domain}; consensus defense avoidance, paper §III-C)`,
     '',
