@@ -6,8 +6,8 @@
  *
  * Claim preservation: a rewrite that no longer makes the forged claim (`claimPreserved` is
  * false) is never a bypass candidate. The arbitrary maps such a rewrite back to the UNMUTATED
- * base case and writes `discarded:<op>` for every operator of the lost sequence into
- * `truth.operators` (see `DISCARDED_PREFIX`). The attacker then "falls back" to the base
+ * base case and writes `discarded` then `discarded:<op>` for every operator of the lost
+ * sequence into `truth.operators` (see `DISCARDED_MARKER`, `DISCARDED_PREFIX`). The attacker then "falls back" to the base
  * forgery, which is still a forged entry (its label comes from provenance), so the engine counts
  * it as one more forged run and the report counts the discard from the operator breakdown.
  * This keeps the arbitrary total (no `.filter`, no `fc.pre`), so fast-check never gives up
@@ -20,7 +20,7 @@ import { UsageError } from '../src/domain/errors.js';
 import { amplificationChain, attackChoice, attackTemplates, buildChainCase, buildEntryCase, seedTrace } from './farma.js';
 import type { ChainValue, EntryValue } from './farma.js';
 import { subjectSlots } from './slots.js';
-import { applyOperators, claimPreserved, OPERATOR_IDS, operatorChoiceArb, precedentRule } from './paraphrase/index.js';
+import { applyOperators, claimPreserved, listOperators, OPERATOR_IDS, operatorChoiceArb, precedentRule } from './paraphrase/index.js';
 import type { OperatorChoice, OperatorId } from './paraphrase/index.js';
 
 /** Family id of adaptive variants (`Truth.family`). */
@@ -28,6 +28,8 @@ export const ADAPTIVE_FAMILY = 'adaptive';
 
 /** Prefix of `truth.operators` items for operators whose rewrite lost the claim and was discarded. */
 export const DISCARDED_PREFIX = 'discarded:';
+/** First `truth.operators` item of a discarded rewrite, so the engine's operator breakdown counts discarded runs exactly. */
+export const DISCARDED_MARKER = 'discarded';
 
 /** Options of `adaptiveAttack` and `adaptiveNeighbours`. */
 export interface AdaptiveOptions {
@@ -52,7 +54,7 @@ export type AdaptiveBuild =
  * the precedent), the case is the variant: family `adaptive`, `operators` = the applied ids in
  * order; a split's earlier parts are appended to `setup` as attacker writes
  * (`attackerSetup` grows by their number) and the last part is `entry`. Otherwise the base
- * case is returned unmutated with `operators` = `discarded:<id>` per operator, and
+ * case is returned unmutated with `operators` = `discarded`, then `discarded:<id>` per operator, and
  * `kept: false`. A base case without a claim cannot be checked and is returned as discarded.
  */
 export function buildAdaptiveCase(domain: DomainId, base: FuzzCase, ops: readonly OperatorChoice[]): AdaptiveBuild {
@@ -68,7 +70,7 @@ export function buildAdaptiveCase(domain: DomainId, base: FuzzCase, ops: readonl
     return {
       kept: false,
       lost: [...ops],
-      case: { ...base, truth: { ...base.truth, family: ADAPTIVE_FAMILY, operators: [...base.truth.operators, ...ops.map((o) => DISCARDED_PREFIX + o.op)] } },
+      case: { ...base, truth: { ...base.truth, family: ADAPTIVE_FAMILY, operators: [...base.truth.operators, DISCARDED_MARKER, ...ops.map((o) => DISCARDED_PREFIX + o.op)] } },
     };
   }
   const parts = entries.slice(0, -1);
@@ -81,7 +83,7 @@ export function buildAdaptiveCase(domain: DomainId, base: FuzzCase, ops: readonl
 
 /** True when the case is a discarded rewrite (its claim was lost, so it is the unmutated base). */
 export function isDiscarded(c: Pick<FuzzCase, 'truth'>): boolean {
-  return c.truth.operators.some((o) => o.startsWith(DISCARDED_PREFIX));
+  return c.truth.operators.some((o) => o === DISCARDED_MARKER || o.startsWith(DISCARDED_PREFIX));
 }
 
 /** How many cases of a list are discarded rewrites (see `isDiscarded`). */
@@ -122,6 +124,11 @@ export function adaptiveAttack(domain: DomainId, options: AdaptiveOptions = {}):
 function markAttackerChain(c: FuzzCase): FuzzCase {
   const chain = c.truth.chain;
   return chain ? { ...c, truth: { ...c.truth, attackerSetup: chain.seeds + 2 * (chain.cycle - 1) } } : c;
+}
+
+/** Operator id → operator group, for the report's per-group table (`renderAdaptiveSection`). */
+export function operatorGroupMap(): Record<string, string> {
+  return Object.fromEntries(listOperators().map((o) => [o.id, o.group]));
 }
 
 /** Random source handed to a neighbour function by the search engine (deterministic per seed). */

@@ -7,6 +7,7 @@ import {
   adaptiveNeighbours,
   buildAdaptiveCase,
   countDiscarded,
+  DISCARDED_MARKER,
   DISCARDED_PREFIX,
   isDiscarded,
   minimalOperatorSet,
@@ -54,7 +55,7 @@ describe('adaptiveAttack', () => {
     const built = buildAdaptiveCase('rap', base, [{ op: 'homoglyph', choice: 2 }]);
     expect(built.kept).toBe(false);
     expect(built.case.entry).toEqual(base.entry);
-    expect(built.case.truth.operators).toEqual([`${DISCARDED_PREFIX}homoglyph`]);
+    expect(built.case.truth.operators).toEqual([DISCARDED_MARKER, `${DISCARDED_PREFIX}homoglyph`]);
     expect(isDiscarded(built.case)).toBe(true);
     expect(countDiscarded([built.case, start!.case])).toBe(1);
   });

@@ -1,0 +1,228 @@
+/**
+ * `farma-fuzz search`: the adaptive attacker as a black-box search. For every template of the
+ * chosen start families in each domain (one start case per template, fixed seed), search for an
+ * operator sequence the guard admits; report per template bypassed or resists and the queries
+ * it took, the distribution of queries-to-bypass, the bypass rate as a function of the budget
+ * (Wilson 95%), the minimal operator sets, and the templates that resist. Writes
+ * `reports/search-<guard>-<mode>-<strategy>-<budget>-<seed>/search.md|json`.
+ * With `--llm` it also runs the LLM paraphrase family, or says why that family is off.
+ * Exit code 0 (a search finding is a measurement, not a failed invariant); 2 on usage errors.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { Option, type Command } from 'commander';
+import type { DomainId, FuzzCase } from '../../domain/fuzz-case.js';
+import { DOMAINS } from '../../domain/fuzz-case.js';
+import type { Guard, Phase } from '../../domain/guard.js';
+import type { ScratchStore } from '../../fuzz/evaluate.js';
+import { evaluateCase, searchBypass, type SearchMode, type SearchStrategy } from '../../fuzz/search.js';
+import { MemoryStore } from '../../memory/index.js';
+import { writeFileAtomic } from '../../corpus/atomic.js';
+import { renderSearchSummary, summariseSearch, type SearchRow, type SearchSummary } from '../../report/adaptive.js';
+import { pct } from '../../report/markdown.js';
+import { interval } from '../../report/model.js';
+import { adaptiveNeighbours, minimalOperatorSet, START_FAMILIES, startCases, type StartFamily } from '../../../generators/adaptive.js';
+import { llmFamilyAvailability, runLlmParaphraseFamily, type LlmFamilyCounts } from '../../../generators/llm-paraphrase.js';
+import { loadGuard, parseList, parseSeed, positiveInt, REPO_ROOT, versions } from '../context.js';
+
+export interface SearchRunOptions {
+  guard: Guard;
+  store: ScratchStore;
+  domains: DomainId[];
+  families: StartFamily[];
+  mode: SearchMode;
+  strategy: SearchStrategy;
+  budget: number;
+  beamWidth: number;
+  seed: number;
+  phase: Phase;
+  /** Test each bypass for a 1-minimal operator set (extra queries, reported apart). Default true. */
+  minimise?: boolean;
+  onRow?: (row: SearchRow) => void;
+}
+
+/** Runs the search for every start case; rows in domain, family, template order. */
+export async function runSearch(o: SearchRunOptions): Promise<SearchSummary> {
+  const rows: SearchRow[] = [];
+  for (const domain of o.domains) {
+    for (const family of o.families) {
+      for (const start of startCases(domain, family, o.seed)) {
+        const mutate = adaptiveNeighbours(domain);
+        const r = await searchBypass({
+          guard: o.guard,
+          start: start.case,
+          mutate,
+          budget: o.budget,
+          mode: o.mode,
+          strategy: o.strategy,
+          beamWidth: o.beamWidth,
+          seed: o.seed,
+          store: o.store,
+          phase: o.phase,
+        });
+        let minimal = r.path;
+        let minimiseQueries = 0;
+        const origin = r.final ? mutate.originOf(r.final) : undefined;
+        if (r.bypassed && origin && (o.minimise ?? true)) {
+          const isBypass = async (c: FuzzCase): Promise<boolean> => {
+            const e = await evaluateCase(o.guard, c, o.store, o.phase);
+            return e.verdict.decision === 'admit' && e.attackerRejected === 0;
+          };
+          const m = await minimalOperatorSet(domain, origin.base, origin.ops, isBypass);
+          minimal = m.ops.map((x) => x.op);
+          minimiseQueries = m.queries;
+        }
+        const row: SearchRow = {
+          domain,
+          family,
+          template: start.template,
+          bypassed: r.bypassed,
+          queries: r.queries,
+          path: r.path,
+          minimal,
+          minimiseQueries,
+          bestScore: r.bestScore,
+          proposed: mutate.stats.proposed,
+          discarded: mutate.stats.discarded,
+          restarts: r.restarts,
+          errors: r.errors,
+          partialAdmits: r.partialAdmits,
+        };
+        rows.push(row);
+        o.onRow?.(row);
+      }
+    }
+  }
+  return summariseSearch({ guard: o.guard.id, mode: o.mode, strategy: o.strategy, budget: o.budget, seed: o.seed }, rows);
+}
+
+/** One domain's LLM family result, for the report. */
+export interface LlmFamilyRow {
+  domain: string;
+  counts: LlmFamilyCounts;
+}
+
+function llmMarkdown(rows: LlmFamilyRow[], mode: string, off?: string): string {
+  if (off !== undefined) return `### LLM paraphrase family\n\n${off}\n`;
+  const out = [`### LLM paraphrase family (${mode})`, '', '| domain | drawn | kept | discarded (rule / judge) | model errors | bypass rate among kept [Wilson 95%] |', '| --- | ---: | ---: | --- | ---: | --- |'];
+  for (const r of rows) {
+    const c = r.counts;
+    out.push(`| ${r.domain} | ${c.total} | ${c.kept} | ${c.discarded} (${c.discardedByRule} / ${c.discardedByJudge}) | ${c.llmErrors} | ${pct(interval(c.bypassed, c.kept))} |`);
+  }
+  out.push('', 'Rewrites that lost the forged claim are discarded and counted, never reported as bypasses.', '');
+  return out.join('\n');
+}
+
+function defaultOutDir(s: { guard: string; mode: string; strategy: string; budget: number; seed: number }): string {
+  const guard = s.guard.replace(/[^\w.-]+/g, '_').slice(0, 40);
+  return path.join(REPO_ROOT, 'reports', `search-${guard}-${s.mode}-${s.strategy}-${s.budget}-${s.seed}`);
+}
+
+/**
+ * Registers `search` on the program. `exit` receives the exit code (0 after a completed run).
+ * @example registerSearchCommand(program, exit) // in buildProgram, next to the other commands
+ */
+export function registerSearchCommand(program: Command, exit: (code: number) => void): void {
+  program
+    .command('search')
+    .description('adaptive attacker as a black-box search: per start template, queries until the guard admits a claim-keeping rewrite; writes search.md/json')
+    .option('-g, --guard <spec>', 'guard to attack (built-in id, module path, http(s) URL or exec:CMD)', 'sentinel')
+    .addOption(new Option('--strategy <s>', 'search strategy').choices(['greedy', 'beam']).default('greedy'))
+    .addOption(new Option('--mode <m>', 'what the attacker sees: decision (admit/reject) or score (also F)').choices(['decision', 'score']).default('decision'))
+    .option('-b, --budget <n>', 'queries per start case', '200')
+    .option('--beam-width <n>', 'cases kept per generation by beam', '3')
+    .option('-d, --domain <list>', `domains, comma-separated or "all" (${DOMAINS.join(', ')})`, 'all')
+    .option('--start <list>', `start families, comma-separated or "all" (${START_FAMILIES.join(', ')})`, 'seed')
+    .option('-s, --seed <n>', 'seed of the start cases and of the search', '1')
+    .addOption(new Option('--phase <phase>', 'guard path').choices(['write', 'retrieve']).default('write'))
+    .option('--no-minimise', 'do not test bypasses for a minimal operator set')
+    .option('--llm', 'also run the LLM paraphrase family (needs OPENAI_API_KEY and OPENAI_BASE_URL, or --llm-replay)')
+    .option('--llm-replay', 'run the LLM family offline from recorded fixtures')
+    .option('--llm-n <n>', 'base cases per domain for the LLM family', '10')
+    .option('--llm-judge', 'also confirm claim preservation with the LLM judge')
+    .option('--fixtures <dir>', 'LLM fixture directory', 'corpora/llm-fixtures')
+    .option('-o, --out <dir>', 'report directory (default reports/search-<guard>-<mode>-<strategy>-<budget>-<seed>)')
+    .option('--timeout <ms>', 'per-entry time bound for module, http and exec guards', '5000')
+    .option('-q, --quiet', 'no per-template lines on stderr')
+    .action(async (opts: Record<string, string | boolean | undefined>) => {
+      const budget = positiveInt('--budget', opts.budget as string, 200);
+      const beamWidth = positiveInt('--beam-width', opts.beamWidth as string, 3);
+      const seed = parseSeed(String(opts.seed));
+      const domains = parseList<DomainId>('--domain', String(opts.domain), DOMAINS);
+      const families = parseList<StartFamily>('--start', String(opts.start), START_FAMILIES);
+      const mode = opts.mode as SearchMode;
+      const strategy = opts.strategy as SearchStrategy;
+      const phase = opts.phase as Phase;
+      const timeoutMs = positiveInt('--timeout', opts.timeout as string, 5000);
+      const store = new MemoryStore(':memory:');
+      const guard = await loadGuard(String(opts.guard), timeoutMs);
+      try {
+        const summary = await runSearch({
+          guard,
+          store,
+          domains,
+          families,
+          mode,
+          strategy,
+          budget,
+          beamWidth,
+          seed,
+          phase,
+          minimise: opts.minimise !== false,
+          onRow: (r) => {
+            if (!opts.quiet) process.stderr.write(`${r.template}: ${r.bypassed ? `bypassed after ${r.queries} queries [${r.minimal.join(' + ') || 'unmutated'}]` : `resists ${r.queries} queries`}\n`);
+          },
+        });
+        const llmRows: LlmFamilyRow[] = [];
+        let llmOff: string | undefined;
+        let llmMode = '';
+        if (opts.llm || opts.llmReplay) {
+          const avail = await llmFamilyAvailability({ replay: Boolean(opts.llmReplay), fixtureDir: path.resolve(String(opts.fixtures)) });
+          if (!avail.on) {
+            llmOff = avail.reason;
+            process.stderr.write(`${avail.reason}\n`);
+          } else {
+            llmMode = avail.mode;
+            const n = positiveInt('--llm-n', opts.llmN as string, 10);
+            for (const domain of domains) {
+              const r = await runLlmParaphraseFamily({
+                domain,
+                n,
+                client: avail.client,
+                seed,
+                judge: Boolean(opts.llmJudge),
+                evaluate: async (c) => (await evaluateCase(guard, c, store, phase)).verdict,
+              });
+              llmRows.push({ domain, counts: r.counts });
+            }
+          }
+        }
+        const outDir = path.resolve(typeof opts.out === 'string' ? opts.out : defaultOutDir(summary));
+        mkdirSync(outDir, { recursive: true });
+        const md = [
+          `# farma-fuzz search: ${summary.guard}`,
+          '',
+          `Guard \`${summary.guard}\`, phase ${phase}, start families ${families.join(', ')}, domains ${domains.join(', ')}, seed ${seed}.`,
+          `Versions: ${Object.entries(versions()).map(([k, v]) => `${k} ${v}`).join(', ')}.`,
+          '',
+          'A query is one candidate entry evaluated by the guard (its attacker setup writes included). A bypass needs the entry and every attacker write of the candidate admitted.',
+          '',
+          renderSearchSummary(summary),
+          ...(opts.llm || opts.llmReplay ? [llmMarkdown(llmRows, llmMode, llmOff)] : []),
+        ].join('\n');
+        const json = { phase, families, domains, versions: versions(), search: summary, ...(opts.llm || opts.llmReplay ? { llm: llmOff !== undefined ? { off: llmOff } : { mode: llmMode, rows: llmRows } } : {}) };
+        await writeFileAtomic(path.join(outDir, 'search.md'), md);
+        await writeFileAtomic(path.join(outDir, 'search.json'), `${JSON.stringify(json, null, 2)}\n`);
+        const q = summary.queries;
+        process.stdout.write(
+          `search ${summary.guard} (${mode}, ${strategy}, budget ${budget}): bypassed ${summary.bypass.k}/${summary.bypass.n} start cases (${pct(summary.bypass)})` +
+            (q ? `, median ${q.median} queries (quartiles ${q.q1}–${q.q3})` : '') +
+            `; ${summary.resisting.length} resist\nreport: ${path.join(outDir, 'search.md')}\n`,
+        );
+        exit(0);
+      } finally {
+        await guard.close?.();
+        store.close();
+      }
+    });
+}
