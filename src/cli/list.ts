@@ -3,8 +3,9 @@ import { DOMAINS } from '../domain/fuzz-case.js';
 import { UsageError } from '../domain/errors.js';
 import { GUARDS } from '../guards/registry.js';
 import { FAMILY_REGISTRY } from '../../generators/families.js';
+import { listOperators } from '../../generators/paraphrase/index.js';
 
-export const LISTABLE = ['guards', 'families', 'domains'] as const;
+export const LISTABLE = ['guards', 'families', 'domains', 'operators'] as const;
 
 export function listText(what: string): string {
   switch (what) {
@@ -18,6 +19,11 @@ export function listText(what: string): string {
         .join('\n');
     case 'domains':
       return DOMAINS.join('\n');
+    case 'operators': {
+      const ops = listOperators();
+      const rows = ops.map((o) => `${o.id.padEnd(22)} ${o.group.padEnd(11)} preserves: ${o.preserves.join(', ')}\n${' '.repeat(35)}${o.description}`);
+      return [`${ops.length} paraphrase/mutation operators (id, group, what each keeps)`, ...rows].join('\n');
+    }
     default:
       throw new UsageError(`list: unknown kind "${what}" (known: ${LISTABLE.join(', ')})`);
   }
