@@ -1,0 +1,50 @@
+/**
+ * Robustness: two `fuzz` runs appending to the same corpus at once lose nothing (issue 7).
+ * Both real CLI runs (guard `none`, so every forged cell yields findings) start together with
+ * different seeds and one corpus folder; afterwards every counterexample id of both
+ * report.json files is in the corpus, once, and the file parses with no issue.
+ * The corpus append is serialised by proper-lockfile (src/corpus/regressions.ts).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { loadRegressions, regressionFile } from '../../src/corpus/regressions.js';
+
+const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+
+function fuzz(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'fuzz', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('two fuzz runs into one corpus at once', () => {
+  it('keep every finding of both runs', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'farma-concurrent-'));
+    const corpus = join(tmp, 'corpus');
+    const common = ['--guard', 'none', '--runs', '50', '--corpus', corpus, '--no-real', '--quiet', '--family', 'seed,naive,benign'];
+    const [a, b] = await Promise.all([
+      fuzz([...common, '--seed', '101', '--out', join(tmp, 'a')]),
+      fuzz([...common, '--seed', '202', '--out', join(tmp, 'b')]),
+    ]);
+    expect(a.code, a.stderr).toBe(1); // guard `none` fails the forgery property
+    expect(b.code, b.stderr).toBe(1);
+    const ids = (dir: string): string[] => (JSON.parse(readFileSync(join(tmp, dir, 'report.json'), 'utf8')) as { counterexamples: Array<{ id: string }> }).counterexamples.map((c) => c.id);
+    const found = new Set([...ids('a'), ...ids('b')]);
+    expect(found.size).toBeGreaterThan(5);
+    const { records, issues } = loadRegressions(regressionFile(corpus, 'none'));
+    expect(issues).toEqual([]);
+    const stored = records.map((r) => r.value.id);
+    expect(new Set(stored).size).toBe(stored.length);
+    for (const id of found) expect(stored).toContain(id);
+  }, 60_000);
+});
