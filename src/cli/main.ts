@@ -19,6 +19,7 @@ import { checkFile } from './commands/check.js';
 import { runReplay } from './commands/replay.js';
 import { listText, LISTABLE } from './list.js';
 import { measureFpr, renderFprMarkdown, writeFprReport } from './commands/fpr.js';
+import { registerEvalCommand } from './commands/eval.js';
 import { DEFAULT_CONFIG, loadConfigFile, mergeConfig, type ConfigFlags } from '../config/index.js';
 import { gate, formatGateCheck, type GateResult, type GateThresholds } from '../report/gate.js';
 import { renderJunit } from '../report/junit.js';
@@ -304,6 +305,8 @@ export function buildProgram(exit: (code: number) => void): Command {
         store.close();
       }
     });
+
+  registerEvalCommand(program, exit);
 
   program
     .command('list')
