@@ -151,6 +151,16 @@ interface Scored {
   bypass: boolean;
 }
 
+/** A shuffled copy (Fisher–Yates with the search's random source). */
+function shuffle<T>(items: readonly T[], rng: { nextInt(n: number): number }): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = rng.nextInt(i + 1);
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+
 /** Stop searching after this many mutation calls in a row that proposed nothing. */
 const DRY_LIMIT = 50;
 /** Score-greedy retries of a case whose neighbours were all worse, before a restart. */
@@ -232,8 +242,9 @@ export async function searchBypass(o: SearchOptions): Promise<SearchResult> {
     const keep = o.strategy === 'greedy' ? 1 : beamWidth;
     let next: Scored[];
     if (o.mode === 'score') {
-      // Lowest F first; ties keep query order. Greedy moves only when it does not get worse.
-      const ranked = [...evaluated].sort((a, b) => a.f - b.f);
+      // Lowest F first; ties in random order (so an uninformative F degrades to the decision walk).
+      // Greedy moves only when it does not get worse.
+      const ranked = shuffle(evaluated, rng).sort((a, b) => a.f - b.f);
       next = ranked.slice(0, keep);
       if (o.strategy === 'greedy' && next[0] !== undefined && frontier[0] !== undefined && next[0].f > frontier[0].f) {
         // Every neighbour is worse: try the same case again, then restart.
