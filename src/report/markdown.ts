@@ -36,6 +36,7 @@ export function renderMarkdown(r: ReportData): string {
   out.push('the false-positive rate (benign entries rejected). Brackets hold the Wilson 95% interval.');
   out.push('Guard errors are counted apart and never as rejections.');
   out.push('');
+  out.push(...renderFindings(r));
   for (const domain of c.domains) {
     const cells = r.cells.filter((x) => x.domain === domain);
     if (cells.length === 0) continue;
@@ -90,4 +91,38 @@ export function renderMarkdown(r: ReportData): string {
     out.push('');
   }
   return out.join('\n');
+}
+
+/**
+ * The findings section: per family over all domains, what the guard did, the highest
+ * forgery score seen and the signals that fired; canonical-style templates apart.
+ */
+export function renderFindings(r: ReportData): string[] {
+  const out: string[] = ['## Findings', ''];
+  const families = [...new Set(r.cells.map((x) => x.family))];
+  for (const family of families) {
+    const cells = r.cells.filter((x) => x.family === family);
+    const runs = cells.reduce((a, x) => a + x.runs, 0);
+    const violations = cells.reduce((a, x) => a + x.violations, 0);
+    const errors = cells.reduce((a, x) => a + x.errors, 0);
+    const forged = cells[0]?.property === 'forgery-rejected';
+    const scores = cells.flatMap((x) => Object.keys(x.scoreHistogram).map(Number));
+    const maxF = scores.length > 0 ? Math.max(...scores) : undefined;
+    const fires: Record<string, number> = {};
+    for (const x of cells) for (const [k, v] of Object.entries(x.signalFires)) fires[k] = (fires[k] ?? 0) + v;
+    const fired = Object.entries(fires).sort().map(([k, v]) => `${k} ${v}×`).join(', ') || 'none';
+    const layers: Record<string, number> = {};
+    for (const x of cells) for (const [k, v] of Object.entries(x.decidingLayers)) layers[k] = (layers[k] ?? 0) + v;
+    const topLayers = Object.entries(layers).sort((a, b) => b[1] - a[1]).slice(0, 3).map(([k, v]) => `${k} ${v}`).join(', ');
+    const what = forged ? `${violations}/${runs} forged entries admitted (bypass rate)` : `${violations}/${runs} benign entries rejected (FPR)`;
+    out.push(`- **${family}**: ${what}${errors > 0 ? `, ${errors} guard errors` : ''}; highest F ${maxF !== undefined ? maxF.toFixed(2) : 'n/a'}; signals fired: ${fired}; deciding layers: ${topLayers || '-'}.`);
+    const canonical = cells.flatMap((x) => Object.entries(x.breakdown.template).filter(([k]) => /\/canonical-/.test(k)));
+    if (canonical.length > 0) {
+      const cRuns = canonical.reduce((a, [, t]) => a + t.runs, 0);
+      const cViol = canonical.reduce((a, [, t]) => a + t.violations, 0);
+      out.push(`  - canonical-style templates (the paper's decision-log vocabulary): ${cViol}/${cRuns} ${forged ? 'admitted' : 'rejected'}.`);
+    }
+  }
+  out.push('');
+  return out;
 }
