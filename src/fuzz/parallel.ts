@@ -139,7 +139,15 @@ export async function runCampaignParallel<G>(o: ParallelCampaignOptions<G>): Pro
     ...(o.workerData !== undefined ? { workerData: o.workerData } : {}),
   });
   const perCell = new Array<number>(tasks.length).fill(0);
+  const finished = new Array<boolean>(tasks.length).fill(false);
   let total = 0;
+  const advance = (index: number, cell: CellDescriptor, done: number): void => {
+    if (finished[index] || done <= (perCell[index] ?? 0)) return;
+    total += done - (perCell[index] ?? 0);
+    perCell[index] = done;
+    o.onProgress?.(cell, done);
+    o.onTotalProgress?.(total);
+  };
   const ports: MessagePort[] = [];
   try {
     const outcomes = await Promise.all(
@@ -150,11 +158,7 @@ export async function runCampaignParallel<G>(o: ParallelCampaignOptions<G>): Pro
           const { port1, port2 } = new MessageChannel();
           ports.push(port1);
           port1.on('message', (m: { done?: unknown }) => {
-            if (typeof m.done !== 'number') return;
-            total += m.done - (perCell[task.index] ?? 0);
-            perCell[task.index] = m.done;
-            o.onProgress?.(cell, m.done);
-            o.onTotalProgress?.(total);
+            if (typeof m.done === 'number') advance(task.index, cell, m.done);
           });
           task.progress = port2;
           transferList = [port2];
@@ -166,6 +170,9 @@ export async function runCampaignParallel<G>(o: ParallelCampaignOptions<G>): Pro
         } catch (cause) {
           throw new Error(`cell ${task.domain}/${task.family} failed in a worker: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
         }
+        // The result is authoritative; progress messages still in flight are then ignored.
+        advance(task.index, cell, outcome.stats.runs);
+        finished[task.index] = true;
         o.onCellEnd?.(outcome, task.index);
         return outcome;
       }),
