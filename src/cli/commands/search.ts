@@ -15,6 +15,7 @@ import type { DomainId, FuzzCase } from '../../domain/fuzz-case.js';
 import { DOMAINS } from '../../domain/fuzz-case.js';
 import type { Guard, Phase } from '../../domain/guard.js';
 import type { ScratchStore } from '../../fuzz/evaluate.js';
+import { cellSeed } from '../../fuzz/campaign.js';
 import { evaluateCase, searchBypass, type SearchMode, type SearchStrategy } from '../../fuzz/search.js';
 import { MemoryStore } from '../../memory/index.js';
 import { writeFileAtomic } from '../../corpus/atomic.js';
@@ -56,7 +57,8 @@ export async function runSearch(o: SearchRunOptions): Promise<SearchSummary> {
           mode: o.mode,
           strategy: o.strategy,
           beamWidth: o.beamWidth,
-          seed: o.seed,
+          // Each template gets its own search seed (derived), so the runs are independent draws.
+          seed: cellSeed(o.seed, domain, start.template),
           store: o.store,
           phase: o.phase,
         });
