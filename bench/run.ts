@@ -321,7 +321,7 @@ async function peakMemory(): Promise<void> {
 // 6. Parallel scaling 1 → 2 workers.
 
 async function scaling(): Promise<void> {
-  const runsPerCell = QUICK ? 100 : 400;
+  const runsPerCell = QUICK ? 100 : 1000; // 1000 = the default `fuzz` campaign
   log(`parallel scaling: ${DOMAINS.length * FAMILY_IDS.length} cells × ${runsPerCell} runs, SENTINEL`);
   const cells = DOMAINS.flatMap((domain) => FAMILY_IDS.map((family) => ({ domain, family })));
   const store = new MemoryStore(':memory:');
