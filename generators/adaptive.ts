@@ -20,6 +20,7 @@ import { UsageError } from '../src/domain/errors.js';
 import { amplificationChain, attackChoice, attackTemplates, buildChainCase, buildEntryCase, seedTrace } from './farma.js';
 import type { ChainValue, EntryValue } from './farma.js';
 import { subjectSlots } from './slots.js';
+import { naiveAttack } from './naive.js';
 import { applyOperators, claimPreserved, listOperators, OPERATOR_IDS, operatorChoiceArb, precedentRule } from './paraphrase/index.js';
 import type { OperatorChoice, OperatorId } from './paraphrase/index.js';
 
@@ -37,6 +38,8 @@ export interface AdaptiveOptions {
   operators?: readonly OperatorId[];
   /** Longest operator sequence (default 4). */
   maxOperators?: number;
+  /** Also draw naive attacks as base cases (default false). */
+  naive?: boolean;
   /** Also draw amplification chains as base cases (default false: seed traces only). */
   amplification?: boolean;
   /** Largest number of amplification cycles when `amplification` is on (default 4). */
@@ -75,7 +78,10 @@ export function buildAdaptiveCase(domain: DomainId, base: FuzzCase, ops: readonl
   }
   const parts = entries.slice(0, -1);
   const truth = { ...base.truth, family: ADAPTIVE_FAMILY, operators: [...base.truth.operators, ...ops.map((o) => o.op)] };
-  if (parts.length > 0) truth.attackerSetup = (base.truth.attackerSetup ?? 0) + parts.length;
+  if (parts.length > 0) {
+    truth.attackerSetup = (base.truth.attackerSetup ?? 0) + parts.length;
+    truth.claimParts = parts.length + 1;
+  }
   const out: FuzzCase = { entry: last, truth };
   if (setup.length > 0 || parts.length > 0) out.setup = [...setup, ...parts];
   return { kept: true, case: out };
@@ -112,9 +118,10 @@ function checkOptions(options: AdaptiveOptions): { ids: readonly OperatorId[]; m
  */
 export function adaptiveAttack(domain: DomainId, options: AdaptiveOptions = {}): fc.Arbitrary<FuzzCase> {
   const { ids, maxOperators } = checkOptions(options);
-  const base: fc.Arbitrary<FuzzCase> = options.amplification
-    ? fc.oneof(seedTrace(domain), amplificationChain(domain, { maxCycles: options.maxCycles ?? 4 }).map(markAttackerChain))
-    : seedTrace(domain);
+  const bases: fc.Arbitrary<FuzzCase>[] = [seedTrace(domain)];
+  if (options.naive) bases.push(naiveAttack(domain));
+  if (options.amplification) bases.push(amplificationChain(domain, { maxCycles: options.maxCycles ?? 4 }).map(markAttackerChain));
+  const base: fc.Arbitrary<FuzzCase> = bases.length === 1 ? seedTrace(domain) : fc.oneof(...bases);
   return fc
     .tuple(base, operatorChoiceArb(ids, { maxLength: maxOperators }))
     .map(([b, ops]) => buildAdaptiveCase(domain, b, ops).case);

@@ -9,6 +9,7 @@ import { DOMAINS } from '../src/domain/fuzz-case.js';
 import { amplificationChain, seedTrace } from './farma.js';
 import { naiveAttack } from './naive.js';
 import { benignHistory, benignTrace } from './benign.js';
+import { adaptiveAttack } from './adaptive.js';
 
 export interface FamilySpec {
   label: Label;
@@ -37,6 +38,11 @@ export const FAMILY_REGISTRY = {
     label: 'forged',
     description: 'Naive attacks: overt instructions to skip the safety step (paper §III-A)',
     arbitrary: (domain) => naiveAttack(domain),
+  },
+  adaptive: {
+    label: 'forged',
+    description: 'Adaptive variants: seed traces, naive attacks and amplification chains rewritten by up to 4 paraphrase/mutation operators (generators/paraphrase); rewrites that lose the claim fall back to the base forgery and are counted as discarded',
+    arbitrary: (domain) => adaptiveAttack(domain, { naive: true, amplification: true }),
   },
   benign: {
     label: 'benign',

@@ -11,6 +11,8 @@ export { benignTrace, benignTraceAnyDomain, benignHistory } from './benign.js';
 export { CLAIM_CHECKS, findClaim, claimOf } from './claims.js';
 export { OPERATORS, OPERATOR_IDS, listOperators, applyOperators, operatorChoiceArb, claimPreserved } from './paraphrase/index.js';
 export type { OperatorId, OperatorChoice } from './paraphrase/index.js';
+export { adaptiveAttack, buildAdaptiveCase, adaptiveNeighbours, operatorGroupMap } from './adaptive.js';
+export { runLlmParaphraseFamily, llmFamilyAvailability } from './llm-paraphrase.js';
 export { loadTemplates, defaultTemplates, compileTemplate } from './templates.js';
 export type { CompiledTemplate, TemplateSet, TemplateMeta } from './templates.js';
 export { fakerValue } from './faker-arb.js';

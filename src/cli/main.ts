@@ -20,6 +20,7 @@ import { runReplay } from './commands/replay.js';
 import { listText, LISTABLE } from './list.js';
 import { measureFpr, renderFprMarkdown, writeFprReport } from './commands/fpr.js';
 import { registerEvalCommand } from './commands/eval.js';
+import { registerSearchCommand } from './commands/search.js';
 import { DEFAULT_CONFIG, loadConfigFile, mergeConfig, type ConfigFlags } from '../config/index.js';
 import { gate, formatGateCheck, type GateResult, type GateThresholds } from '../report/gate.js';
 import { renderJunit } from '../report/junit.js';
@@ -307,6 +308,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     });
 
   registerEvalCommand(program, exit);
+  registerSearchCommand(program, exit);
 
   program
     .command('list')

@@ -49,6 +49,12 @@ export interface Truth {
    * the other setup entries are history, committed directly. Absent = 0.
    */
   attackerSetup?: number;
+  /**
+   * When a claim is split over several writes: the entry plus the last `claimParts - 1`
+   * attacker writes carry it together, and the forgery counts as rejected when the guard
+   * rejects any of those parts. Absent = 1 (the entry alone).
+   */
+  claimParts?: number;
 }
 
 export interface FuzzCase {

@@ -45,17 +45,28 @@ function checked(value: unknown): Verdict {
 export function evaluateSync(guard: Guard, c: FuzzCase, store: ScratchStore, phase: Phase): Verdict {
   const { history, attacker } = splitSetup(c);
   if (history.length === 0 && attacker.length === 0) return checkSync(guard, c, store.view, phase);
+  const partsFrom = attacker.length - Math.max(0, (c.truth.claimParts ?? 1) - 1);
   return store.scratch(history, (view) => {
-    for (const e of attacker) {
+    let partRejected: Verdict | undefined;
+    for (const [i, e] of attacker.entries()) {
+      let v: Verdict;
       try {
-        const v = guard.check(e, { phase: 'write', store: view });
-        if (!(v instanceof Promise) && v.decision === 'admit') store.insert(e);
-      } catch {
-        // a throwing guard commits nothing
+        const out = guard.check(e, { phase: 'write', store: view });
+        v = out instanceof Promise ? errorVerdict('malformed', `guard ${guard.id} declared mode 'sync' but returned a Promise`) : checked(out);
+      } catch (err) {
+        v = errorVerdict('threw', describeThrow(err));
       }
+      if (v.decision === 'admit') store.insert(e);
+      else if (i >= partsFrom && v.decision === 'reject') partRejected ??= v;
     }
-    return checkSync(guard, c, view, phase);
+    const final = checkSync(guard, c, view, phase);
+    return partRejected && final.decision === 'admit' ? splitRejected(partRejected, final) : final;
   });
+}
+
+/** A split claim counts as rejected when one of its parts was: report that part's verdict. */
+function splitRejected(part: Verdict, final: Verdict): Verdict {
+  return { ...part, reasons: ['an earlier part of this split claim was rejected', ...part.reasons], elapsedUs: part.elapsedUs + final.elapsedUs };
 }
 
 function checkSync(guard: Guard, c: FuzzCase, view: StoreView, phase: Phase): Verdict {
@@ -74,19 +85,25 @@ function checkSync(guard: Guard, c: FuzzCase, view: StoreView, phase: Phase): Ve
 /** Async evaluation, for any guard. */
 export async function evaluateAsync(guard: Guard, c: FuzzCase, store: ScratchStore, phase: Phase): Promise<Verdict> {
   const { history, attacker } = splitSetup(c);
+  const partsFrom = attacker.length - Math.max(0, (c.truth.claimParts ?? 1) - 1);
   return store.scratchAsync(history, async (view) => {
-    for (const e of attacker) {
+    let partRejected: Verdict | undefined;
+    for (const [i, e] of attacker.entries()) {
+      let v: Verdict;
       try {
-        const v = await guard.check(e, { phase: 'write', store: view });
-        if (v.decision === 'admit') store.insert(e);
-      } catch {
-        // a throwing guard commits nothing
+        v = checked(await guard.check(e, { phase: 'write', store: view }));
+      } catch (err) {
+        v = errorVerdict('threw', describeThrow(err));
       }
+      if (v.decision === 'admit') store.insert(e);
+      else if (i >= partsFrom && v.decision === 'reject') partRejected ??= v;
     }
+    let final: Verdict;
     try {
-      return checked(await guard.check(c.entry, { phase, store: view }));
+      final = checked(await guard.check(c.entry, { phase, store: view }));
     } catch (e) {
-      return errorVerdict('threw', describeThrow(e));
+      final = errorVerdict('threw', describeThrow(e));
     }
+    return partRejected && final.decision === 'admit' ? splitRejected(partRejected, final) : final;
   });
 }

@@ -83,9 +83,11 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
   let interrupted = false;
   let round = 0;
 
+  const maxRounds = maxFailures * 4;
   while (stats.runs < o.runs && !interrupted) {
-    const hunting = found.length < maxFailures;
+    const hunting = found.length < maxFailures && round < maxRounds;
     let shrinking = false;
+    let trigger: { signature: string; template: string } | undefined;
     let last: { c: FuzzCase; verdict: Verdict; judgement: Exclude<Judgement, 'holds'> } | undefined;
     const observe = (c: FuzzCase, verdict: Verdict): boolean => {
       const j = judge(c.truth, verdict);
@@ -96,8 +98,16 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
         o.onProgress?.(stats.runs);
       }
       if (j === 'holds' || !hunting) return true;
-      if (seen.has(failureSignature(c, verdict, j))) return true;
-      shrinking = true;
+      const signature = failureSignature(c, verdict, j);
+      if (!shrinking) {
+        if (seen.has(signature)) return true;
+        shrinking = true;
+        trigger = { signature, template: c.truth.template };
+      } else if (seen.has(signature) && c.truth.template !== trigger?.template) {
+        // While shrinking, a smaller case of the same template still counts (fewer operators,
+        // shorter chains), even when it lands on a known signature; another template does not.
+        return true;
+      }
       last = { c, verdict, judgement: j };
       return false;
     };
@@ -135,19 +145,25 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
       const j = judge(c.truth, verdict);
       const judgement: Exclude<Judgement, 'holds'> = j === 'holds' ? last.judgement : j;
       const signature = failureSignature(c, verdict, judgement);
+      const duplicate = seen.has(signature);
       seen.add(signature);
-      found.push({
-        domain: o.domain,
-        family: o.family,
-        property: propertyFor(c.truth),
-        judgement,
-        signature,
-        case: c,
-        verdict,
-        seed,
-        path: details.counterexamplePath,
-        numShrinks: details.numShrinks,
-      });
+      // The case that started this shrink is covered when it shrank within its own template.
+      if (trigger && trigger.template === c.truth.template) seen.add(trigger.signature);
+      // A case that shrinks onto a known finding (e.g. its operators were not needed) is not a new one.
+      if (!duplicate) {
+        found.push({
+          domain: o.domain,
+          family: o.family,
+          property: propertyFor(c.truth),
+          judgement,
+          signature,
+          case: c,
+          verdict,
+          seed,
+          path: details.counterexamplePath,
+          numShrinks: details.numShrinks,
+        });
+      }
     } else if (details.failed && details.counterexample !== null) {
       // The predicate threw (not the guard: guard throws are error verdicts): a generator or store bug.
       const err = details.errorInstance;

@@ -5,6 +5,7 @@
  */
 import { formatCounterexample } from './format-verdict.js';
 import type { Interval, ReportData } from './model.js';
+import { renderAdaptiveSection } from './adaptive.js';
 
 /** `12.3% [8.1%, 17.9%]` */
 export function pct(i: Interval): string {
@@ -59,6 +60,8 @@ export function renderMarkdown(r: ReportData): string {
       out.push('');
     }
   }
+  const adaptive = renderAdaptiveSection({ cells: r.cells, counterexamples: r.counterexamples, ...(r.operatorGroups ? { operatorGroups: r.operatorGroups } : {}) });
+  if (adaptive) out.push(adaptive, '');
   out.push('## False-positive rate: generated vs real benign traces');
   out.push('');
   out.push('| set | kind | FPR [95% CI] | n |');

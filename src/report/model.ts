@@ -102,6 +102,8 @@ export interface ReportData {
     realismGap?: number;
   };
   counterexamples: ReportCounterexample[];
+  /** Operator id → operator group, for the adaptive section (when operators were used). */
+  operatorGroups?: Record<string, string>;
   corpus?: { file: string; added: number; duplicates: number };
   timing: {
     elapsedMs: number;
@@ -126,6 +128,7 @@ export interface BuildReportInput {
   counterexamples: Array<{ id: string; replay: string; cx: CampaignOutcome['cells'][number]['counterexamples'][number] }>;
   realSets: RealSetFpr[];
   corpus?: { file: string; added: number; duplicates: number };
+  operatorGroups?: Record<string, string>;
   generatedAt: string;
 }
 
@@ -224,6 +227,7 @@ export function buildReport(input: BuildReportInput): ReportData {
     cells,
     fpr: { generated, real: input.realSets, ...(realismGap !== undefined ? { realismGap } : {}) },
     counterexamples,
+    ...(input.operatorGroups ? { operatorGroups: input.operatorGroups } : {}),
     ...(input.corpus ? { corpus: input.corpus } : {}),
     timing: {
       elapsedMs: outcome.elapsedMs,

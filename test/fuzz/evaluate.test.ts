@@ -35,3 +35,22 @@ describe('attacker setup goes through the guard', () => {
     expect(direct.score).toBe(5);
   });
 });
+
+describe('a claim split over several writes', () => {
+  const split = {
+    entry: entry('part-2', 'second half'),
+    truth: { label: 'forged' as const, family: 'adaptive', domain: 'ehr', template: 't', operators: ['split-entries'], attackerSetup: 1, claimParts: 2 },
+    setup: [entry('bad-part-1', 'first half')],
+  };
+
+  it('counts as rejected when an earlier part was rejected, even if the last part is admitted', () => {
+    const v = evaluateSync(sizeGuard, split, store, 'write');
+    expect(v.decision).toBe('reject');
+    expect(v.reasons[0]).toMatch(/earlier part/);
+  });
+
+  it('a rejected attacker write outside the claim parts does not make the entry rejected', () => {
+    const chain = { ...split, truth: { ...split.truth, claimParts: 1 } };
+    expect(evaluateSync(sizeGuard, chain, store, 'write').decision).toBe('admit');
+  });
+});

@@ -19,6 +19,7 @@ import { formatCounterexample } from '../../report/format-verdict.js';
 import { writeFileAtomic } from '../../corpus/atomic.js';
 import { formatSignals } from '../../report/format-verdict.js';
 import { FAMILY_REGISTRY, type FamilyId } from '../../../generators/families.js';
+import { operatorGroupMap } from '../../../generators/adaptive.js';
 import { REPO_ROOT, versions } from '../context.js';
 import type { Progress } from '../progress.js';
 
@@ -178,6 +179,7 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
     counterexamples: cxWithIds,
     realSets,
     ...(corpus ? { corpus } : {}),
+    ...(o.families.includes('adaptive') ? { operatorGroups: operatorGroupMap() } : {}),
     generatedAt: o.generatedAt,
   });
   mkdirSync(o.outDir, { recursive: true });
