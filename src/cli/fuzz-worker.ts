@@ -9,8 +9,9 @@ import type { Guard } from '../domain/guard.js';
 import { UsageError } from '../domain/errors.js';
 import { MemoryStore } from '../memory/index.js';
 import { runCell, type CellOutcome } from '../fuzz/property.js';
+import type { ScratchStore } from '../fuzz/evaluate.js';
 import { progressReporter, type CellTask } from '../fuzz/parallel.js';
-import { FAMILY_REGISTRY, isDomainId, isFamilyId } from '../../generators/families.js';
+import { FAMILY_REGISTRY, isDomainId, isFamilyId, type FamilyId } from '../../generators/families.js';
 import { guardSpecKind } from '../guards/resolve.js';
 import { loadGuard } from './context.js';
 
@@ -60,33 +61,48 @@ async function withGuard<T>(g: FuzzWorkerGuard, fn: (guard: Guard) => Promise<T>
   }
 }
 
-/**
- * Runs one cell task in this worker.
- * @throws UsageError for an unknown domain or family; rejects as `runCell` does when the generator throws.
- */
-export default async function runFuzzCellTask(task: CellTask<FuzzWorkerGuard>): Promise<CellOutcome> {
+/** Runs one cell task with a ready guard and scratch store (in a worker or in the calling thread). */
+function runTask(task: CellTask<FuzzWorkerGuard>, guard: Guard, scratch: ScratchStore, onProgress: (done: number) => void): Promise<CellOutcome> {
   if (!isDomainId(task.domain)) throw new UsageError(`unknown domain "${task.domain}"`);
   if (!isFamilyId(task.family)) throw new UsageError(`unknown family "${task.family}"`);
   const domain: DomainId = task.domain;
+  return runCell({
+    domain,
+    family: task.family,
+    arbitrary: FAMILY_REGISTRY[task.family as FamilyId].arbitrary(domain),
+    guard,
+    store: scratch,
+    phase: task.phase,
+    runs: task.runs,
+    seed: task.seed,
+    ...(task.maxFailures !== undefined ? { maxFailures: task.maxFailures } : {}),
+    ...(task.timeLimitMs !== undefined ? { timeLimitMs: task.timeLimitMs } : {}),
+    ...(task.examples ? { examples: task.examples } : {}),
+    onProgress,
+  });
+}
+
+/**
+ * Runs one cell task in this worker (piscina's handler).
+ * @throws UsageError for an unknown domain or family; rejects as `runCell` does when the generator throws.
+ */
+export default async function runFuzzCellTask(task: CellTask<FuzzWorkerGuard>): Promise<CellOutcome> {
   store ??= new MemoryStore(':memory:');
   const scratch = store;
   const progress = progressReporter(task.progress);
   return withGuard(task.guard, async (guard) => {
-    const outcome = await runCell({
-      domain,
-      family: task.family,
-      arbitrary: FAMILY_REGISTRY[task.family as keyof typeof FAMILY_REGISTRY].arbitrary(domain),
-      guard,
-      store: scratch,
-      phase: task.phase,
-      runs: task.runs,
-      seed: task.seed,
-      ...(task.maxFailures !== undefined ? { maxFailures: task.maxFailures } : {}),
-      ...(task.timeLimitMs !== undefined ? { timeLimitMs: task.timeLimitMs } : {}),
-      ...(task.examples ? { examples: task.examples } : {}),
-      onProgress: progress.update,
-    });
+    const outcome = await runTask(task, guard, scratch, progress.update);
     progress.flush(outcome.stats.runs);
     return outcome;
   });
+}
+
+/**
+ * The `local` runner for `runCampaignParallel`: runs tasks in the calling thread with the
+ * guard and scratch store it already has, so `--workers 2` starts one worker thread, not two.
+ * @example
+ * runCampaignParallel({ ...fuzzWorkerPool(), local: localCellRunner(guard, store), workers: 2, ... })
+ */
+export function localCellRunner(guard: Guard, scratch: ScratchStore): (task: CellTask<FuzzWorkerGuard>, onProgress: (done: number) => void) => Promise<CellOutcome> {
+  return (task, onProgress) => runTask(task, guard, scratch, onProgress);
 }

@@ -76,6 +76,12 @@ export interface ParallelCampaignOptions<G = unknown> {
   onTotalProgress?: (done: number) => void;
   /** Called as each cell finishes, in completion order (not cell order). */
   onCellEnd?: (outcome: CellOutcome, index: number) => void;
+  /**
+   * Runs a task in the calling thread. When given, the calling thread is one of the `workers`
+   * lanes (so `workers: 2` starts one worker thread and saves one start-up); it must give the
+   * same outcome as the worker file would. `onProgress(done)` reports cases evaluated.
+   */
+  local?: (task: CellTask<G>, onProgress: (done: number) => void) => Promise<CellOutcome>;
 }
 
 /** Splits a campaign into its cell tasks, in cell order (no ports attached). */
@@ -117,8 +123,10 @@ export function mergeCellOutcomes(
  *
  * @returns the same `CampaignOutcome` as `runCampaign` would for the same seed and cells
  *   (only `elapsedMs` and the per-cell `elapsedMs` differ).
- * @throws Error naming the cell when a worker's task rejects (e.g. a broken generator or an
- *   unknown guard); the pool is destroyed first.
+ * Cells are handed out in cell order to whichever lane (worker thread, or the calling thread
+ * when `local` is given) is free; outcomes are merged in cell order.
+ * @throws Error naming the cell when a task rejects (e.g. a broken generator or an unknown
+ *   guard); no further cell is started and the pool is destroyed.
  * @example
  * const outcome = await runCampaignParallel({
  *   ...fuzzWorkerPool(), workers: 2,
@@ -129,58 +137,103 @@ export function mergeCellOutcomes(
 export async function runCampaignParallel<G>(o: ParallelCampaignOptions<G>): Promise<CampaignOutcome> {
   const started = performance.now();
   const tasks = cellTasks(o);
-  const threads = Math.max(1, Math.min(Math.floor(o.workers), tasks.length || 1));
-  const pool = new Piscina({
-    filename: o.workerFile instanceof URL ? o.workerFile.href : o.workerFile,
-    minThreads: threads,
-    maxThreads: threads,
-    idleTimeout: 1000,
-    ...(o.execArgv ? { execArgv: o.execArgv } : {}),
-    ...(o.workerData !== undefined ? { workerData: o.workerData } : {}),
-  });
+  const wanted = Math.max(1, Math.floor(o.workers));
+  // With a local runner the calling thread is one of the `workers` lanes: one thread fewer to start.
+  const threads = Math.max(0, Math.min(o.local ? wanted - 1 : wanted, tasks.length));
+  const prefetch = o.local ? 2 : 1;
+  const pool =
+    threads > 0
+      ? new Piscina({
+          filename: o.workerFile instanceof URL ? o.workerFile.href : o.workerFile,
+          minThreads: threads,
+          maxThreads: threads,
+          // With a local lane the calling thread is often busy in a synchronous cell and cannot
+          // hand out work; two tasks in flight per worker keep the workers fed meanwhile.
+          concurrentTasksPerWorker: prefetch,
+          idleTimeout: 1000,
+          ...(o.execArgv ? { execArgv: o.execArgv } : {}),
+          ...(o.workerData !== undefined ? { workerData: o.workerData } : {}),
+        })
+      : undefined;
   const perCell = new Array<number>(tasks.length).fill(0);
   const finished = new Array<boolean>(tasks.length).fill(false);
+  const outcomes = new Array<CellOutcome | undefined>(tasks.length);
   let total = 0;
-  const advance = (index: number, cell: CellDescriptor, done: number): void => {
+  const advance = (index: number, done: number): void => {
     if (finished[index] || done <= (perCell[index] ?? 0)) return;
     total += done - (perCell[index] ?? 0);
     perCell[index] = done;
-    o.onProgress?.(cell, done);
+    o.onProgress?.(o.cells[index] as CellDescriptor, done);
     o.onTotalProgress?.(total);
   };
   const ports: MessagePort[] = [];
+  let next = 0;
+  let stopped = false;
+  const take = (): CellTask<G> | undefined => (stopped ? undefined : tasks[next++]);
+  const settle = (task: CellTask<G>, outcome: CellOutcome): void => {
+    // The result is authoritative; progress messages still in flight are then ignored.
+    advance(task.index, outcome.stats.runs);
+    finished[task.index] = true;
+    outcomes[task.index] = outcome;
+    o.onCellEnd?.(outcome, task.index);
+  };
+  const fail = (task: CellTask<G>, where: string, cause: unknown): never => {
+    stopped = true;
+    throw new Error(`cell ${task.domain}/${task.family} failed ${where}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  };
+  const poolLane = async (p: Piscina): Promise<void> => {
+    for (let task = take(); task !== undefined; task = take()) {
+      let transferList: MessagePort[] | undefined;
+      if (o.onProgress || o.onTotalProgress) {
+        const { port1, port2 } = new MessageChannel();
+        ports.push(port1);
+        const index = task.index;
+        port1.on('message', (m: { done?: unknown }) => {
+          if (typeof m.done === 'number') advance(index, m.done);
+        });
+        task.progress = port2;
+        transferList = [port2];
+      }
+      o.onCellStart?.(o.cells[task.index] as CellDescriptor, task.index);
+      let outcome: CellOutcome;
+      try {
+        outcome = (await p.run(task, transferList ? { transferList } : {})) as CellOutcome;
+      } catch (cause) {
+        fail(task, 'in a worker', cause);
+      }
+      settle(task, outcome!);
+    }
+  };
+  const localLane = async (run: NonNullable<ParallelCampaignOptions<G>['local']>): Promise<void> => {
+    // Let the pool lanes hand out their first tasks before this thread gets busy.
+    await new Promise((r) => setImmediate(r));
+    for (let task = take(); task !== undefined; task = take()) {
+      // Yield to the event loop between cells, so that worker results are taken in and
+      // workers get their next cells (a sync guard never yields inside a cell).
+      await new Promise((r) => setImmediate(r));
+      const index = task.index;
+      o.onCellStart?.(o.cells[index] as CellDescriptor, index);
+      let outcome: CellOutcome;
+      try {
+        outcome = await run(task, (done) => advance(index, done));
+      } catch (cause) {
+        fail(task, 'in the calling thread', cause);
+      }
+      settle(task, outcome!);
+    }
+  };
   try {
-    const outcomes = await Promise.all(
-      tasks.map(async (task) => {
-        const cell = o.cells[task.index] as CellDescriptor;
-        let transferList: MessagePort[] | undefined;
-        if (o.onProgress || o.onTotalProgress) {
-          const { port1, port2 } = new MessageChannel();
-          ports.push(port1);
-          port1.on('message', (m: { done?: unknown }) => {
-            if (typeof m.done === 'number') advance(task.index, cell, m.done);
-          });
-          task.progress = port2;
-          transferList = [port2];
-        }
-        o.onCellStart?.(cell, task.index);
-        let outcome: CellOutcome;
-        try {
-          outcome = (await pool.run(task, transferList ? { transferList } : {})) as CellOutcome;
-        } catch (cause) {
-          throw new Error(`cell ${task.domain}/${task.family} failed in a worker: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
-        }
-        // The result is authoritative; progress messages still in flight are then ignored.
-        advance(task.index, cell, outcome.stats.runs);
-        finished[task.index] = true;
-        o.onCellEnd?.(outcome, task.index);
-        return outcome;
-      }),
-    );
-    return mergeCellOutcomes({ guardId: o.guardId, seed: o.seed, phase: o.phase, runsPerCell: o.runsPerCell, elapsedMs: performance.now() - started }, outcomes);
+    const lanes: Promise<void>[] = [];
+    if (pool) for (let i = 0; i < threads * prefetch; i++) lanes.push(poolLane(pool));
+    if (o.local) lanes.push(localLane(o.local));
+    await Promise.all(lanes);
+    const done = outcomes.filter((x): x is CellOutcome => x !== undefined);
+    if (done.length !== tasks.length) throw new Error(`parallel campaign: ${tasks.length - done.length} cell(s) were not run`);
+    return mergeCellOutcomes({ guardId: o.guardId, seed: o.seed, phase: o.phase, runsPerCell: o.runsPerCell, elapsedMs: performance.now() - started }, done);
   } finally {
+    stopped = true;
     for (const p of ports) p.close();
-    await pool.destroy();
+    await pool?.destroy();
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * Robustness: determinism (issue 7). The same seed gives the same cases and the same
  * verdicts: across two runs in one process, and across worker counts (in-process
- * `runCampaign` vs `runCampaignParallel` with 1 and 2 worker threads). Only timings differ.
+ * `runCampaign` vs `runCampaignParallel` with 1 and 2 worker threads, and with the calling
+ * thread as one lane plus one worker thread). Only timings differ.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +14,7 @@ import { cellTasks, runCampaignParallel } from '../../src/fuzz/parallel.js';
 import { createGuard } from '../../src/guards/registry.js';
 import { MemoryStore } from '../../src/memory/index.js';
 import { FAMILY_IDS, FAMILY_REGISTRY } from '../../generators/families.js';
-import { fuzzWorkerPool } from '../../src/cli/fuzz-worker.js';
+import { fuzzWorkerPool, localCellRunner } from '../../src/cli/fuzz-worker.js';
 
 const SEED = 20261129;
 const RUNS = 40;
@@ -69,14 +70,19 @@ describe('same seed, same cases and verdicts', () => {
     expect(new Set(tasks.map((t) => t.seed)).size).toBe(CELLS.length);
   });
 
-  it('1 and 2 worker threads give the in-process outcome, cell for cell', async () => {
+  it('1 and 2 worker threads, and the calling thread plus a worker, give the in-process outcome, cell for cell', async () => {
     const sequential = await inProcess(createGuard('keyword'));
     const common = { ...fuzzWorkerPool(), guardId: 'keyword', guard: { spec: 'keyword' }, cells: CELLS, phase: 'write' as const, runsPerCell: RUNS, seed: SEED, maxFailures: 2 };
     const one = await runCampaignParallel({ ...common, workers: 1 });
     let last = 0;
     const two = await runCampaignParallel({ ...common, workers: 2, onTotalProgress: (n) => (last = n) });
+    // `fuzz --workers 2`: the calling thread plus one worker thread.
+    const store = new MemoryStore(':memory:');
+    const local = await runCampaignParallel({ ...common, workers: 2, local: localCellRunner(createGuard('keyword'), store) });
+    store.close();
     expect(timeless(one)).toEqual(timeless(sequential));
     expect(timeless(two)).toEqual(timeless(sequential));
+    expect(timeless(local)).toEqual(timeless(sequential));
     expect(two.totalRuns).toBe(sequential.totalRuns);
     expect(two.failed).toBe(sequential.failed);
     expect(last).toBe(sequential.totalRuns);
