@@ -21,6 +21,7 @@ import { listText, LISTABLE } from './list.js';
 import { measureFpr, renderFprMarkdown, writeFprReport } from './commands/fpr.js';
 import { registerEvalCommand } from './commands/eval.js';
 import { registerSearchCommand } from './commands/search.js';
+import { redactSecrets } from '../llm/config.js';
 import { DEFAULT_CONFIG, loadConfigFile, mergeConfig, type ConfigFlags } from '../config/index.js';
 import { gate, formatGateCheck, type GateResult, type GateThresholds } from '../report/gate.js';
 import { renderJunit } from '../report/junit.js';
@@ -125,6 +126,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--no-html', 'do not write the HTML report')
     .option('--config <file>', 'config file (default: farma-fuzz.config.ts|mjs|js in the current folder, when present); flags override it')
     .option('--timeout <ms>', 'per-entry time bound for module, http and exec guards', '5000')
+    .option('-w, --workers <n>', 'worker threads for the campaign; findings are identical for any count', '1')
     .option('-q, --quiet', 'no progress output')
     .action(async (opts: Record<string, string | boolean | undefined>, cmd: Command) => {
       const flags = configFlags(opts, (k) => cmd.getOptionValueSource(k));
@@ -166,6 +168,8 @@ export function buildProgram(exit: (code: number) => void): Command {
               ...(typeof opts.benign === 'string' ? { benignFile: opts.benign } : {}),
               realData: opts.real !== false,
               generatedAt: now.toISOString(),
+              workers: positiveInt('--workers', opts.workers as string, 1),
+              timeoutMs,
             },
             progress,
           );
@@ -185,7 +189,7 @@ export function buildProgram(exit: (code: number) => void): Command {
           }
           const summaryFile = writeStepSummary(report, process.env, gateResult);
           if (summaryFile) extra.push(`step summary: ${summaryFile}`);
-          process.stdout.write(`${summaryText(result, { maxCounterexamples: 12 })}\n`);
+          process.stdout.write(`${redactSecrets(summaryText(result, { maxCounterexamples: 12 }))}\n`);
           for (const line of extra) process.stdout.write(`${line}\n`);
           const code = exitCodeFor(report, gateResult, thresholds);
           if (gateResult.checks.length > 0) {

@@ -25,6 +25,8 @@ export interface CampaignOptions {
   maxFailures?: number;
   /** Whole-campaign wall-clock budget, ms, shared evenly by the cells still to run. */
   timeLimitMs?: number;
+  /** Time bound per async guard call, ms (timeouts are `error` verdicts). */
+  timeoutMs?: number;
   onCellStart?: (cell: CellSpec, index: number) => void;
   onProgress?: (cell: CellSpec, done: number) => void;
   onCellEnd?: (outcome: CellOutcome, index: number) => void;
@@ -75,6 +77,7 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignOutcome> 
       seed: cellSeed(o.seed, cell.domain, cell.family),
       ...(o.maxFailures !== undefined ? { maxFailures: o.maxFailures } : {}),
       ...(timeLimitMs !== undefined ? { timeLimitMs } : {}),
+      ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
       ...(cell.examples ? { examples: cell.examples } : {}),
       onProgress: (done) => o.onProgress?.(cell, done),
     });

@@ -82,8 +82,27 @@ function checkSync(guard: Guard, c: FuzzCase, view: StoreView, phase: Phase): Ve
   }
 }
 
-/** Async evaluation, for any guard. */
-export async function evaluateAsync(guard: Guard, c: FuzzCase, store: ScratchStore, phase: Phase): Promise<Verdict> {
+/**
+ * Runs one async guard call with an optional time bound (ms): past it, the result is an
+ * `error` verdict of kind `timeout` (never a rejection). The guard's promise is left to settle.
+ */
+async function bounded(guard: Guard, entry: FuzzCase['entry'], ctx: Parameters<Guard['check']>[1], timeoutMs?: number): Promise<Verdict> {
+  const call = Promise.resolve().then(() => guard.check(entry, ctx));
+  if (timeoutMs === undefined) return checked(await call);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<Verdict>((resolve) => {
+    timer = setTimeout(() => resolve(errorVerdict('timeout', `guard ${guard.id} gave no verdict within ${timeoutMs} ms`, timeoutMs * 1000)), timeoutMs);
+  });
+  call.catch(() => undefined);
+  try {
+    return await Promise.race([call.then(checked), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Async evaluation, for any guard. `timeoutMs` bounds each guard call (default: none). */
+export async function evaluateAsync(guard: Guard, c: FuzzCase, store: ScratchStore, phase: Phase, timeoutMs?: number): Promise<Verdict> {
   const { history, attacker } = splitSetup(c);
   const partsFrom = attacker.length - Math.max(0, (c.truth.claimParts ?? 1) - 1);
   return store.scratchAsync(history, async (view) => {
@@ -91,7 +110,7 @@ export async function evaluateAsync(guard: Guard, c: FuzzCase, store: ScratchSto
     for (const [i, e] of attacker.entries()) {
       let v: Verdict;
       try {
-        v = checked(await guard.check(e, { phase: 'write', store: view }));
+        v = await bounded(guard, e, { phase: 'write', store: view }, timeoutMs);
       } catch (err) {
         v = errorVerdict('threw', describeThrow(err));
       }
@@ -100,7 +119,7 @@ export async function evaluateAsync(guard: Guard, c: FuzzCase, store: ScratchSto
     }
     let final: Verdict;
     try {
-      final = checked(await guard.check(c.entry, { phase, store: view }));
+      final = await bounded(guard, c.entry, { phase, store: view }, timeoutMs);
     } catch (e) {
       final = errorVerdict('threw', describeThrow(e));
     }

@@ -48,6 +48,8 @@ export interface CellOptions {
   onProgress?: (done: number) => void;
   /** Replays one fast-check path (with `seed`) instead of searching. */
   path?: string;
+  /** Time bound per async guard call, ms; past it the verdict is an `error` (timeout). */
+  timeoutMs?: number;
 }
 
 export interface CellOutcome {
@@ -131,7 +133,7 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
         details = fc.check(fc.property(o.arbitrary, (c) => observe(c, evaluateSync(o.guard, c, o.store, o.phase))), params);
       } else {
         details = await fc.check(
-          fc.asyncProperty(o.arbitrary, async (c) => observe(c, await evaluateAsync(o.guard, c, o.store, o.phase))),
+          fc.asyncProperty(o.arbitrary, async (c) => observe(c, await evaluateAsync(o.guard, c, o.store, o.phase, o.timeoutMs))),
           params,
         );
       }
@@ -141,7 +143,7 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
     if (details.failed && details.counterexample !== null && last !== undefined) {
       const [c] = details.counterexample;
       // Re-evaluate the shrunk case for its own verdict (the last observed one may be a rejected shrink attempt).
-      const verdict = o.guard.mode === 'sync' ? evaluateSync(o.guard, c, o.store, o.phase) : await evaluateAsync(o.guard, c, o.store, o.phase);
+      const verdict = o.guard.mode === 'sync' ? evaluateSync(o.guard, c, o.store, o.phase) : await evaluateAsync(o.guard, c, o.store, o.phase, o.timeoutMs);
       const j = judge(c.truth, verdict);
       const judgement: Exclude<Judgement, 'holds'> = j === 'holds' ? last.judgement : j;
       const signature = failureSignature(c, verdict, judgement);

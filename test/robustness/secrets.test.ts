@@ -69,10 +69,9 @@ describe('planted secrets never reach reports, corpora or logs', () => {
     expect(r.leaks).toEqual([]);
   }, 30_000);
 
-  // Known gap, reported to the lead: runFuzz writes guard reasons to report.json, report.md,
-  // the corpus and stdout without passing them through redactSecrets (src/llm/config.ts).
-  // `it.fails` keeps CI green while the gap exists and turns red once it is fixed: then make it `it`.
-  it.fails('a guard that echoes the key in its reasons: the engine redacts it everywhere', async () => {
+  // runFuzz passes every verdict, the corpus records, the report and the console text
+  // through redactSecrets (src/llm/config.ts).
+  it('a guard that echoes the key in its reasons: the engine redacts it everywhere', async () => {
     const r = await plantedRun('leaky');
     expect(r.files).toBeGreaterThanOrEqual(3);
     expect(r.leaks).toEqual([]);

@@ -11,6 +11,10 @@ import { caseId } from '../../corpus/case-id.js';
 import { appendRegressions, loadRegressions, newRegressionRecord, regressionFile } from '../../corpus/regressions.js';
 import { loadReactThoughts, loadBenignJsonl } from '../../corpus/benign-sets.js';
 import { runCampaign, type CampaignOutcome, type CellSpec } from '../../fuzz/campaign.js';
+import type { CellOutcome } from '../../fuzz/property.js';
+import { runCampaignParallel } from '../../fuzz/parallel.js';
+import { fuzzWorkerPool, localCellRunner } from '../fuzz-worker.js';
+import { redactSecrets, secretValues } from '../../llm/config.js';
 import { measureBenignEntries } from '../../fuzz/measure.js';
 import type { ScratchStore } from '../../fuzz/evaluate.js';
 import { buildReport, interval, type RealSetFpr, type ReportData } from '../../report/model.js';
@@ -43,6 +47,10 @@ export interface FuzzOptions {
   /** Measure FPR on the bundled real ReAct thoughts (default true). */
   realData: boolean;
   generatedAt: string;
+  /** Worker threads (default 1); results are identical for any count. */
+  workers?: number;
+  /** Time bound per async guard call, ms. */
+  timeoutMs?: number;
 }
 
 export interface FuzzResult {
@@ -50,6 +58,18 @@ export interface FuzzResult {
   reportDir: string;
   outcome: CampaignOutcome;
   warnings: string[];
+}
+
+/** Returns a copy of `value` with every secret from the environment replaced in every string. */
+export function redactDeep<T>(value: T): T {
+  if (secretValues().length === 0) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return redactSecrets(v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(value) as T;
 }
 
 /** Command that replays one corpus record. */
@@ -60,10 +80,11 @@ export function replayCommand(guardSpec: string, id: string, corpusDir?: string)
 }
 
 /** Loads the open/fixed records of this guard for a cell, to try first as examples. */
-function examplesFor(corpusDir: string | undefined, guardId: string): Map<string, FuzzCase[]> {
+function examplesFor(corpusDir: string | undefined, guardId: string, warnings: string[]): Map<string, FuzzCase[]> {
   const map = new Map<string, FuzzCase[]>();
   if (!corpusDir) return map;
-  const { records } = loadRegressions(regressionFile(corpusDir, guardId));
+  const { records, issues } = loadRegressions(regressionFile(corpusDir, guardId));
+  for (const i of issues) warnings.push(`${i.file}:${i.line}: ${i.message} (line kept as is, not used)`);
   for (const { value } of records) {
     const key = `${value.domain}/${value.family}`;
     const list = map.get(key) ?? [];
@@ -75,7 +96,7 @@ function examplesFor(corpusDir: string | undefined, guardId: string): Map<string
 
 export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzResult> {
   const warnings: string[] = [];
-  const examples = examplesFor(o.corpusDir, o.guard.id);
+  const examples = examplesFor(o.corpusDir, o.guard.id, warnings);
   const cells: CellSpec[] = [];
   for (const domain of o.domains) {
     for (const family of o.families) {
@@ -86,24 +107,44 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
   const total = cells.length * o.runs;
   let doneBefore = 0;
   progress.start(total, `${o.guard.id}: ${cells.length} cells`);
-  const outcome = await runCampaign({
-    guard: o.guard,
-    cells,
-    store: o.store,
-    phase: o.phase,
-    runsPerCell: o.runs,
-    seed: o.seed,
-    maxFailures: o.maxFailures,
-    ...(o.timeLimitMs !== undefined ? { timeLimitMs: o.timeLimitMs } : {}),
-    onProgress: (cell, done) => progress.update(doneBefore + done, `${cell.domain}/${cell.family}`),
-    onCellEnd: (c) => {
-      doneBefore += o.runs;
-      const rate = interval(c.stats.violations, c.stats.runs);
-      progress.log(
-        `${c.stats.violations === 0 && c.stats.errors === 0 ? '✓' : '✗'} ${c.domain}/${c.family} ${c.property}: ${c.stats.violations}/${c.stats.runs} violations ${pct(rate)}, ${c.stats.errors} errors, ${c.counterexamples.length} minimal counterexample(s)`,
-      );
-    },
-  });
+  const onCellEnd = (c: CellOutcome): void => {
+    doneBefore += o.runs;
+    const rate = interval(c.stats.violations, c.stats.runs);
+    progress.log(
+      `${c.stats.violations === 0 && c.stats.errors === 0 ? '✓' : '✗'} ${c.domain}/${c.family} ${c.property}: ${c.stats.violations}/${c.stats.runs} violations ${pct(rate)}, ${c.stats.errors} errors, ${c.counterexamples.length} minimal counterexample(s)`,
+    );
+  };
+  const workers = o.workers ?? 1;
+  const outcome =
+    workers > 1
+      ? await runCampaignParallel({
+          ...fuzzWorkerPool(),
+          workers,
+          local: localCellRunner(o.guard, o.store),
+          guardId: o.guard.id,
+          guard: { spec: o.guardSpec, ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}) },
+          cells: cells.map(({ domain, family, examples }) => ({ domain, family, ...(examples ? { examples } : {}) })),
+          phase: o.phase,
+          runsPerCell: o.runs,
+          seed: o.seed,
+          maxFailures: o.maxFailures,
+          ...(o.timeLimitMs !== undefined ? { timeLimitMs: o.timeLimitMs } : {}),
+          onTotalProgress: (done) => progress.update(done),
+          onCellEnd,
+        })
+      : await runCampaign({
+          guard: o.guard,
+          cells,
+          store: o.store,
+          phase: o.phase,
+          runsPerCell: o.runs,
+          seed: o.seed,
+          maxFailures: o.maxFailures,
+          ...(o.timeLimitMs !== undefined ? { timeLimitMs: o.timeLimitMs } : {}),
+          ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
+          onProgress: (cell, done) => progress.update(doneBefore + done, `${cell.domain}/${cell.family}`),
+          onCellEnd,
+        });
   progress.stop();
 
   // Real benign traces, measured apart and reported beside the generated FPR.
@@ -136,6 +177,8 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
   }
 
   // Counterexamples: ids, replay commands, corpus growth.
+  // Nothing a guard says may carry a secret from the environment into files or the console.
+  for (const cell of outcome.cells) for (const cx of cell.counterexamples) cx.verdict = redactDeep(cx.verdict);
   const allCx = outcome.cells.flatMap((c) => c.counterexamples);
   const cxWithIds = allCx.map((cx) => {
     const id = caseId(cx.case);
@@ -164,7 +207,8 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
         versions: v,
       });
     });
-    const res = await appendRegressions(file, records);
+    const res = await appendRegressions(file, records.map(redactDeep));
+    for (const i of res.issues) warnings.push(`${i.file}:${i.line}: ${i.message} (kept verbatim)`);
     corpus = { file: path.relative(process.cwd(), file) || file, added: res.added, duplicates: res.duplicates };
   }
 
@@ -182,10 +226,11 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
     ...(o.families.includes('adaptive') ? { operatorGroups: operatorGroupMap() } : {}),
     generatedAt: o.generatedAt,
   });
+  const safe = redactDeep(report);
   mkdirSync(o.outDir, { recursive: true });
-  await writeFileAtomic(path.join(o.outDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
-  await writeFileAtomic(path.join(o.outDir, 'report.md'), renderMarkdown(report));
-  return { report, reportDir: o.outDir, outcome, warnings };
+  await writeFileAtomic(path.join(o.outDir, 'report.json'), `${JSON.stringify(safe, null, 2)}\n`);
+  await writeFileAtomic(path.join(o.outDir, 'report.md'), renderMarkdown(safe));
+  return { report: safe, reportDir: o.outDir, outcome, warnings: warnings.map((w) => redactSecrets(w)) };
 }
 
 /** The console summary printed after a run: counterexamples first, the table last (where the eye lands). */
