@@ -3,5 +3,5 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { main } = await import('../src/cli/main.ts');
-process.exitCode = await main(process.argv.slice(2));
+const { runAsProgram } = await import('../src/cli/main.ts');
+await runAsProgram(process.argv.slice(2));

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { UsageError } from '../domain/errors.js';
 import type { Guard } from '../domain/guard.js';
 import { createGuard, GUARDS } from '../guards/registry.js';
-import { resolveGuard } from '../guards/resolve.js';
+import { guardSpecKind, resolveGuard } from '../guards/resolve.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -35,27 +35,40 @@ export function versions(): Record<string, string> {
 
 export const BUILTIN_GUARD_IDS = Object.keys(GUARDS);
 
-/** Resolves `--guard` (built-in id, module path, http(s) URL or exec:CMD). */
+/**
+ * Resolves `--guard` (built-in id, module path, http(s) URL or exec:CMD).
+ * @throws GuardLoadError as resolveGuard; UsageError when a module, HTTP or exec guard
+ *   claims the id of a built-in guard (it would write into that guard's corpus).
+ */
 export async function loadGuard(spec: string, timeoutMs?: number): Promise<Guard> {
-  return resolveGuard(
+  const guard = await resolveGuard(
     spec,
     { createBuiltin: (id) => createGuard(id), knownIds: BUILTIN_GUARD_IDS },
     timeoutMs !== undefined ? { timeoutMs } : {},
   );
+  if (guardSpecKind(spec) !== 'builtin' && BUILTIN_GUARD_IDS.includes(guard.id)) {
+    await Promise.resolve(guard.close?.()).catch(() => undefined);
+    throw new UsageError(`guard ${spec} claims the id "${guard.id}" of a built-in guard; give it its own id (its findings would go into corpora/regressions/${guard.id}.jsonl)`);
+  }
+  return guard;
 }
 
-/** Parses a positive integer option, or throws UsageError naming the flag. */
-export function positiveInt(flag: string, value: string | undefined, fallback: number): number {
+/** Largest timer Node accepts, ms (2^31 − 1); longer ones silently become 1 ms. */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
+
+/** Parses a positive integer option (at most `max`), or throws UsageError naming the flag. */
+export function positiveInt(flag: string, value: string | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback;
-  const n = Number(value);
+  const n = value.trim() === '' ? Number.NaN : Number(value);
   if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive integer, got "${value}"`);
+  if (n > max) throw new UsageError(`${flag} must be at most ${max}, got "${value}"`);
   return n;
 }
 
 /** Parses a seed (any 32-bit unsigned integer). */
 export function parseSeed(value: string | undefined): number {
   if (value === undefined) return (Date.now() ^ (process.pid << 16)) >>> 0;
-  const n = Number(value);
+  const n = value.trim() === '' ? Number.NaN : Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new UsageError(`--seed must be an integer in [0, 4294967295], got "${value}"`);
   return n;
 }
@@ -63,7 +76,7 @@ export function parseSeed(value: string | undefined): number {
 /** Splits a comma list, checking each item against the allowed ids; `all` means every id. */
 export function parseList<T extends string>(flag: string, value: string, allowed: readonly T[]): T[] {
   if (value === 'all') return [...allowed];
-  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = [...new Set(value.split(',').map((s) => s.trim()).filter(Boolean))];
   for (const item of items) {
     if (!(allowed as readonly string[]).includes(item)) throw new UsageError(`${flag}: unknown value "${item}" (known: ${allowed.join(', ')}, all)`);
   }

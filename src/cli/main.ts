@@ -9,10 +9,10 @@ import { Command, CommanderError, Option } from 'commander';
 import { FarmaError, UsageError } from '../domain/errors.js';
 import type { Guard } from '../domain/guard.js';
 import { DOMAINS, type DomainId } from '../domain/fuzz-case.js';
-import { MemoryStore } from '../memory/index.js';
+import { MemoryStore, probeStoreFile } from '../memory/index.js';
 import { FAMILY_IDS } from '../../generators/families.js';
 import { GUARD_SPEC_FORMS } from '../guards/resolve.js';
-import { loadGuard, parseList, parsePhase, parseSeed, positiveInt, REPO_ROOT } from './context.js';
+import { loadGuard, MAX_TIMEOUT_MS, parseList, parsePhase, parseSeed, positiveInt, REPO_ROOT } from './context.js';
 import { createProgress } from './progress.js';
 import { runFuzz, summaryText } from './commands/fuzz.js';
 import { checkFile } from './commands/check.js';
@@ -27,19 +27,53 @@ import { gate, formatGateCheck, type GateResult, type GateThresholds } from '../
 import { renderJunit } from '../report/junit.js';
 import { renderHtml } from '../report/html.js';
 import { writeStepSummary } from '../report/step-summary.js';
+import { printable } from '../report/format-verdict.js';
 import { writeFileAtomic } from '../corpus/atomic.js';
 import type { ReportData } from '../report/model.js';
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 
 const GUARD_HELP = `guard to test: ${GUARD_SPEC_FORMS.map((f) => f.trim().replace(/\s{2,}/g, ' = ')).join('; ')}`;
 
+/** Guards open right now, closed on Ctrl-C so no subprocess outlives the CLI. */
+const openGuards = new Set<Guard>();
+
+async function closeGuard(guard: Guard): Promise<void> {
+  openGuards.delete(guard);
+  try {
+    await guard.close?.();
+  } catch (e) {
+    process.stderr.write(`warning: guard ${guard.id} failed to close: ${e instanceof Error ? e.message : String(e)}\n`);
+  }
+}
+
 async function withGuard<T>(spec: string, timeoutMs: number | undefined, fn: (g: Guard) => Promise<T>): Promise<T> {
   const guard = await loadGuard(spec, timeoutMs);
+  openGuards.add(guard);
   try {
     return await fn(guard);
   } finally {
-    await guard.close?.();
+    await closeGuard(guard);
   }
+}
+
+/** Checks before a long run that an output path can be written, so a typo never throws results away. */
+function writableDir(flag: string, dir: string): string {
+  const abs = path.resolve(dir);
+  if (existsSync(abs) && !statSync(abs).isDirectory()) throw new UsageError(`${flag} ${dir}: exists and is not a directory`);
+  try {
+    mkdirSync(abs, { recursive: true });
+    accessSync(abs, constants.W_OK);
+  } catch (e) {
+    throw new UsageError(`${flag} ${dir}: cannot create or write this directory (${e instanceof Error ? e.message : String(e)})`);
+  }
+  return abs;
+}
+
+function writableFile(flag: string, file: string): string {
+  const abs = path.resolve(file);
+  if (existsSync(abs) && statSync(abs).isDirectory()) throw new UsageError(`${flag} ${file}: is a directory, give a file name`);
+  writableDir(flag, path.dirname(abs));
+  return abs;
 }
 
 /** Turns the flags the user typed (not commander's defaults) into config fields. */
@@ -68,7 +102,7 @@ function configFlags(opts: Record<string, string | boolean | undefined>, sourceO
 }
 
 function rate(flag: string, value: string): number {
-  const n = Number(value);
+  const n = value.trim() === '' ? Number.NaN : Number(value);
   if (!Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`${flag} must be a rate in [0,1], got "${value}"`);
   return n;
 }
@@ -136,17 +170,23 @@ export function buildProgram(exit: (code: number) => void): Command {
       const seed = cfg.seed ?? parseSeed(undefined);
       const timeS = cfg.time;
       const runs = cfg.runs ?? 1000;
-      const runsGiven = flags.runs !== undefined || fileConfig.runs !== undefined;
+      // With --time on the command line, only a --runs typed there caps the run count.
+      const runsGiven = flags.runs !== undefined || (fileConfig.runs !== undefined && flags.time === undefined);
       const domains = listOf<DomainId>('--domain', cfg.domains, DOMAINS);
       const families = listOf('--family', cfg.families, FAMILY_IDS);
       const maxFailures = cfg.maxFailures ?? 5;
-      const timeoutMs = positiveInt('--timeout', opts.timeout as string, 5000);
+      const timeoutMs = positiveInt('--timeout', opts.timeout as string, 5000, MAX_TIMEOUT_MS);
+      const workers = positiveInt('--workers', opts.workers as string, 1, 64);
       const thresholds = cfg.thresholds ?? {};
+      if (cfg.out !== undefined && cfg.out.trim() === '') throw new UsageError('--out needs a directory name');
+      if (cfg.corpus !== undefined && cfg.corpus !== false) writableDir('--corpus', cfg.corpus);
+      if (cfg.junit !== undefined) writableFile('--junit', cfg.junit);
+      if (typeof cfg.html === 'string') writableFile('--html', cfg.html);
       const now = new Date();
       const store = new MemoryStore(':memory:');
       try {
         await withGuard(guardSpec, timeoutMs, async (guard) => {
-          const outDir = path.resolve(cfg.out ?? path.join(REPO_ROOT, 'reports', defaultRunId(guard.id, seed, now)));
+          const outDir = writableDir('--out', cfg.out ?? path.join(REPO_ROOT, 'reports', defaultRunId(guard.id, seed, now)));
           const progress = createProgress(!opts.quiet);
           process.stderr.write(
             `farma-fuzz: guard ${guard.id}, seed ${seed}, ${domains.length} domain(s) × ${families.length} famil${families.length === 1 ? 'y' : 'ies'}, ${timeS !== undefined ? `within ${timeS} s` : `${runs} runs per cell`}${configFile ? ` (config ${path.relative(process.cwd(), configFile) || configFile})` : ''}\n`,
@@ -168,7 +208,7 @@ export function buildProgram(exit: (code: number) => void): Command {
               ...(typeof opts.benign === 'string' ? { benignFile: opts.benign } : {}),
               realData: opts.real !== false,
               generatedAt: now.toISOString(),
-              workers: positiveInt('--workers', opts.workers as string, 1),
+              workers,
               timeoutMs,
             },
             progress,
@@ -216,7 +256,7 @@ export function buildProgram(exit: (code: number) => void): Command {
       const guardSpec = String(opts.guard);
       const store = new MemoryStore(':memory:');
       try {
-        await withGuard(guardSpec, positiveInt('--timeout', opts.timeout as string, 5000), async (guard) => {
+        await withGuard(guardSpec, positiveInt('--timeout', opts.timeout as string, 5000, MAX_TIMEOUT_MS), async (guard) => {
           const r = await runReplay({
             guard,
             guardSpec,
@@ -226,13 +266,14 @@ export function buildProgram(exit: (code: number) => void): Command {
             phase: parsePhase(String(opts.phase)),
             markFixed: opts.markFixed === true,
           });
-          for (const issue of r.issues) process.stderr.write(`warning: ${issue}\n`);
+          for (const issue of r.issues) process.stderr.write(`warning: ${printable(issue)}\n`);
           process.stdout.write(`${r.lines.join('\n')}\n`);
           const c = r.summary.counts;
           process.stdout.write(
             `\n${r.records.length} records from ${r.file}: ${c.open} open, ${c['now-passing']} now passing, ${c.fixed} fixed, ${c.regressed} regressed, ${c.error} errors (${r.summary.perSecond.toFixed(0)} entries/s)\n`,
           );
-          exit(c.regressed > 0 ? 1 : 0);
+          if (r.issues.length > 0) process.stderr.write(`error: ${r.issues.length} corpus line(s) could not be read and were not replayed (named above); fix or remove them\n`);
+          exit(c.regressed > 0 ? 1 : r.issues.length > 0 ? 2 : 0);
         });
       } finally {
         store.close();
@@ -248,16 +289,21 @@ export function buildProgram(exit: (code: number) => void): Command {
     .addOption(new Option('--phase <phase>', 'guard path').choices(['write', 'retrieve']).default('write'))
     .option('--timeout <ms>', 'per-entry time bound for module, http and exec guards', '5000')
     .action(async (opts: Record<string, string | undefined>) => {
+      if (opts.store !== undefined) {
+        const kind = existsSync(opts.store) ? probeStoreFile(opts.store) : 'missing';
+        if (kind === 'missing') throw new UsageError(`--store ${opts.store}: no such memory store`);
+        if (kind === 'foreign') throw new UsageError(`--store ${opts.store}: not a farma-fuzz memory store (refusing to add tables to it)`);
+      }
       const store = new MemoryStore(opts.store ?? ':memory:');
       try {
-        await withGuard(String(opts.guard), positiveInt('--timeout', opts.timeout, 5000), async (guard) => {
+        await withGuard(String(opts.guard), positiveInt('--timeout', opts.timeout, 5000, MAX_TIMEOUT_MS), async (guard) => {
           const lines = await checkFile(String(opts.input), guard, store, parsePhase(String(opts.phase)));
           let bad = 0;
           for (const l of lines) {
             process.stdout.write(`${JSON.stringify(l.output)}\n`);
             if (l.error) {
               bad += 1;
-              process.stderr.write(`error: ${l.error}\n`);
+              process.stderr.write(`error: ${printable(l.error)}\n`);
             }
           }
           exit(bad > 0 ? 2 : 0);
@@ -286,7 +332,7 @@ export function buildProgram(exit: (code: number) => void): Command {
       const domains = parseList<DomainId>('--domain', String(opts.domain), DOMAINS);
       const store = new MemoryStore(':memory:');
       try {
-        await withGuard(String(opts.guard), positiveInt('--timeout', opts.timeout as string, 5000), async (guard) => {
+        await withGuard(String(opts.guard), positiveInt('--timeout', opts.timeout as string, 5000, MAX_TIMEOUT_MS), async (guard) => {
           const report = await measureFpr(
             {
               guard,
@@ -348,16 +394,50 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-const isEntry = process.argv[1] !== undefined && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);
-if (isEntry) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (e: unknown) => {
-      process.stderr.write(`farma-fuzz: ${String(e)}\n`);
-      process.exitCode = 2;
-    },
-  );
+/**
+ * Process-level safety nets for the real CLI: an exit code that is never a silent 0, guard
+ * promise rejections that nobody awaited, and Ctrl-C closing guard subprocesses.
+ */
+export function installProcessHandlers(): void {
+  // Until main() settles the code is 2: if the event loop drains first (a guard module or a
+  // config file whose loading never finishes), the run must not look like a pass.
+  process.exitCode = 2;
+  let settled = false;
+  process.on('beforeExit', () => {
+    if (!settled) {
+      settled = true;
+      process.stderr.write('farma-fuzz: stopped before finishing: something it waited on (a guard module, a config file or a guard call) never completed\n');
+    }
+  });
+  process.on('unhandledRejection', (reason) => {
+    process.stderr.write(`warning: a promise was rejected and nobody handled it (often a guard): ${reason instanceof Error ? reason.message : String(reason)}\n`);
+  });
+  let interrupted = false;
+  process.on('SIGINT', () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    process.stderr.write('\nfarma-fuzz: interrupted; closing guards (press Ctrl-C again to force). Corpus appends already written are kept; this run\'s report is not written.\n');
+    void Promise.all([...openGuards].map((g) => closeGuard(g))).finally(() => process.exit(130));
+  });
+  mainSettled = () => {
+    settled = true;
+  };
 }
 
+let mainSettled: () => void = () => undefined;
+
+/** Runs the CLI as a program: sets the process exit code from `main`. */
+export async function runAsProgram(argv: string[]): Promise<void> {
+  installProcessHandlers();
+  try {
+    process.exitCode = await main(argv);
+  } catch (e) {
+    process.stderr.write(`farma-fuzz: ${String(e)}\n`);
+    process.exitCode = 2;
+  } finally {
+    mainSettled();
+  }
+}
+
+const isEntry = process.argv[1] !== undefined && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);
+if (isEntry) void runAsProgram(process.argv.slice(2));

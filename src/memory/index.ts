@@ -1,3 +1,4 @@
 export { MemoryStore } from './memory-store.js';
 export type { WriteResult, DroppedEntry, RetrieveResult, RetrieveOptions, RejectedWrite } from './memory-store.js';
 export { toFtsQuery, MAX_QUERY_TERMS } from './fts-query.js';
+export { probeStoreFile } from './probe.js';

@@ -6,6 +6,16 @@
 import type { FuzzCase } from '../domain/fuzz-case.js';
 import type { Verdict } from '../domain/verdict.js';
 
+/**
+ * Makes untrusted text safe to print to a terminal or a text report: C0/C1 control
+ * characters (except newline and tab), DEL and bidirectional overrides become visible
+ * `\u{…}` escapes, so entry text or guard reasons cannot move the cursor, clear the screen
+ * or reorder what is shown.
+ */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+}
+
 /** `s1=0.00 s2=1.00 …`, or `-` when the guard exposes no signals. */
 export function formatSignals(signals: Record<string, number> | undefined): string {
   if (!signals || Object.keys(signals).length === 0) return '-';
@@ -20,7 +30,7 @@ export function formatTrace(verdict: Verdict, indent = '  '): string[] {
   const width = Math.max(...verdict.trace.map((l) => l.layer.length));
   return verdict.trace.map((l) => {
     const value = l.value !== undefined ? ` ${l.value.toFixed(2)}` : '';
-    const reasons = l.reasons.length > 0 ? `  ${l.reasons.join('; ')}` : '';
+    const reasons = l.reasons.length > 0 ? `  ${printable(l.reasons.join('; '))}` : '';
     return `${indent}${l.layer.padEnd(width)}  ${l.outcome.padEnd(6)}${value}${reasons}`;
   });
 }
@@ -29,13 +39,13 @@ export function formatTrace(verdict: Verdict, indent = '  '): string[] {
 export function formatDecision(verdict: Verdict): string {
   const at = verdict.layer ? ` at ${verdict.layer}` : '';
   const f = verdict.score !== undefined ? `, F=${verdict.score.toFixed(2)}` : '';
-  const err = verdict.error ? ` (${verdict.error.kind}: ${verdict.error.message})` : '';
+  const err = verdict.error ? ` (${verdict.error.kind}: ${printable(verdict.error.message)})` : '';
   return `${verdict.decision}${at}${f}${err}`;
 }
 
 /** Indents a possibly multi-line text, and cuts it at `max` characters. */
 export function quoteContent(text: string, indent = '    ', max = 2000): string {
-  const cut = text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
+  const cut = printable(text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text);
   return cut
     .split('\n')
     .map((l) => `${indent}${l}`)
@@ -81,7 +91,7 @@ export function formatCounterexample(cx: PrintableCounterexample): string {
   lines.push(`  verdict: ${formatDecision(cx.verdict)}`);
   lines.push(...formatTrace(cx.verdict, '    '));
   lines.push(`  signals: ${formatSignals(cx.verdict.signals)}`);
-  if (cx.verdict.reasons.length > 0) lines.push(`  reasons: ${cx.verdict.reasons.join('; ')}`);
+  if (cx.verdict.reasons.length > 0) lines.push(`  reasons: ${printable(cx.verdict.reasons.join('; '))}`);
   lines.push(`  replay: ${cx.replay}`);
   return lines.join('\n');
 }

@@ -40,7 +40,8 @@ function checkLimit(name: string, value: number | undefined): number | undefined
  * Judges a report against rate limits.
  *
  * - `maxFpr`: one check per benign cell (property `benign-admitted`; rate = benign entries
- *   rejected / runs) and one per real benign set (`report.fpr.real`).
+ *   *not admitted* / runs: rejections plus guard errors) and one per real benign set
+ *   (`report.fpr.real`), so a guard that errors on benign input cannot pass.
  * - `maxBypass`: one check per forged cell (property `forgery-rejected`). The rate counted
  *   is forged entries *not rejected* / runs: bypasses plus guard errors, because an
  *   `error` verdict never counts as a rejection (DESIGN.md, three-valued verdicts).
@@ -62,10 +63,11 @@ export function gate(report: ReportData, thresholds: GateThresholds): GateResult
     checks.push({ name, observed, limit, pass: observed.high <= limit });
   };
   for (const c of report.cells) {
-    if (maxFpr !== undefined && c.property === 'benign-admitted') add(`maxFpr ${c.domain}/${c.family}`, c.violationRate, maxFpr);
+    // Errors count against both limits: an error is neither an admission nor a rejection.
+    if (maxFpr !== undefined && c.property === 'benign-admitted') add(`maxFpr ${c.domain}/${c.family}`, interval(c.violations + c.errors, c.runs), maxFpr);
     if (maxBypass !== undefined && c.property === 'forgery-rejected') add(`maxBypass ${c.domain}/${c.family}`, interval(c.violations + c.errors, c.runs), maxBypass);
   }
-  if (maxFpr !== undefined) for (const s of report.fpr.real) add(`maxFpr real ${s.name}`, s.fpr, maxFpr);
+  if (maxFpr !== undefined) for (const s of report.fpr.real) add(`maxFpr real ${s.name}`, interval(s.fpr.k + s.errors, s.fpr.n), maxFpr);
   return { pass: checks.every((c) => c.pass), checks };
 }
 

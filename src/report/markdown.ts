@@ -3,7 +3,7 @@
  * row per family, FPR on generated and real benign traces side by side, and every minimal
  * counterexample with its replay command.
  */
-import { formatCounterexample } from './format-verdict.js';
+import { formatCounterexample, printable } from './format-verdict.js';
 import type { Interval, ReportData } from './model.js';
 import { renderAdaptiveSection } from './adaptive.js';
 
@@ -77,7 +77,7 @@ export function renderMarkdown(r: ReportData): string {
     out.push('');
     out.push('Rejected real benign entries:');
     out.push('');
-    for (const x of rejectedReal) out.push(`- ${x.set} \`${x.id}\` at ${x.layer ?? '?'} (signals ${x.signals}): ${x.content.slice(0, 200).replace(/\n/g, ' ')}`);
+    for (const x of rejectedReal) out.push(`- ${x.set} \`${x.id}\` at ${x.layer ?? '?'} (signals ${x.signals}): ${printable(x.content.slice(0, 200).replace(/\n/g, ' '))}`);
   }
   out.push('');
   out.push(`## Minimal counterexamples (${r.counterexamples.length})`);

@@ -47,3 +47,13 @@ describe('gate', () => {
     expect(formatGateCheck(c!)).toBe('maxFpr ehr/benign: 0.0% [0.0%, 16.1%] (0/20), upper bound > limit 10.0%: FAIL');
   });
 });
+
+describe('gate and guard errors', () => {
+  it('a guard that errors on every benign entry fails --max-fpr (errors are not admissions)', () => {
+    const erroring = { domain: 'ehr', family: 'benign', property: 'benign-admitted', runs: 20, violations: 0, errors: 20, violationRate: interval(0, 20) };
+    const report = { cells: [erroring], fpr: { generated: [], real: [] } } as unknown as Parameters<typeof gate>[0];
+    const r = gate(report, { maxFpr: 0.5 });
+    expect(r.pass).toBe(false);
+    expect(r.checks[0]!.observed.k).toBe(20);
+  });
+});

@@ -8,6 +8,7 @@ import { replayRecords, type ReplaySummary } from '../../fuzz/replay.js';
 import type { ScratchStore } from '../../fuzz/evaluate.js';
 import { formatCounterexample } from '../../report/format-verdict.js';
 import { UsageError } from '../../domain/errors.js';
+import { existsSync, statSync } from 'node:fs';
 
 export interface ReplayOptions {
   guard: Guard;
@@ -27,13 +28,25 @@ export interface ReplayOutcome {
   lines: string[];
 }
 
+/**
+ * @throws UsageError when the corpus directory is missing or not a directory, when `--id`
+ *   is empty, matches nothing, or is a prefix of several ids (they are listed).
+ */
 export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
+  if (!existsSync(o.corpusDir) || !statSync(o.corpusDir).isDirectory()) {
+    throw new UsageError(`--corpus ${o.corpusDir}: no such corpus directory`);
+  }
   const file = regressionFile(o.corpusDir, o.guard.id);
   const loaded = loadRegressions(file);
   let records = loaded.records.map((r) => r.value);
   if (o.id !== undefined) {
-    records = records.filter((r) => r.id === o.id || r.id.startsWith(o.id ?? ''));
-    if (records.length === 0) throw new UsageError(`no record with id "${o.id}" in ${file}`);
+    const want = o.id.trim();
+    if (want === '') throw new UsageError('--id needs an id or a unique prefix');
+    const exact = records.filter((r) => r.id === want);
+    records = exact.length > 0 ? exact : records.filter((r) => r.id.startsWith(want));
+    if (records.length === 0) throw new UsageError(`no record with id "${want}" in ${file}`);
+    const ids = [...new Set(records.map((r) => r.id))];
+    if (ids.length > 1) throw new UsageError(`--id ${want} is a prefix of ${ids.length} ids in ${file}: ${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ', …' : ''}`);
   }
   const summary = await replayRecords(records, o.guard, o.store, o.phase);
   const lines: string[] = [];

@@ -96,8 +96,12 @@ export function createHttpGuard(url: string, options: HttpGuardOptions = {}): Gu
       controller.abort();
     }, timeoutMs);
     try {
-      const res = await fetch(parsedUrl, { method: 'POST', headers, body, signal: controller.signal });
-      const text = await res.text();
+      // Redirects are not followed: entries go only to the host the user named.
+      const res = await fetch(parsedUrl, { method: 'POST', headers, body, signal: controller.signal, redirect: 'manual' });
+      const text = await readCapped(res, MAX_RESPONSE_BYTES);
+      if (text === undefined) {
+        return { done: errorVerdict('malformed', `guard endpoint answered more than ${MAX_RESPONSE_BYTES} bytes`, elapsed()) };
+      }
       if (res.status >= 500) return { retry: `HTTP ${res.status}: ${excerpt(text)}` };
       if (res.status !== 200) {
         return { done: errorVerdict('malformed', `guard endpoint answered HTTP ${res.status}: ${excerpt(text)}`, elapsed()) };
@@ -166,4 +170,26 @@ function networkMessage(cause: unknown): string {
     return `${cause.message} (${typeof code === 'string' ? `${code}: ` : ''}${inner.message})`;
   }
   return cause.message;
+}
+
+/** Largest verdict body accepted from an HTTP guard, bytes. */
+export const MAX_RESPONSE_BYTES = 1 << 20;
+
+/** Reads a response body up to `max` bytes; `undefined` when it is larger (the rest is not read). */
+async function readCapped(res: Response, max: number): Promise<string | undefined> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }

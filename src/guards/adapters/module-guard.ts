@@ -161,6 +161,9 @@ async function checkBounded(inner: Guard, entry: MemoryEntry, ctx: GuardContext,
   try {
     const outcome = await Promise.race([settled, timedOut]);
     if (outcome === 'timeout') return errorVerdict('timeout', `guard did not answer within ${timeoutMs} ms`, elapsed());
+    // A synchronous guard cannot be interrupted, but a late answer is still a timeout, never a verdict.
+    const tookUs = elapsed();
+    if (tookUs > timeoutMs * 1000) return errorVerdict('timeout', `guard answered after ${(tookUs / 1000).toFixed(0)} ms, over the ${timeoutMs} ms bound`, tookUs);
     if (!outcome.ok) return errorVerdict('threw', `guard threw: ${messageOf(outcome.cause)}`, elapsed());
     const parsed = parseVerdict(outcome.value);
     if (!parsed.ok) return errorVerdict('malformed', `guard returned a malformed verdict: ${parsed.message}`, elapsed());
