@@ -23,11 +23,12 @@ import { registerEvalCommand } from './commands/eval.js';
 import { registerSearchCommand } from './commands/search.js';
 import { redactSecrets } from '../llm/config.js';
 import { DEFAULT_CONFIG, loadConfigFile, mergeConfig, type ConfigFlags } from '../config/index.js';
-import { gate, formatGateCheck, type GateResult, type GateThresholds } from '../report/gate.js';
+import { gate, type GateResult, type GateThresholds } from '../report/gate.js';
 import { renderJunit } from '../report/junit.js';
 import { renderHtml } from '../report/html.js';
 import { writeStepSummary } from '../report/step-summary.js';
 import { printable } from '../report/format-verdict.js';
+import { readJsonl, validateMemoryEntry } from '../corpus/jsonl.js';
 import { writeFileAtomic } from '../corpus/atomic.js';
 import type { ReportData } from '../report/model.js';
 import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
@@ -179,6 +180,7 @@ export function buildProgram(exit: (code: number) => void): Command {
       const workers = positiveInt('--workers', opts.workers as string, 1, 64);
       const thresholds = cfg.thresholds ?? {};
       if (cfg.out !== undefined && cfg.out.trim() === '') throw new UsageError('--out needs a directory name');
+      if (typeof opts.benign === 'string' && !(existsSync(opts.benign) && statSync(opts.benign).isFile())) throw new UsageError(`--benign ${opts.benign}: no such file`);
       if (cfg.corpus !== undefined && cfg.corpus !== false) writableDir('--corpus', cfg.corpus);
       if (cfg.junit !== undefined) writableFile('--junit', cfg.junit);
       if (typeof cfg.html === 'string') writableFile('--html', cfg.html);
@@ -210,6 +212,7 @@ export function buildProgram(exit: (code: number) => void): Command {
               generatedAt: now.toISOString(),
               workers,
               timeoutMs,
+              thresholds,
             },
             progress,
           );
@@ -229,13 +232,8 @@ export function buildProgram(exit: (code: number) => void): Command {
           }
           const summaryFile = writeStepSummary(report, process.env, gateResult);
           if (summaryFile) extra.push(`step summary: ${summaryFile}`);
-          process.stdout.write(`${redactSecrets(summaryText(result, { maxCounterexamples: 12 }))}\n`);
-          for (const line of extra) process.stdout.write(`${line}\n`);
+          process.stdout.write(`${redactSecrets(summaryText(result, { maxCounterexamples: 12, extra }))}\n`);
           const code = exitCodeFor(report, gateResult, thresholds);
-          if (gateResult.checks.length > 0) {
-            process.stdout.write(`\nCI gate (Wilson 95% upper bounds): ${gateResult.pass ? 'PASS' : 'FAIL'}\n`);
-            for (const c of gateResult.checks.filter((x) => !x.pass)) process.stdout.write(`  ${formatGateCheck(c)}\n`);
-          }
           exit(code);
         });
       } finally {
@@ -269,6 +267,8 @@ export function buildProgram(exit: (code: number) => void): Command {
           for (const issue of r.issues) process.stderr.write(`warning: ${printable(issue)}\n`);
           process.stdout.write(`${r.lines.join('\n')}\n`);
           const c = r.summary.counts;
+          if (!existsSync(r.file)) process.stdout.write(`no corpus file yet for guard ${guard.id}: ${r.file} (fuzz writes it when it finds a counterexample)\n`);
+          if (r.marked > 0) process.stdout.write(`marked ${r.marked} record(s) as fixed in ${r.file}\n`);
           process.stdout.write(
             `\n${r.records.length} records from ${r.file}: ${c.open} open, ${c['now-passing']} now passing, ${c.fixed} fixed, ${c.regressed} regressed, ${c.error} errors (${r.summary.perSecond.toFixed(0)} entries/s)\n`,
           );
@@ -306,7 +306,10 @@ export function buildProgram(exit: (code: number) => void): Command {
               process.stderr.write(`error: ${printable(l.error)}\n`);
             }
           }
-          exit(bad > 0 ? 2 : 0);
+          const errors = lines.filter((l) => l.output.decision === 'error').length;
+          if (lines.length === 0) process.stderr.write(`warning: ${String(opts.input)} holds no entries\n`);
+          if (errors > 0) process.stderr.write(`${errors} of ${lines.length} verdicts are guard errors (never counted as rejections)\n`);
+          exit(bad > 0 ? 2 : errors > 0 ? 1 : 0);
         });
       } finally {
         store.close();
@@ -352,6 +355,50 @@ export function buildProgram(exit: (code: number) => void): Command {
           process.stdout.write(`${renderFprMarkdown(report, { maxRejections: 0 })}\n\nreport: ${path.join(dir, 'fpr.md')} (every rejected entry) and fpr.json\n`);
           exit(0);
         });
+      } finally {
+        store.close();
+      }
+    });
+
+  program
+    .command('import')
+    .description('write memory entries from a JSONL file into a SQLite memory store (created when missing), directly or through a guard\'s write path')
+    .requiredOption('--store <path>', 'SQLite memory store file (created when missing; a non-farma SQLite file is refused)')
+    .requiredOption('-i, --input <file>', 'JSONL file of MemoryEntry-shaped objects')
+    .option('-g, --guard <spec>', 'write through this guard: only admitted entries are committed (default: commit every entry)')
+    .option('--timeout <ms>', 'per-entry time bound for module, http and exec guards', '5000')
+    .action(async (opts: Record<string, string | undefined>) => {
+      const storePath = String(opts.store);
+      if (existsSync(storePath) && probeStoreFile(storePath) !== 'store') throw new UsageError(`--store ${storePath}: not a farma-fuzz memory store (refusing to add tables to it)`);
+      const { records, issues } = readJsonl(String(opts.input), validateMemoryEntry);
+      for (const i of issues) process.stderr.write(`error: ${printable(`${i.file}:${i.line}: ${i.message}`)}\n`);
+      const store = new MemoryStore(storePath);
+      try {
+        const counts = { committed: 0, rejected: 0, errors: 0, duplicates: 0 };
+        const commit = async (guard: Guard | undefined): Promise<void> => {
+          for (const { value: entry, line } of records) {
+            if (store.get(entry.store, entry.id) !== undefined) {
+              counts.duplicates += 1;
+              process.stderr.write(`warning: ${String(opts.input)}:${line}: id "${entry.id}" is already in the ${entry.store} store; skipped\n`);
+              continue;
+            }
+            if (!guard) {
+              store.insert(entry);
+              counts.committed += 1;
+              continue;
+            }
+            const r = await store.write(entry, guard, 'write');
+            if (r.committed) counts.committed += 1;
+            else if (r.verdict.decision === 'error') counts.errors += 1;
+            else counts.rejected += 1;
+          }
+        };
+        if (opts.guard) await withGuard(opts.guard, positiveInt('--timeout', opts.timeout, 5000, MAX_TIMEOUT_MS), (g) => commit(g));
+        else await commit(undefined);
+        process.stdout.write(
+          `${storePath}: ${counts.committed} committed${opts.guard ? `, ${counts.rejected} rejected, ${counts.errors} guard errors` : ''}, ${counts.duplicates} duplicates skipped, ${issues.length} bad lines; the store now holds ${store.view.size('reasoning')} reasoning and ${store.view.size('general')} general entries\n`,
+        );
+        exit(issues.length > 0 ? 2 : 0);
       } finally {
         store.close();
       }

@@ -92,7 +92,7 @@ export async function renderHtml(r: ReportData, options: { gateResult?: GateResu
   out.push(`<h1>farma-fuzz report: <code>${e(c.guard)}</code></h1>`);
   const verdict = r.summary.held ? 'Every invariant held.' : `Invariants FAILED in ${r.summary.failingCells.length} cell(s): ${r.summary.failingCells.join(', ')}.`;
   out.push(`<p><span class="verdict ${r.summary.held ? 'ok' : 'bad'}">${e(verdict)}</span> ${r.summary.totalRuns} cases, ${r.summary.violations} violations, ${r.summary.errors} guard errors.</p>`);
-  if (options.gateResult) {
+  if (options.gateResult && options.gateResult.checks.length > 0) {
     const g = options.gateResult;
     out.push(`<p><span class="verdict ${g.pass ? 'ok' : 'bad'}">Gate ${g.pass ? 'passed' : 'FAILED'}</span> <span class="muted">judged on the upper bound of each Wilson 95% interval</span></p>`);
   }

@@ -32,6 +32,14 @@ export function renderMarkdown(r: ReportData): string {
   out.push(`| throughput | ${r.timing.casesPerSecond.toFixed(0)} cases/s over ${(r.timing.elapsedMs / 1000).toFixed(1)} s |`);
   out.push(`| generated | ${r.generatedAt} |`);
   out.push('');
+  if (r.gate) {
+    out.push(`**CI gate (Wilson 95% upper bounds): ${r.gate.pass ? 'passed' : 'FAILED'}.** Limits: ${Object.entries(r.gate.thresholds).map(([k, v]) => `${k} ${(v * 100).toFixed(1)}%`).join(', ')}.`);
+    out.push('');
+    out.push('| check | observed [95% CI] | limit | result |');
+    out.push('| --- | --- | ---: | --- |');
+    for (const g of r.gate.checks) out.push(`| ${g.name} | ${pct(g.observed)} (${g.observed.k}/${g.observed.n}) | ${(g.limit * 100).toFixed(1)}% | ${g.pass ? 'pass' : '**FAIL**'} |`);
+    out.push('');
+  }
   out.push('How to read this: each row is one property run on one family. For forged families the');
   out.push('violation rate is the bypass rate (forged entries admitted); for the benign family it is');
   out.push('the false-positive rate (benign entries rejected). Brackets hold the Wilson 95% interval.');

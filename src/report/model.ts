@@ -102,6 +102,8 @@ export interface ReportData {
     realismGap?: number;
   };
   counterexamples: ReportCounterexample[];
+  /** The CI gate (Wilson upper bounds), when thresholds were given. */
+  gate?: { thresholds: { maxFpr?: number; maxBypass?: number }; pass: boolean; checks: Array<{ name: string; observed: Interval; limit: number; pass: boolean }> };
   /** Operator id → operator group, for the adaptive section (when operators were used). */
   operatorGroups?: Record<string, string>;
   corpus?: { file: string; added: number; duplicates: number };

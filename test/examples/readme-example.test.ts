@@ -19,3 +19,16 @@ describe('README', () => {
     expect(readme).toContain('npm ci && npm test');
   });
 });
+
+describe('README replay example', () => {
+  it('names an id prefix that is in the committed SENTINEL corpus exactly once', () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const prefix = /replay --guard sentinel --id (\w+)/.exec(readme)?.[1];
+    expect(prefix).toBeDefined();
+    const ids = readFileSync(path.join(ROOT, 'corpora/regressions/sentinel.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as { id: string }).id);
+    expect(ids.filter((id) => id.startsWith(prefix!))).toHaveLength(1);
+  });
+});

@@ -15,6 +15,7 @@ import type { CellOutcome } from '../../fuzz/property.js';
 import { runCampaignParallel } from '../../fuzz/parallel.js';
 import { fuzzWorkerPool, localCellRunner } from '../fuzz-worker.js';
 import { redactSecrets, secretValues } from '../../llm/config.js';
+import { formatGateCheck, gate, type GateThresholds } from '../../report/gate.js';
 import { measureBenignEntries } from '../../fuzz/measure.js';
 import type { ScratchStore } from '../../fuzz/evaluate.js';
 import { buildReport, interval, type RealSetFpr, type ReportData } from '../../report/model.js';
@@ -51,6 +52,8 @@ export interface FuzzOptions {
   workers?: number;
   /** Time bound per async guard call, ms. */
   timeoutMs?: number;
+  /** CI gate limits; when any is set, the gate's result is part of the report. */
+  thresholds?: GateThresholds;
 }
 
 export interface FuzzResult {
@@ -72,11 +75,12 @@ export function redactDeep<T>(value: T): T {
   return walk(value) as T;
 }
 
-/** Command that replays one corpus record. */
-export function replayCommand(guardSpec: string, id: string, corpusDir?: string): string {
+/** Command that replays one corpus record (or says how to keep it, when the corpus is off). */
+export function replayCommand(guardSpec: string, id: string, corpusDir?: string, phase: Phase = 'write'): string {
   const quoted = /^[\w@%+=:,./-]+$/.test(guardSpec) ? guardSpec : `'${guardSpec.replace(/'/g, `'\\''`)}'`;
-  const corpus = corpusDir && path.resolve(corpusDir) !== path.resolve(REPO_ROOT, 'corpora/regressions') ? ` --corpus ${corpusDir}` : '';
-  return `npm run cli -- replay --guard ${quoted} --id ${id}${corpus}`;
+  if (corpusDir === undefined) return `(not saved: --no-corpus was given; run again without it to keep this case as ${id})`;
+  const corpus = path.resolve(corpusDir) !== path.resolve(REPO_ROOT, 'corpora/regressions') ? ` --corpus ${corpusDir}` : '';
+  return `npm run cli -- replay --guard ${quoted} --id ${id}${corpus}${phase === 'retrieve' ? ' --phase retrieve' : ''}`;
 }
 
 /** Loads the open/fixed records of this guard for a cell, to try first as examples. */
@@ -182,7 +186,7 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
   const allCx = outcome.cells.flatMap((c) => c.counterexamples);
   const cxWithIds = allCx.map((cx) => {
     const id = caseId(cx.case);
-    return { id, replay: replayCommand(o.guardSpec, id, o.corpusDir), cx };
+    return { id, replay: replayCommand(o.guardSpec, id, o.corpusDir, o.phase), cx };
   });
   let corpus: ReportData['corpus'];
   if (o.corpusDir && cxWithIds.length > 0) {
@@ -226,6 +230,11 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
     ...(o.families.includes('adaptive') ? { operatorGroups: operatorGroupMap() } : {}),
     generatedAt: o.generatedAt,
   });
+  const thresholds = o.thresholds ?? {};
+  if (thresholds.maxFpr !== undefined || thresholds.maxBypass !== undefined) {
+    const g = gate(report, thresholds);
+    report.gate = { thresholds: { ...thresholds }, pass: g.pass, checks: g.checks };
+  }
   const safe = redactDeep(report);
   mkdirSync(o.outDir, { recursive: true });
   await writeFileAtomic(path.join(o.outDir, 'report.json'), `${JSON.stringify(safe, null, 2)}\n`);
@@ -234,7 +243,7 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
 }
 
 /** The console summary printed after a run: counterexamples first, the table last (where the eye lands). */
-export function summaryText(r: FuzzResult, options: { maxCounterexamples?: number } = {}): string {
+export function summaryText(r: FuzzResult, options: { maxCounterexamples?: number; extra?: string[] } = {}): string {
   const rep = r.report;
   const lines: string[] = [];
   const shown = rep.counterexamples.slice(0, options.maxCounterexamples ?? rep.counterexamples.length);
@@ -268,6 +277,11 @@ export function summaryText(r: FuzzResult, options: { maxCounterexamples?: numbe
   for (const w of r.warnings) lines.push(`warning: ${w}`);
   if (rep.corpus) lines.push(`corpus: ${rep.corpus.file} (+${rep.corpus.added} new, ${rep.corpus.duplicates} already known)`);
   lines.push(`report: ${path.join(r.reportDir, 'report.md')} and report.json`);
+  lines.push(...(options.extra ?? []));
+  if (rep.gate) {
+    lines.push(`CI gate (Wilson 95% upper bounds): ${rep.gate.pass ? 'PASS' : 'FAIL'}`);
+    for (const c of rep.gate.checks.filter((x) => !x.pass)) lines.push(`  ${formatGateCheck(c)}`);
+  }
   lines.push(rep.summary.held ? 'RESULT: every invariant held.' : `RESULT: invariants FAILED in ${rep.summary.failingCells.join(', ')}.`);
   return lines.join('\n');
 }

@@ -26,6 +26,8 @@ export interface ReplayOutcome {
   summary: ReplaySummary;
   issues: string[];
   lines: string[];
+  /** Records marked fixed by `--mark-fixed`. */
+  marked: number;
 }
 
 /**
@@ -60,11 +62,12 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
       );
     }
   }
+  let marked = 0;
   if (o.markFixed) {
     for (const [i, res] of summary.results.entries()) {
       const r = records[i];
-      if (r && res.status === 'now-passing') await updateStatus(file, r.id, 'fixed');
+      if (r && res.status === 'now-passing') marked += (await updateStatus(file, r.id, 'fixed')).updated;
     }
   }
-  return { file, records, summary, issues: loaded.issues.map((x) => `${x.file}:${x.line}: ${x.message}`), lines };
+  return { file, records, summary, issues: loaded.issues.map((x) => `${x.file}:${x.line}: ${x.message}`), lines, marked };
 }
