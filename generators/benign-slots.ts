@@ -228,6 +228,8 @@ export const BENIGN_SLOTS = {
       return { total, malformed, outOfRange, dup, rejected, parsed, parsedPct: pct(parsed, total), rejectedPct: pct(rejected, total) };
     }),
   ),
+  /** A batch held back because some MRNs are malformed: at least one is (so the count stays true). */
+  heldBatch: fcSlot(() => fc.tuple(fc.integer({ min: 24, max: 4800 }), fc.integer({ min: 1, max: 9 })).map(([total, malformed]) => ({ total, malformed }))),
   /** A batch where every row parsed (for honest "100% of rows parsed" hard negatives). */
   cleanBatch: fcSlot(() => fc.integer({ min: 12, max: 3600 }).map((total) => ({ total, parsed: total, rejected: 0, parsedPct: pct(total, total) }))),
   mrn: fcSlot(() => fc.integer({ min: 0, max: 99_999_999 }).map((n) => pad(n, 8))),
