@@ -8,7 +8,7 @@ import { escapeUTF8 } from 'entities';
 import { formatCounterexample } from './format-verdict.js';
 import { renderCharts } from './charts.js';
 import { formatGateCheck, type GateResult } from './gate.js';
-import { pct } from './markdown.js';
+import { pct, renderFindings } from './markdown.js';
 import type { ReportCell, ReportData } from './model.js';
 
 /** HTML-escapes text for element content and quoted attributes (`& < > " '`). */
@@ -95,6 +95,16 @@ export async function renderHtml(r: ReportData, options: { gateResult?: GateResu
   if (options.gateResult && options.gateResult.checks.length > 0) {
     const g = options.gateResult;
     out.push(`<p><span class="verdict ${g.pass ? 'ok' : 'bad'}">Gate ${g.pass ? 'passed' : 'FAILED'}</span> <span class="muted">judged on the upper bound of each Wilson 95% interval</span></p>`);
+  }
+  // Findings per family (the same text as report.md's Findings section), as a plain list.
+  const findings = renderFindings(r).filter((l) => l.trim().startsWith('-'));
+  if (findings.length > 0) {
+    out.push('<h2>Findings</h2><ul>');
+    for (const l of findings) {
+      const text = l.trim().replace(/^- /, '').replace(/\*\*/g, '').replace(/`/g, '');
+      out.push(`<li${l.startsWith('  ') ? ' class="muted"' : ''}>${e(text)}</li>`);
+    }
+    out.push('</ul>');
   }
   out.push('<table>');
   const settings: Array<[string, string]> = [
