@@ -2,7 +2,7 @@
  * Shared wiring for CLI commands: guard resolution, versions, option parsing helpers.
  * The composition root: only `src/cli` touches argv, stdout and exit codes.
  */
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../domain/errors.js';
@@ -87,4 +87,24 @@ export function parseList<T extends string>(flag: string, value: string, allowed
 export function parsePhase(value: string): 'write' | 'retrieve' {
   if (value !== 'write' && value !== 'retrieve') throw new UsageError(`--phase must be write or retrieve, got "${value}"`);
   return value;
+}
+
+/** Checks before a long run that an output path can be written, so a typo never throws results away. */
+export function writableDir(flag: string, dir: string): string {
+  const abs = path.resolve(dir);
+  if (existsSync(abs) && !statSync(abs).isDirectory()) throw new UsageError(`${flag} ${dir}: exists and is not a directory`);
+  try {
+    mkdirSync(abs, { recursive: true });
+    accessSync(abs, constants.W_OK);
+  } catch (e) {
+    throw new UsageError(`${flag} ${dir}: cannot create or write this directory (${e instanceof Error ? e.message : String(e)})`);
+  }
+  return abs;
+}
+
+export function writableFile(flag: string, file: string): string {
+  const abs = path.resolve(file);
+  if (existsSync(abs) && statSync(abs).isDirectory()) throw new UsageError(`${flag} ${file}: is a directory, give a file name`);
+  writableDir(flag, path.dirname(abs));
+  return abs;
 }

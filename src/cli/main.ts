@@ -12,7 +12,7 @@ import { DOMAINS, type DomainId } from '../domain/fuzz-case.js';
 import { MemoryStore, probeStoreFile } from '../memory/index.js';
 import { FAMILY_IDS } from '../../generators/families.js';
 import { GUARD_SPEC_FORMS } from '../guards/resolve.js';
-import { loadGuard, MAX_TIMEOUT_MS, parseList, parsePhase, parseSeed, positiveInt, REPO_ROOT } from './context.js';
+import { loadGuard, MAX_TIMEOUT_MS, parseList, parsePhase, parseSeed, positiveInt, REPO_ROOT, writableDir, writableFile } from './context.js';
 import { createProgress } from './progress.js';
 import { runFuzz, summaryText } from './commands/fuzz.js';
 import { checkFile } from './commands/check.js';
@@ -27,16 +27,18 @@ import { gate, type GateResult, type GateThresholds } from '../report/gate.js';
 import { renderJunit } from '../report/junit.js';
 import { renderHtml } from '../report/html.js';
 import { writeStepSummary } from '../report/step-summary.js';
-import { printable } from '../report/format-verdict.js';
+import { printable, printableLine } from '../report/format-verdict.js';
 import { readJsonl, validateMemoryEntry } from '../corpus/jsonl.js';
 import { writeFileAtomic } from '../corpus/atomic.js';
 import type { ReportData } from '../report/model.js';
-import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 
 const GUARD_HELP = `guard to test: ${GUARD_SPEC_FORMS.map((f) => f.trim().replace(/\s{2,}/g, ' = ')).join('; ')}`;
 
 /** Guards open right now, closed on Ctrl-C so no subprocess outlives the CLI. */
 const openGuards = new Set<Guard>();
+/** The fuzz campaign in progress: the first Ctrl-C stops it between batches. */
+let activeRun: AbortController | undefined;
 
 async function closeGuard(guard: Guard): Promise<void> {
   openGuards.delete(guard);
@@ -57,25 +59,6 @@ async function withGuard<T>(spec: string, timeoutMs: number | undefined, fn: (g:
   }
 }
 
-/** Checks before a long run that an output path can be written, so a typo never throws results away. */
-function writableDir(flag: string, dir: string): string {
-  const abs = path.resolve(dir);
-  if (existsSync(abs) && !statSync(abs).isDirectory()) throw new UsageError(`${flag} ${dir}: exists and is not a directory`);
-  try {
-    mkdirSync(abs, { recursive: true });
-    accessSync(abs, constants.W_OK);
-  } catch (e) {
-    throw new UsageError(`${flag} ${dir}: cannot create or write this directory (${e instanceof Error ? e.message : String(e)})`);
-  }
-  return abs;
-}
-
-function writableFile(flag: string, file: string): string {
-  const abs = path.resolve(file);
-  if (existsSync(abs) && statSync(abs).isDirectory()) throw new UsageError(`${flag} ${file}: is a directory, give a file name`);
-  writableDir(flag, path.dirname(abs));
-  return abs;
-}
 
 /** Turns the flags the user typed (not commander's defaults) into config fields. */
 function configFlags(opts: Record<string, string | boolean | undefined>, sourceOf: (key: string) => string | undefined): ConfigFlags {
@@ -190,6 +173,7 @@ export function buildProgram(exit: (code: number) => void): Command {
         await withGuard(guardSpec, timeoutMs, async (guard) => {
           const outDir = writableDir('--out', cfg.out ?? path.join(REPO_ROOT, 'reports', defaultRunId(guard.id, seed, now)));
           const progress = createProgress(!opts.quiet);
+          activeRun = new AbortController();
           process.stderr.write(
             `farma-fuzz: guard ${guard.id}, seed ${seed}, ${domains.length} domain(s) × ${families.length} famil${families.length === 1 ? 'y' : 'ies'}, ${timeS !== undefined ? `within ${timeS} s` : `${runs} runs per cell`}${configFile ? ` (config ${path.relative(process.cwd(), configFile) || configFile})` : ''}\n`,
           );
@@ -213,9 +197,12 @@ export function buildProgram(exit: (code: number) => void): Command {
               workers,
               timeoutMs,
               thresholds,
+              signal: activeRun.signal,
             },
             progress,
           );
+          const interrupted = activeRun.signal.aborted;
+          activeRun = undefined;
           const report = result.report;
           const gateResult = gate(report, thresholds);
           const extra: string[] = [];
@@ -233,6 +220,11 @@ export function buildProgram(exit: (code: number) => void): Command {
           const summaryFile = writeStepSummary(report, process.env, gateResult);
           if (summaryFile) extra.push(`step summary: ${summaryFile}`);
           process.stdout.write(`${redactSecrets(summaryText(result, { maxCounterexamples: 12, extra }))}\n`);
+          if (interrupted) {
+            process.stderr.write('farma-fuzz: interrupted: the report and the corpus hold the cases run before Ctrl-C\n');
+            exit(130);
+            return;
+          }
           const code = exitCodeFor(report, gateResult, thresholds);
           exit(code);
         });
@@ -331,7 +323,9 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('-q, --quiet', 'no progress output')
     .action(async (opts: Record<string, string | boolean | undefined>) => {
       const seed = parseSeed(opts.seed as string | undefined);
-      const runs = positiveInt('--runs', opts.runs as string, 2000);
+      const runs = positiveInt('--runs', opts.runs as string, 2000, 10_000_000);
+      if (typeof opts.out === 'string') writableDir('--out', opts.out);
+      if (typeof opts.benign === 'string' && !(existsSync(opts.benign) && statSync(opts.benign).isFile())) throw new UsageError(`--benign ${opts.benign}: no such file`);
       const domains = parseList<DomainId>('--domain', String(opts.domain), DOMAINS);
       const store = new MemoryStore(':memory:');
       try {
@@ -349,7 +343,7 @@ export function buildProgram(exit: (code: number) => void): Command {
             },
             createProgress(!opts.quiet),
           );
-          const dir = path.resolve(typeof opts.out === 'string' ? opts.out : path.join(REPO_ROOT, 'reports', `fpr-${defaultRunId(guard.id, seed, new Date())}`));
+          const dir = writableDir('--out', typeof opts.out === 'string' ? opts.out : path.join(REPO_ROOT, 'reports', `fpr-${defaultRunId(guard.id, seed, new Date())}`));
           await writeFprReport(report, dir);
           for (const issue of report.issues) process.stderr.write(`warning: ${issue}\n`);
           process.stdout.write(`${renderFprMarkdown(report, { maxRejections: 0 })}\n\nreport: ${path.join(dir, 'fpr.md')} (every rejected entry) and fpr.json\n`);
@@ -370,37 +364,38 @@ export function buildProgram(exit: (code: number) => void): Command {
     .action(async (opts: Record<string, string | undefined>) => {
       const storePath = String(opts.store);
       if (existsSync(storePath) && probeStoreFile(storePath) !== 'store') throw new UsageError(`--store ${storePath}: not a farma-fuzz memory store (refusing to add tables to it)`);
+      const timeoutMs = positiveInt('--timeout', opts.timeout, 5000, MAX_TIMEOUT_MS);
       const { records, issues } = readJsonl(String(opts.input), validateMemoryEntry);
       for (const i of issues) process.stderr.write(`error: ${printable(`${i.file}:${i.line}: ${i.message}`)}\n`);
+      // Load the guard before creating the store, so a usage error leaves no empty store behind.
+      const guard = opts.guard ? await loadGuard(opts.guard, timeoutMs) : undefined;
+      if (guard) openGuards.add(guard);
       const store = new MemoryStore(storePath);
       try {
         const counts = { committed: 0, rejected: 0, errors: 0, duplicates: 0 };
-        const commit = async (guard: Guard | undefined): Promise<void> => {
-          for (const { value: entry, line } of records) {
-            if (store.get(entry.store, entry.id) !== undefined) {
-              counts.duplicates += 1;
-              process.stderr.write(`warning: ${String(opts.input)}:${line}: id "${entry.id}" is already in the ${entry.store} store; skipped\n`);
-              continue;
-            }
-            if (!guard) {
-              store.insert(entry);
-              counts.committed += 1;
-              continue;
-            }
-            const r = await store.write(entry, guard, 'write');
-            if (r.committed) counts.committed += 1;
-            else if (r.verdict.decision === 'error') counts.errors += 1;
-            else counts.rejected += 1;
+        for (const { value: entry, line } of records) {
+          if (store.get(entry.store, entry.id) !== undefined) {
+            counts.duplicates += 1;
+            process.stderr.write(`warning: ${String(opts.input)}:${line}: id "${printableLine(entry.id)}" is already in the ${entry.store} store; skipped\n`);
+            continue;
           }
-        };
-        if (opts.guard) await withGuard(opts.guard, positiveInt('--timeout', opts.timeout, 5000, MAX_TIMEOUT_MS), (g) => commit(g));
-        else await commit(undefined);
+          if (!guard) {
+            store.insert(entry);
+            counts.committed += 1;
+            continue;
+          }
+          const r = await store.write(entry, guard, 'write');
+          if (r.committed) counts.committed += 1;
+          else if (r.verdict.decision === 'error') counts.errors += 1;
+          else counts.rejected += 1;
+        }
         process.stdout.write(
-          `${storePath}: ${counts.committed} committed${opts.guard ? `, ${counts.rejected} rejected, ${counts.errors} guard errors` : ''}, ${counts.duplicates} duplicates skipped, ${issues.length} bad lines; the store now holds ${store.view.size('reasoning')} reasoning and ${store.view.size('general')} general entries\n`,
+          `${storePath}: ${counts.committed} committed${guard ? `, ${counts.rejected} rejected, ${counts.errors} guard errors` : ''}, ${counts.duplicates} duplicates skipped, ${issues.length} bad lines; the store now holds ${store.view.size('reasoning')} reasoning and ${store.view.size('general')} general entries\n`,
         );
-        exit(issues.length > 0 ? 2 : 0);
+        exit(issues.length > 0 ? 2 : counts.errors > 0 ? 1 : 0);
       } finally {
         store.close();
+        if (guard) await closeGuard(guard);
       }
     });
 
@@ -459,11 +454,16 @@ export function installProcessHandlers(): void {
   process.on('unhandledRejection', (reason) => {
     process.stderr.write(`warning: a promise was rejected and nobody handled it (often a guard): ${reason instanceof Error ? reason.message : String(reason)}\n`);
   });
-  let interrupted = false;
+  let quitting = false;
   process.on('SIGINT', () => {
-    if (interrupted) process.exit(130);
-    interrupted = true;
-    process.stderr.write('\nfarma-fuzz: interrupted; closing guards (press Ctrl-C again to force). Corpus appends already written are kept; this run\'s report is not written.\n');
+    if (activeRun && !activeRun.signal.aborted) {
+      activeRun.abort();
+      process.stderr.write('\nfarma-fuzz: stopping after the current batch; the partial report and corpus will be written (Ctrl-C again to quit now)\n');
+      return;
+    }
+    if (quitting) process.exit(130);
+    quitting = true;
+    process.stderr.write('\nfarma-fuzz: interrupted; closing guards (Ctrl-C again to force). Corpus appends already written are kept.\n');
     void Promise.all([...openGuards].map((g) => closeGuard(g))).finally(() => process.exit(130));
   });
   mainSettled = () => {

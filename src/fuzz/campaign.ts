@@ -27,6 +27,8 @@ export interface CampaignOptions {
   timeLimitMs?: number;
   /** Time bound per async guard call, ms (timeouts are `error` verdicts). */
   timeoutMs?: number;
+  /** Stops the campaign between batches; the cells run so far are returned. */
+  signal?: AbortSignal;
   onCellStart?: (cell: CellSpec, index: number) => void;
   onProgress?: (cell: CellSpec, done: number) => void;
   onCellEnd?: (outcome: CellOutcome, index: number) => void;
@@ -60,6 +62,7 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignOutcome> 
   const started = performance.now();
   const cells: CellOutcome[] = [];
   for (const [i, cell] of o.cells.entries()) {
+    if (o.signal?.aborted) break;
     o.onCellStart?.(cell, i);
     let timeLimitMs: number | undefined;
     if (o.timeLimitMs !== undefined) {
@@ -78,6 +81,7 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignOutcome> 
       ...(o.maxFailures !== undefined ? { maxFailures: o.maxFailures } : {}),
       ...(timeLimitMs !== undefined ? { timeLimitMs } : {}),
       ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
+      ...(o.signal ? { signal: o.signal } : {}),
       ...(cell.examples ? { examples: cell.examples } : {}),
       onProgress: (done) => o.onProgress?.(cell, done),
     });

@@ -50,7 +50,17 @@ export interface CellOptions {
   path?: string;
   /** Time bound per async guard call, ms; past it the verdict is an `error` (timeout). */
   timeoutMs?: number;
+  /** Stops the cell between batches (e.g. on Ctrl-C); the cell then reports `interrupted`. */
+  signal?: AbortSignal;
 }
+
+/**
+ * Cases per `fc.check` call. Between calls the engine yields to the event loop, so a stop
+ * request (Ctrl-C) is seen within one batch; each call is a round with its own derived seed.
+ */
+export const BATCH_RUNS = 2000;
+
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export interface CellOutcome {
   domain: string;
@@ -86,8 +96,9 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
   let round = 0;
 
   const maxRounds = maxFailures * 4;
+  let failRounds = 0;
   while (stats.runs < o.runs && !interrupted) {
-    const hunting = found.length < maxFailures && round < maxRounds;
+    const hunting = found.length < maxFailures && failRounds < maxRounds;
     let shrinking = false;
     let trigger: { signature: string; template: string } | undefined;
     let last: { c: FuzzCase; verdict: Verdict; judgement: Exclude<Judgement, 'holds'> } | undefined;
@@ -115,14 +126,15 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
     };
     const remaining = o.runs - stats.runs;
     const seed = roundSeed(o.seed, round);
+    if (round > 0) await yieldToEventLoop();
     const timeLeft = deadline - performance.now();
-    if (timeLeft <= 0) {
+    if (timeLeft <= 0 || o.signal?.aborted) {
       interrupted = true;
       break;
     }
     const params: fc.Parameters<[FuzzCase]> = {
       seed,
-      numRuns: remaining,
+      numRuns: Math.min(remaining, BATCH_RUNS),
       ...(round === 0 && o.examples && o.examples.length > 0 ? { examples: o.examples.map((e) => [e] as [FuzzCase]) } : {}),
       ...(Number.isFinite(timeLeft) ? { interruptAfterTimeLimit: Math.max(1, Math.floor(timeLeft)) } : {}),
       ...(o.path !== undefined ? { path: o.path } : {}),
@@ -174,8 +186,8 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
       throw new Error(`cell ${o.domain}/${o.family}: fast-check gave up (too many skipped values)`);
     }
     if (details.interrupted && stats.runs < o.runs) interrupted = true;
-    if (!details.failed) break;
     if (o.path !== undefined) break;
+    if (details.failed) failRounds += 1;
     round += 1;
   }
 

@@ -16,30 +16,40 @@ export function printable(text: string): string {
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
 }
 
+/**
+ * `printable` for fields that must stay on one line (layer names, reasons, ids, signal
+ * keys): newlines and carriage returns become visible `\n` / `\r`, so a guard's text
+ * cannot open a new line in the console or close a code block in report.md.
+ */
+export function printableLine(text: string): string {
+  return printable(text).replace(/\r/g, '\\r').replace(/\n/g, '\\n');
+}
+
 /** `s1=0.00 s2=1.00 …`, or `-` when the guard exposes no signals. */
 export function formatSignals(signals: Record<string, number> | undefined): string {
   if (!signals || Object.keys(signals).length === 0) return '-';
   return Object.entries(signals)
-    .map(([k, v]) => `${k}=${v.toFixed(2)}`)
+    .map(([k, v]) => `${printableLine(k)}=${v.toFixed(2)}`)
     .join(' ');
 }
 
 /** One line per layer: `L3-taint  pass  0.40  reason; reason`. */
 export function formatTrace(verdict: Verdict, indent = '  '): string[] {
   if (verdict.trace.length === 0) return [`${indent}(the guard exposes no per-layer trace)`];
-  const width = Math.max(...verdict.trace.map((l) => l.layer.length));
-  return verdict.trace.map((l) => {
-    const value = l.value !== undefined ? ` ${l.value.toFixed(2)}` : '';
-    const reasons = l.reasons.length > 0 ? `  ${printable(l.reasons.join('; '))}` : '';
-    return `${indent}${l.layer.padEnd(width)}  ${l.outcome.padEnd(6)}${value}${reasons}`;
+  const layers = verdict.trace.map((l) => printableLine(String(l.layer)));
+  const width = Math.max(...layers.map((l) => l.length));
+  return verdict.trace.map((l, i) => {
+    const value = typeof l.value === 'number' ? ` ${l.value.toFixed(2)}` : '';
+    const reasons = Array.isArray(l.reasons) && l.reasons.length > 0 ? `  ${printableLine(l.reasons.join('; '))}` : '';
+    return `${indent}${(layers[i] ?? '').padEnd(width)}  ${printableLine(String(l.outcome)).padEnd(6)}${value}${reasons}`;
   });
 }
 
 /** Verdict headline: `reject at L5-reasoning-guard, F=0.60`. */
 export function formatDecision(verdict: Verdict): string {
-  const at = verdict.layer ? ` at ${verdict.layer}` : '';
+  const at = verdict.layer ? ` at ${printableLine(verdict.layer)}` : '';
   const f = verdict.score !== undefined ? `, F=${verdict.score.toFixed(2)}` : '';
-  const err = verdict.error ? ` (${verdict.error.kind}: ${printable(verdict.error.message)})` : '';
+  const err = verdict.error ? ` (${verdict.error.kind}: ${printableLine(verdict.error.message)})` : '';
   return `${verdict.decision}${at}${f}${err}`;
 }
 
@@ -83,7 +93,7 @@ export function formatCounterexample(cx: PrintableCounterexample): string {
   const lines = [
     `✗ ${cx.property} · ${cx.case.truth.domain}/${cx.case.truth.family} · ${what} · id ${cx.id}`,
     `  signature: ${cx.signature}`,
-    `  entry [${e.store} · ${e.traceType} · ${e.source}/${e.trust}]:`,
+    `  entry ${printableLine(e.id)} [${e.store} · ${printableLine(e.traceType)} · ${printableLine(e.source)}/${printableLine(e.trust)}]:`,
     quoteContent(e.content),
     `  truth: ${formatTruth(cx.case)}`,
   ];
@@ -91,7 +101,7 @@ export function formatCounterexample(cx: PrintableCounterexample): string {
   lines.push(`  verdict: ${formatDecision(cx.verdict)}`);
   lines.push(...formatTrace(cx.verdict, '    '));
   lines.push(`  signals: ${formatSignals(cx.verdict.signals)}`);
-  if (cx.verdict.reasons.length > 0) lines.push(`  reasons: ${printable(cx.verdict.reasons.join('; '))}`);
+  if (cx.verdict.reasons.length > 0) lines.push(`  reasons: ${printableLine(cx.verdict.reasons.join('; '))}`);
   lines.push(`  replay: ${cx.replay}`);
   return lines.join('\n');
 }

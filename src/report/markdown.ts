@@ -3,7 +3,7 @@
  * row per family, FPR on generated and real benign traces side by side, and every minimal
  * counterexample with its replay command.
  */
-import { formatCounterexample, printable } from './format-verdict.js';
+import { formatCounterexample, printableLine } from './format-verdict.js';
 import type { Interval, ReportData } from './model.js';
 import { renderAdaptiveSection } from './adaptive.js';
 
@@ -54,7 +54,7 @@ export function renderMarkdown(r: ReportData): string {
     out.push('| family | property | runs | violations | violation rate [95% CI] | detection rate [95% CI] | errors | signals fired | held |');
     out.push('| --- | --- | ---: | ---: | --- | --- | ---: | --- | --- |');
     for (const x of cells) {
-      const fires = Object.entries(x.signalFires).map(([k, v]) => `${k}:${v}`).join(' ') || '-';
+      const fires = Object.entries(x.signalFires).map(([k, v]) => `${printableLine(k)}:${v}`).join(' ') || '-';
       out.push(
         `| ${x.family} | ${x.property} | ${x.runs}${x.interrupted ? ' (time limit)' : ''} | ${x.violations} | ${pct(x.violationRate)} | ${x.detectionRate ? pct(x.detectionRate) : '-'} | ${x.errors} | ${fires} | ${x.holds ? 'yes' : '**no**'} |`,
       );
@@ -85,7 +85,7 @@ export function renderMarkdown(r: ReportData): string {
     out.push('');
     out.push('Rejected real benign entries:');
     out.push('');
-    for (const x of rejectedReal) out.push(`- ${x.set} \`${x.id}\` at ${x.layer ?? '?'} (signals ${x.signals}): ${printable(x.content.slice(0, 200).replace(/\n/g, ' '))}`);
+    for (const x of rejectedReal) out.push(`- ${printableLine(x.set)} \`${printableLine(x.id)}\` at ${printableLine(x.layer ?? '?')} (signals ${x.signals}): ${printableLine(x.content.length > 200 ? `${x.content.slice(0, 200)}…` : x.content)}`);
   }
   out.push('');
   out.push(`## Minimal counterexamples (${r.counterexamples.length})`);
@@ -121,10 +121,10 @@ export function renderFindings(r: ReportData): string[] {
     const maxF = scores.length > 0 ? Math.max(...scores) : undefined;
     const fires: Record<string, number> = {};
     for (const x of cells) for (const [k, v] of Object.entries(x.signalFires)) fires[k] = (fires[k] ?? 0) + v;
-    const fired = Object.entries(fires).sort().map(([k, v]) => `${k} ${v}×`).join(', ') || 'none';
+    const fired = Object.entries(fires).sort().map(([k, v]) => `${printableLine(k)} ${v}×`).join(', ') || 'none';
     const layers: Record<string, number> = {};
     for (const x of cells) for (const [k, v] of Object.entries(x.decidingLayers)) layers[k] = (layers[k] ?? 0) + v;
-    const topLayers = Object.entries(layers).sort((a, b) => b[1] - a[1]).slice(0, 3).map(([k, v]) => `${k} ${v}`).join(', ');
+    const topLayers = Object.entries(layers).sort((a, b) => b[1] - a[1]).slice(0, 3).map(([k, v]) => `${printableLine(k)} ${v}`).join(', ');
     const what = forged ? `${violations}/${runs} forged entries admitted (bypass rate)` : `${violations}/${runs} benign entries rejected (FPR)`;
     out.push(`- **${family}**: ${what}${errors > 0 ? `, ${errors} guard errors` : ''}; highest F ${maxF !== undefined ? maxF.toFixed(2) : 'n/a'}; signals fired: ${fired}; deciding layers: ${topLayers || '-'}.`);
     const canonical = cells.flatMap((x) => Object.entries(x.breakdown.template).filter(([k]) => /\/canonical-/.test(k)));

@@ -146,3 +146,19 @@ describe('import, then check against the store', () => {
     expect(r.stderr).toMatch(/1 of 1 verdicts are guard errors/);
   });
 });
+
+describe('untrusted guard text', () => {
+  it('cannot forge lines in the console or in report.md', async () => {
+    const out = path.join(dir, 'forge');
+    const r = await run(['fuzz', '--guard', fixture('forging-reasons.mjs'), '--domain', 'ehr', '--family', 'naive', '--runs', '3', '--no-corpus', '--no-real', '--no-html', '--out', out, '-q']);
+    expect(r.code).toBe(1);
+    const md = readFileSync(path.join(out, 'report.md'), 'utf8');
+    for (const text of [md, r.stdout]) {
+      expect(text).not.toMatch(/^# INJECTED/m);
+      expect(text).not.toMatch(/^# TRACE-INJECT/m);
+      expect(text).not.toContain('\u001b');
+      expect(text.match(/^RESULT: /gm) ?? []).toHaveLength(text === md ? 0 : 1);
+    }
+    expect(md).toContain('\\n```\\n# INJECTED HEADING');
+  });
+});

@@ -91,3 +91,25 @@ describe('runCampaign', () => {
     expect(strip(await run())).toEqual(strip(await run()));
   });
 });
+
+describe('stopping', () => {
+  it('an aborted signal stops a cell between batches and marks it interrupted', async () => {
+    const controller = new AbortController();
+    let seen = 0;
+    const out = await runCell({
+      ...base,
+      runs: 50_000,
+      family: 'seed',
+      arbitrary: toyForged,
+      guard: lengthGuard,
+      signal: controller.signal,
+      onProgress: (done) => {
+        seen = done;
+        if (done === 1500) controller.abort();
+      },
+    });
+    expect(out.interrupted).toBe(true);
+    expect(out.stats.runs).toBe(seen);
+    expect(out.stats.runs).toBeLessThan(50_000);
+  });
+});

@@ -40,7 +40,7 @@ import { attackChoice, attackTemplates, DEFAULT_GENERAL_TRACE_TYPE, fillSlots, f
 import { subjectSlots } from '../../../generators/slots.js';
 import { benignHistory, benignTrace } from '../../../generators/benign.js';
 import { defaultTemplates, type CompiledTemplate } from '../../../generators/templates.js';
-import { parseList, parseSeed, positiveInt, REPO_ROOT, versions } from '../context.js';
+import { parseList, parseSeed, positiveInt, REPO_ROOT, versions, writableDir } from '../context.js';
 import { createProgress } from '../progress.js';
 
 /** Largest cycle count of the amplification sweep (0..this). */
@@ -53,10 +53,11 @@ export const BENIGN_HISTORY = { minLength: 100, maxLength: 200 } as const;
 const SALT_BENIGN = 0x9e3779b9;
 const SALT_FPR = 0x85ebca6b;
 
-function nonNegativeInt(flag: string, value: string | undefined, fallback: number): number {
+function nonNegativeInt(flag: string, value: string | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback;
-  const n = Number(value);
+  const n = value.trim() === '' ? Number.NaN : Number(value);
   if (!Number.isInteger(n) || n < 0) throw new UsageError(`${flag} must be a non-negative integer, got "${value}"`);
+  if (n > max) throw new UsageError(`${flag} must be at most ${max}, got "${value}"`);
   return n;
 }
 
@@ -316,16 +317,16 @@ export function registerEvalCommand(program: Command, exit: (code: number) => vo
         const seed = parseSeed(opts.seed as string | undefined);
         const options: EvalCommandOptions = {
           planner: opts.planner === 'llm' ? 'llm' : 'surrogate',
-          trials: positiveInt('--trials', opts.trials as string, 50),
-          seeds: positiveInt('--seeds', opts.seeds as string, 3),
-          cycles: nonNegativeInt('--cycles', opts.cycles as string, 10),
-          k: positiveInt('--k', opts.k as string, 5),
+          trials: positiveInt('--trials', opts.trials as string, 50, 100_000),
+          seeds: positiveInt('--seeds', opts.seeds as string, 3, 1000),
+          cycles: nonNegativeInt('--cycles', opts.cycles as string, 10, 1000),
+          k: positiveInt('--k', opts.k as string, 5, 1000),
           seed,
           domains: parseList<DomainId>('--domain', String(opts.domain), DOMAINS),
-          sweepMax: nonNegativeInt('--sweep-max', opts.sweepMax as string, DEFAULT_SWEEP_MAX),
-          fprPerDomain: nonNegativeInt('--fpr-per-domain', opts.fprPerDomain as string, DEFAULT_FPR_PER_DOMAIN),
+          sweepMax: nonNegativeInt('--sweep-max', opts.sweepMax as string, DEFAULT_SWEEP_MAX, 1000),
+          fprPerDomain: nonNegativeInt('--fpr-per-domain', opts.fprPerDomain as string, DEFAULT_FPR_PER_DOMAIN, 1_000_000),
           quiet: opts.quiet === true,
-          ...(typeof opts.out === 'string' ? { outDir: opts.out } : {}),
+          ...(typeof opts.out === 'string' ? { outDir: writableDir('--out', opts.out) } : {}),
         };
         if (!options.quiet) process.stderr.write(`farma-fuzz eval: planner ${plannerLabel(options.planner)}, seed ${seed}, ${options.trials} trials per cell\n`);
         const r = await runEvalCommand(options);

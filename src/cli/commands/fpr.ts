@@ -15,7 +15,7 @@ import type { ScratchStore } from '../../fuzz/evaluate.js';
 import { evaluateAsync, evaluateSync } from '../../fuzz/evaluate.js';
 import { interval, type Interval } from '../../report/model.js';
 import { pct } from '../../report/markdown.js';
-import { formatSignals } from '../../report/format-verdict.js';
+import { formatSignals, printableLine } from '../../report/format-verdict.js';
 import { writeFileAtomic } from '../../corpus/atomic.js';
 import { loadBenignJsonl, loadCuratedBenign, loadReactThoughts } from '../../corpus/benign-sets.js';
 import { benignTrace } from '../../../generators/benign.js';
@@ -203,14 +203,14 @@ export function renderFprMarkdown(r: FprReport, options: { maxRejections?: numbe
   out.push('| --- | ---: | --- | --- | --- | --- |');
   for (const [key, list] of [...byTemplate.entries()].sort((a, b) => b[1].length - a[1].length)) {
     const x = list[0]!;
-    out.push(`| ${key} | ${list.length} | ${x.layer ?? '-'} | ${x.signals} | ${x.reasons.join('; ').replace(/\|/g, '\\|')} | ${x.content.slice(0, 140).replace(/\s+/g, ' ').replace(/\|/g, '\\|')} |`);
+    out.push(`| ${printableLine(key)} | ${list.length} | ${printableLine(x.layer ?? '-')} | ${x.signals} | ${printableLine(x.reasons.join('; ')).replace(/\|/g, '\\|')} | ${printableLine(x.content.slice(0, 140).replace(/\s+/g, ' ')).replace(/\|/g, '\\|')} |`);
   }
   const max = options.maxRejections ?? Infinity;
   if (Number.isFinite(max)) return out.join('\n');
   out.push('');
   out.push('Every rejected entry:');
   out.push('');
-  for (const x of r.rejections) out.push(`- ${x.set} \`${x.id}\`${x.template ? ` (${x.template})` : ''} at ${x.layer ?? '-'}, signals ${x.signals}: ${x.content.replace(/\s+/g, ' ').slice(0, 300)}`);
+  for (const x of r.rejections) out.push(`- ${x.set} \`${printableLine(x.id)}\`${x.template ? ` (${x.template})` : ''} at ${printableLine(x.layer ?? '-')}, signals ${x.signals}: ${printableLine(x.content.replace(/\s+/g, ' ').slice(0, 300))}`);
   return out.join('\n');
 }
 

@@ -54,6 +54,8 @@ export interface FuzzOptions {
   timeoutMs?: number;
   /** CI gate limits; when any is set, the gate's result is part of the report. */
   thresholds?: GateThresholds;
+  /** Stops the campaign between batches (Ctrl-C); what ran so far is still reported and kept. */
+  signal?: AbortSignal;
 }
 
 export interface FuzzResult {
@@ -146,6 +148,7 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
           maxFailures: o.maxFailures,
           ...(o.timeLimitMs !== undefined ? { timeLimitMs: o.timeLimitMs } : {}),
           ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
+          ...(o.signal ? { signal: o.signal } : {}),
           onProgress: (cell, done) => progress.update(doneBefore + done, `${cell.domain}/${cell.family}`),
           onCellEnd,
         });

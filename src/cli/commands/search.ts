@@ -8,6 +8,7 @@
  * With `--llm` it also runs the LLM paraphrase family, or says why that family is off.
  * Exit code 0 (a search finding is a measurement, not a failed invariant); 2 on usage errors.
  */
+import { UsageError } from '../../domain/errors.js';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
@@ -24,7 +25,7 @@ import { pct } from '../../report/markdown.js';
 import { interval } from '../../report/model.js';
 import { adaptiveNeighbours, minimalOperatorSet, START_FAMILIES, startCases, type StartFamily } from '../../../generators/adaptive.js';
 import { llmFamilyAvailability, runLlmParaphraseFamily, type LlmFamilyCounts } from '../../../generators/llm-paraphrase.js';
-import { loadGuard, parseList, parseSeed, positiveInt, REPO_ROOT, versions } from '../context.js';
+import { loadGuard, MAX_TIMEOUT_MS, parseList, parseSeed, positiveInt, REPO_ROOT, versions, writableDir } from '../context.js';
 
 export interface SearchRunOptions {
   guard: Guard;
@@ -147,15 +148,19 @@ export function registerSearchCommand(program: Command, exit: (code: number) => 
     .option('--timeout <ms>', 'per-entry time bound for module, http and exec guards', '5000')
     .option('-q, --quiet', 'no per-template lines on stderr')
     .action(async (opts: Record<string, string | boolean | undefined>) => {
-      const budget = positiveInt('--budget', opts.budget as string, 200);
-      const beamWidth = positiveInt('--beam-width', opts.beamWidth as string, 3);
+      const budget = positiveInt('--budget', opts.budget as string, 200, 1_000_000);
+      const beamWidth = positiveInt('--beam-width', opts.beamWidth as string, 3, 1000);
+      if (typeof opts.out === 'string') writableDir('--out', opts.out);
       const seed = parseSeed(String(opts.seed));
       const domains = parseList<DomainId>('--domain', String(opts.domain), DOMAINS);
       const families = parseList<StartFamily>('--start', String(opts.start), START_FAMILIES);
       const mode = opts.mode as SearchMode;
       const strategy = opts.strategy as SearchStrategy;
       const phase = opts.phase as Phase;
-      const timeoutMs = positiveInt('--timeout', opts.timeout as string, 5000);
+      const timeoutMs = positiveInt('--timeout', opts.timeout as string, 5000, MAX_TIMEOUT_MS);
+      // A requested LLM family that cannot run is a usage error, found before any search work.
+      const avail = opts.llm || opts.llmReplay ? await llmFamilyAvailability({ replay: Boolean(opts.llmReplay), fixtureDir: path.resolve(String(opts.fixtures)) }) : undefined;
+      if (avail && !avail.on) throw new UsageError(avail.reason);
       const store = new MemoryStore(':memory:');
       const guard = await loadGuard(String(opts.guard), timeoutMs);
       try {
@@ -176,14 +181,10 @@ export function registerSearchCommand(program: Command, exit: (code: number) => 
           },
         });
         const llmRows: LlmFamilyRow[] = [];
-        let llmOff: string | undefined;
+        const llmOff: string | undefined = undefined;
         let llmMode = '';
-        if (opts.llm || opts.llmReplay) {
-          const avail = await llmFamilyAvailability({ replay: Boolean(opts.llmReplay), fixtureDir: path.resolve(String(opts.fixtures)) });
-          if (!avail.on) {
-            llmOff = avail.reason;
-            process.stderr.write(`${avail.reason}\n`);
-          } else {
+        if (avail) {
+          {
             llmMode = avail.mode;
             const n = positiveInt('--llm-n', opts.llmN as string, 10);
             for (const domain of domains) {

@@ -110,6 +110,13 @@ export function createExecGuard(command: string, options: ExecGuardOptions = {})
     child.stderr.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
       out += chunk;
+      if (out.length > MAX_LINE_CHARS && out.indexOf('\n') < 0) {
+        // A reply line this long is not a verdict: stop reading and restart the process.
+        stderrTail = [...stderrTail, `stdout line longer than ${MAX_LINE_CHARS} characters`].slice(-keepLines);
+        out = '';
+        kill(child, 'SIGKILL');
+        return;
+      }
       let nl: number;
       while ((nl = out.indexOf('\n')) >= 0) {
         const line = out.slice(0, nl).trim();
@@ -119,6 +126,7 @@ export function createExecGuard(command: string, options: ExecGuardOptions = {})
     });
     child.stderr.on('data', (chunk: string) => {
       err += chunk;
+      if (err.length > MAX_LINE_CHARS) err = err.slice(-4096);
       const lines = err.split('\n');
       err = lines.pop() ?? '';
       for (const l of lines) if (l.trim()) stderrTail.push(excerpt(l, 300));
@@ -234,3 +242,6 @@ export function createExecGuard(command: string, options: ExecGuardOptions = {})
     },
   };
 }
+
+/** Longest reply line read from an exec guard, in characters (a verdict is far smaller). */
+export const MAX_LINE_CHARS = 4 * 1024 * 1024;
