@@ -126,3 +126,11 @@ export async function evaluateAsync(guard: Guard, c: FuzzCase, store: ScratchSto
     return partRejected && final.decision === 'admit' ? splitRejected(partRejected, final) : final;
   });
 }
+
+/**
+ * Evaluates one case with whichever path fits the guard: synchronously for `mode: 'sync'`
+ * guards (no promise overhead in the caller's loop), awaited otherwise.
+ */
+export function evaluateCase(guard: Guard, c: FuzzCase, store: ScratchStore, phase: Phase, timeoutMs?: number): Verdict | Promise<Verdict> {
+  return guard.mode === 'sync' ? evaluateSync(guard, c, store, phase) : evaluateAsync(guard, c, store, phase, timeoutMs);
+}

@@ -5,7 +5,7 @@
 import type { MemoryEntry } from '../domain/entry.js';
 import type { Guard, Phase } from '../domain/guard.js';
 import type { Verdict } from '../domain/verdict.js';
-import { evaluateAsync, evaluateSync, type ScratchStore } from './evaluate.js';
+import { evaluateCase, type ScratchStore } from './evaluate.js';
 
 export interface BenignSetMeasurement {
   n: number;
@@ -24,7 +24,7 @@ export async function measureBenignEntries(
   let errors = 0;
   for (const entry of entries) {
     const c = { entry, truth: { label: 'benign' as const, family: 'benign', domain: 'real', template: 'real', operators: [] } };
-    const verdict = guard.mode === 'sync' ? evaluateSync(guard, c, store, phase) : await evaluateAsync(guard, c, store, phase);
+    const verdict = await evaluateCase(guard, c, store, phase);
     if (verdict.decision === 'reject') rejected.push({ entry, verdict });
     else if (verdict.decision === 'error') errors += 1;
   }

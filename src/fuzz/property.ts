@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import type { FuzzCase } from '../domain/fuzz-case.js';
 import type { Guard, Phase } from '../domain/guard.js';
 import type { Verdict } from '../domain/verdict.js';
-import { evaluateAsync, evaluateSync, type ScratchStore } from './evaluate.js';
+import { evaluateAsync, evaluateCase, evaluateSync, type ScratchStore } from './evaluate.js';
 import { judge, propertyFor, type Judgement, type PropertyId } from './oracle.js';
 import { failureSignature } from './signature.js';
 import { emptyStats, record, type CellStats } from './stats.js';
@@ -155,7 +155,7 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
     if (details.failed && details.counterexample !== null && last !== undefined) {
       const [c] = details.counterexample;
       // Re-evaluate the shrunk case for its own verdict (the last observed one may be a rejected shrink attempt).
-      const verdict = o.guard.mode === 'sync' ? evaluateSync(o.guard, c, o.store, o.phase) : await evaluateAsync(o.guard, c, o.store, o.phase, o.timeoutMs);
+      const verdict = await evaluateCase(o.guard, c, o.store, o.phase, o.timeoutMs);
       const j = judge(c.truth, verdict);
       const judgement: Exclude<Judgement, 'holds'> = j === 'holds' ? last.judgement : j;
       const signature = failureSignature(c, verdict, judgement);

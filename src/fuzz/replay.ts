@@ -6,7 +6,7 @@
 import type { FuzzCase } from '../domain/fuzz-case.js';
 import type { Guard, Phase } from '../domain/guard.js';
 import type { Verdict } from '../domain/verdict.js';
-import { evaluateAsync, evaluateSync, type ScratchStore } from './evaluate.js';
+import { evaluateCase, type ScratchStore } from './evaluate.js';
 import { judge, type Judgement } from './oracle.js';
 
 /** The fields of a regression record that replay reads. */
@@ -53,7 +53,7 @@ export async function replayRecords(
   const results: ReplayResult[] = [];
   const counts: Record<ReplayStatus, number> = { open: 0, 'now-passing': 0, fixed: 0, regressed: 0, error: 0 };
   for (const r of records) {
-    const verdict = guard.mode === 'sync' ? evaluateSync(guard, r.case, store, phase) : await evaluateAsync(guard, r.case, store, phase);
+    const verdict = await evaluateCase(guard, r.case, store, phase);
     const j = judge(r.case.truth, verdict);
     const status = replayStatus(r.status, j);
     counts[status] += 1;

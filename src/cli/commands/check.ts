@@ -6,7 +6,7 @@
 import type { MemoryEntry } from '../../domain/entry.js';
 import type { Guard, Phase } from '../../domain/guard.js';
 import type { ScratchStore } from '../../fuzz/evaluate.js';
-import { evaluateAsync, evaluateSync } from '../../fuzz/evaluate.js';
+import { evaluateCase } from '../../fuzz/evaluate.js';
 import { readJsonl, validateMemoryEntry } from '../../corpus/jsonl.js';
 
 export interface CheckLine {
@@ -29,7 +29,7 @@ export async function checkFile(file: string, guard: Guard, store: ScratchStore,
       continue;
     }
     const c = { entry: row.entry, truth: { label: 'benign' as const, family: 'input', domain: 'input', template: 'input', operators: [] } };
-    const v = guard.mode === 'sync' ? evaluateSync(guard, c, store, phase) : await evaluateAsync(guard, c, store, phase);
+    const v = await evaluateCase(guard, c, store, phase);
     const output: Record<string, unknown> = {
       id: row.entry.id,
       decision: v.decision,

@@ -12,7 +12,7 @@ import type { Guard, Phase } from '../../domain/guard.js';
 import type { MemoryEntry } from '../../domain/entry.js';
 import type { Verdict } from '../../domain/verdict.js';
 import type { ScratchStore } from '../../fuzz/evaluate.js';
-import { evaluateAsync, evaluateSync } from '../../fuzz/evaluate.js';
+import { evaluateCase } from '../../fuzz/evaluate.js';
 import { interval, type Interval } from '../../report/model.js';
 import { pct } from '../../report/markdown.js';
 import { formatSignals, printableLine } from '../../report/format-verdict.js';
@@ -85,7 +85,7 @@ export async function measureFpr(o: FprOptions, progress: Progress): Promise<Fpr
   const rejections: Rejection[] = [];
   const issues: string[] = [];
   const evaluate = async (c: FuzzCase): Promise<Verdict> =>
-    o.guard.mode === 'sync' ? evaluateSync(o.guard, c, o.store, o.phase) : evaluateAsync(o.guard, c, o.store, o.phase);
+    evaluateCase(o.guard, c, o.store, o.phase);
   const reject = (set: string, c: FuzzCase, v: Verdict): void => {
     if (v.decision !== 'reject') return;
     rejections.push({
