@@ -118,7 +118,8 @@ function llmMarkdown(rows: LlmFamilyRow[], mode: string, off?: string): string {
 
 function defaultOutDir(s: { guard: string; mode: string; strategy: string; budget: number; seed: number }): string {
   const guard = s.guard.replace(/[^\w.-]+/g, '_').slice(0, 40);
-  return path.join(REPO_ROOT, 'reports', `search-${guard}-${s.mode}-${s.strategy}-${s.budget}-${s.seed}`);
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-');
+  return path.join(REPO_ROOT, 'reports', `search-${stamp}-${guard}-${s.mode}-${s.strategy}-${s.budget}-${s.seed}`);
 }
 
 /**
@@ -144,7 +145,7 @@ export function registerSearchCommand(program: Command, exit: (code: number) => 
     .option('--llm-n <n>', 'base cases per domain for the LLM family', '10')
     .option('--llm-judge', 'also confirm claim preservation with the LLM judge')
     .option('--fixtures <dir>', 'LLM fixture directory', 'corpora/llm-fixtures')
-    .option('-o, --out <dir>', 'report directory (default reports/search-<guard>-<mode>-<strategy>-<budget>-<seed>)')
+    .option('-o, --out <dir>', 'report directory (default reports/search-<date>-<time>-<guard>-<mode>-<strategy>-<budget>-<seed>)')
     .option('--timeout <ms>', 'per-entry time bound for module, http and exec guards', '5000')
     .option('-q, --quiet', 'no per-template lines on stderr')
     .action(async (opts: Record<string, string | boolean | undefined>) => {
