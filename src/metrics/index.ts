@@ -4,3 +4,5 @@ export { rateSummary, poolCounts, formatRate } from './rate-summary.js';
 export type { RateCount } from './rate-summary.js';
 export { thresholdSweep, tauGrid, rocCurve, rocAuc, trapezoidAuc } from './threshold-sweep.js';
 export type { LabelledScores, SweepRow, RocPoint } from './threshold-sweep.js';
+export { realismGap, judgedRate } from './realism-gap.js';
+export type { BenignTally } from './realism-gap.js';

@@ -8,7 +8,7 @@ import { escapeUTF8 } from 'entities';
 import { formatCounterexample } from './format-verdict.js';
 import { renderCharts } from './charts.js';
 import { formatGateCheck, type GateResult } from './gate.js';
-import { pct, renderFindings } from './markdown.js';
+import { pct, realismGapLine, renderFindings } from './markdown.js';
 import type { ReportCell, ReportData } from './model.js';
 
 /** HTML-escapes text for element content and quoted attributes (`& < > " '`). */
@@ -143,11 +143,11 @@ export async function renderHtml(r: ReportData, options: { gateResult?: GateResu
 
   out.push('<h2 id="fpr">False-positive rate: generated vs real benign traces</h2>');
   out.push('<table>');
-  out.push(row(['set', 'kind', 'FPR [95% CI]', 'n'], true));
-  for (const g of r.fpr.generated) out.push(row([e(g.domain), 'generated', e(pct(g.fpr)), num(g.fpr.n)]));
-  for (const s of r.fpr.real) out.push(row([e(s.name), e(`real (${s.source})`), e(pct(s.fpr)), num(s.fpr.n)]));
+  out.push(row(['set', 'kind', 'FPR [95% CI]', 'n', 'errors'], true));
+  for (const g of r.fpr.generated) out.push(row([e(g.domain), 'generated', e(pct(g.fpr)), num(g.fpr.n), num(g.errors)]));
+  for (const s of r.fpr.real) out.push(row([e(s.name), e(`real (${s.source})`), e(pct(s.fpr)), num(s.fpr.n), num(s.errors)]));
   out.push('</table>');
-  if (r.fpr.realismGap !== undefined) out.push(`<p>Realism gap |FPR<sub>generated</sub> − FPR<sub>real</sub>| = ${(r.fpr.realismGap * 100).toFixed(2)} percentage points.</p>`);
+  if (r.fpr.real.length > 0) out.push(`<p>${e(realismGapLine(r))}.</p>`);
   const rejectedReal = r.fpr.real.flatMap((s) => s.rejected.map((x) => ({ set: s.name, ...x })));
   if (rejectedReal.length > 0) {
     out.push('<details><summary>Rejected real benign entries (' + rejectedReal.length + ')</summary><table>');

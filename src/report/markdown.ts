@@ -13,6 +13,18 @@ export function pct(i: Interval): string {
   return i.n === 0 ? 'n/a (0 runs)' : `${p(i.rate)} [${p(i.low)}, ${p(i.high)}]`;
 }
 
+/**
+ * The realism-gap sentence: the gap in percentage points, or why there is none (every real
+ * or generated row was a guard error, so no gap can be measured). Errors are named either way.
+ */
+export function realismGapLine(r: ReportData): string {
+  const realErrors = r.fpr.real.reduce((a, s) => a + s.errors, 0);
+  const genErrors = r.fpr.generated.reduce((a, g) => a + (g.errors), 0);
+  const note = realErrors + genErrors > 0 ? ` (${genErrors} generated and ${realErrors} real rows with guard errors left out)` : '';
+  if (r.fpr.realismGap !== undefined) return `realism gap |FPR_generated − FPR_real| = ${(r.fpr.realismGap * 100).toFixed(2)} percentage points${note}`;
+  return `realism gap not computed: no ${r.fpr.generated.length === 0 ? 'generated benign cell ran' : 'judged row on one side'}${note}`;
+}
+
 export function renderMarkdown(r: ReportData): string {
   const out: string[] = [];
   const c = r.config;
@@ -72,13 +84,14 @@ export function renderMarkdown(r: ReportData): string {
   if (adaptive) out.push(adaptive, '');
   out.push('## False-positive rate: generated vs real benign traces');
   out.push('');
-  out.push('| set | kind | FPR [95% CI] | n |');
-  out.push('| --- | --- | --- | ---: |');
-  for (const g of r.fpr.generated) out.push(`| ${g.domain} | generated | ${pct(g.fpr)} | ${g.fpr.n} |`);
-  for (const s of r.fpr.real) out.push(`| ${s.name} | real (${s.source}) | ${pct(s.fpr)} | ${s.fpr.n} |`);
-  if (r.fpr.realismGap !== undefined) {
+  out.push('| set | kind | FPR [95% CI] | n | errors |');
+  out.push('| --- | --- | --- | ---: | ---: |');
+  for (const g of r.fpr.generated) out.push(`| ${g.domain} | generated | ${pct(g.fpr)} | ${g.fpr.n} | ${g.errors} |`);
+  for (const s of r.fpr.real) out.push(`| ${s.name} | real (${s.source}) | ${pct(s.fpr)} | ${s.fpr.n} | ${s.errors} |`);
+  if (r.fpr.real.length > 0) {
     out.push('');
-    out.push(`Realism gap |FPR_generated − FPR_real| = ${(r.fpr.realismGap * 100).toFixed(2)} percentage points.`);
+    const line = realismGapLine(r);
+    out.push(`${line.charAt(0).toUpperCase()}${line.slice(1)}.`);
   }
   const rejectedReal = r.fpr.real.flatMap((s) => s.rejected.map((x) => ({ set: s.name, ...x })));
   if (rejectedReal.length > 0) {

@@ -9,6 +9,7 @@ import type { Verdict } from '../domain/verdict.js';
 import type { CampaignOutcome } from '../fuzz/campaign.js';
 import type { CellStats, Tally } from '../fuzz/stats.js';
 import { wilson } from '../metrics/wilson.js';
+import { realismGap as realismGapOf, type BenignTally } from '../metrics/realism-gap.js';
 
 export interface Interval {
   /** Observed rate in [0,1]. */
@@ -68,7 +69,9 @@ export interface ReportCell {
 export interface RealSetFpr {
   name: string;
   source: string;
+  /** Rejected of all rows (errored rows are in `n`, as in the cells). */
   fpr: Interval;
+  /** Rows whose verdict was `error`: never counted as rejections, shown beside the FPR. */
   errors: number;
   rejected: Array<{ id: string; content: string; layer?: string; signals: string; reasons: string[] }>;
 }
@@ -96,9 +99,13 @@ export interface ReportData {
   };
   cells: ReportCell[];
   fpr: {
-    generated: Array<{ domain: string; fpr: Interval; byTraceType: Record<string, Interval> }>;
+    /** Per domain: FPR over every benign run (errors in `n`, as in the cells) and the `error` verdicts apart. */
+    generated: Array<{ domain: string; fpr: Interval; errors: number; byTraceType: Record<string, Interval> }>;
     real: RealSetFpr[];
-    /** |FPR_generated − FPR_real| over all domains and all real sets, in [0,1]. */
+    /**
+     * |FPR_generated − FPR_real| over all domains and all real sets, in [0,1], from judged rows
+     * only (`error` verdicts taken out of both sides). Absent when either side has no judged row.
+     */
     realismGap?: number;
   };
   counterexamples: ReportCounterexample[];
@@ -179,13 +186,13 @@ export function buildReport(input: BuildReportInput): ReportData {
         acc.errors += t.errors;
       }
     }
-    return [{ domain, fpr: tallyInterval(total), byTraceType: Object.fromEntries(Object.entries(byType).map(([k, t]) => [k, tallyInterval(t)])) }];
+    return [{ domain, fpr: tallyInterval(total), errors: total.errors, byTraceType: Object.fromEntries(Object.entries(byType).map(([k, t]) => [k, tallyInterval(t)])) }];
   });
   let realismGap: number | undefined;
   if (generated.length > 0 && input.realSets.length > 0) {
-    const g = generated.reduce((a, x) => ({ k: a.k + x.fpr.k, n: a.n + x.fpr.n }), { k: 0, n: 0 });
-    const r = input.realSets.reduce((a, x) => ({ k: a.k + x.fpr.k, n: a.n + x.fpr.n }), { k: 0, n: 0 });
-    if (g.n > 0 && r.n > 0) realismGap = Math.abs(g.k / g.n - r.k / r.n);
+    const pool = (rows: Array<{ fpr: Interval; errors: number }>): BenignTally =>
+      rows.reduce((a, x) => ({ rejected: a.rejected + x.fpr.k, n: a.n + x.fpr.n, errors: a.errors + x.errors }), { rejected: 0, n: 0, errors: 0 });
+    realismGap = realismGapOf(pool(generated), pool(input.realSets));
   }
   const counterexamples: ReportCounterexample[] = input.counterexamples.map(({ id, replay, cx }) => {
     const { elapsedUs: _elapsed, ...verdict } = cx.verdict;

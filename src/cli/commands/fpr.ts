@@ -4,6 +4,7 @@
  * trace type, format and language; the realism gap |FPR_generated − FPR_real|; and every
  * rejected benign entry with the layer and the signals that fired.
  */
+import { realismGap as realismGapOf } from '../../metrics/realism-gap.js';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -161,7 +162,8 @@ export async function measureFpr(o: FprOptions, progress: Progress): Promise<Fpr
   emit('real', 'all real sets', 'all', realAll);
   const g = genAll.get('generated');
   const r = realAll.get('real');
-  const realismGap = g && r && g.n > 0 && r.n > 0 ? Math.abs(g.k / g.n - r.k / r.n) : undefined;
+  // Errored rows are neither admissions nor rejections: the gap is taken over judged rows only.
+  const realismGap = g && r ? realismGapOf({ rejected: g.k, n: g.n, errors: g.errors }, { rejected: r.k, n: r.n, errors: r.errors }) : undefined;
   return { guard: o.guard.id, seed: o.seed, runsPerDomain: o.runs, phase: o.phase, rows, ...(realismGap !== undefined ? { realismGap } : {}), rejections, issues };
 }
 

@@ -19,7 +19,7 @@ import { formatGateCheck, gate, type GateThresholds } from '../../report/gate.js
 import { measureBenignEntries } from '../../fuzz/measure.js';
 import type { ScratchStore } from '../../fuzz/evaluate.js';
 import { buildReport, interval, type RealSetFpr, type ReportData } from '../../report/model.js';
-import { renderMarkdown, pct } from '../../report/markdown.js';
+import { renderMarkdown, pct, realismGapLine } from '../../report/markdown.js';
 import { formatCounterexample } from '../../report/format-verdict.js';
 import { writeFileAtomic } from '../../corpus/atomic.js';
 import { formatSignals } from '../../report/format-verdict.js';
@@ -273,8 +273,11 @@ export function summaryText(r: FuzzResult, options: { maxCounterexamples?: numbe
   if (rep.fpr.real.length > 0) {
     lines.push('');
     lines.push('  real benign traces (FPR)');
-    for (const s of rep.fpr.real) lines.push(`    ${s.name.padEnd(20)} ${String(s.fpr.k).padStart(5)}/${String(s.fpr.n).padEnd(6)} FPR ${pct(s.fpr)}`);
-    if (rep.fpr.realismGap !== undefined) lines.push(`    realism gap |FPR_generated − FPR_real| = ${(rep.fpr.realismGap * 100).toFixed(2)} percentage points`);
+    for (const s of rep.fpr.real) {
+      const errs = s.errors > 0 ? `  errors ${s.errors}/${s.fpr.n} ${pct(interval(s.errors, s.fpr.n))}` : '';
+      lines.push(`    ${s.name.padEnd(20)} ${String(s.fpr.k).padStart(5)}/${String(s.fpr.n).padEnd(6)} FPR ${pct(s.fpr)}${errs}`);
+    }
+    lines.push(`    ${realismGapLine(rep)}`);
   }
   lines.push('');
   for (const w of r.warnings) lines.push(`warning: ${w}`);
