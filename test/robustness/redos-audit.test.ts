@@ -16,7 +16,7 @@ import { parseAst } from 'rolldown/parseAst';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SENTINEL_CONFIG, compileSentinelConfig } from '../../src/guards/sentinel/index.js';
 import { DEFAULT_KEYWORD_BLOCKLIST } from '../../src/guards/baselines/keyword-filter.js';
-import { compilePhraseList } from '../../src/guards/sentinel/text-match.js';
+import { compilePhraseList } from '../../src/guards/text/text-match.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 

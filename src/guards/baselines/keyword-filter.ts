@@ -3,7 +3,7 @@
  * the simplest mitigation one can deploy. The list is our own and configurable.
  */
 import type { GuardContext, MemoryEntry, SyncGuard, Verdict } from '../../domain/index.js';
-import { compilePhraseList, firstMatch, normalizeText } from '../sentinel/text-match.js';
+import { compilePhraseList, firstMatch, normalizeText } from '../text/text-match.js';
 
 /** The default blocklist: whole words/phrases, matched after NFKC + lower-casing. */
 export const DEFAULT_KEYWORD_BLOCKLIST: readonly string[] = [

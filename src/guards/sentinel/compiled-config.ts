@@ -3,10 +3,9 @@
  * config object, so a check never compiles a regex.
  */
 import type { S3Tier, SentinelConfig } from './config.js';
-import { compilePatternList, compilePatterns, compilePhraseList } from './text-match.js';
+import { compilePatternList, compilePatterns, compilePhraseList } from '../text/text-match.js';
 
-/** Leading markup allowed before an "opening" (quotes, bullets, markdown marks, brackets). */
-const OPENING_PREFIX = '^[\\s#*>"\'`\\[({\\-•|_~]{0,12}';
+const NAME = 'sentinel config:';
 
 export interface CompiledSentinel {
   readonly config: SentinelConfig;
@@ -24,6 +23,8 @@ export interface CompiledSentinel {
   readonly s3Tiers: readonly S3Tier[];
   /** Counting forgery phrases stops here: no tier needs more. */
   readonly s3Cap: number;
+  /** s2: subject keys that name a quantity ("15-run"), skipped when counting matching entries. */
+  readonly countUnitKeyRe: RegExp;
 }
 
 const cache = new WeakMap<SentinelConfig, CompiledSentinel>();
@@ -39,16 +40,17 @@ export function compileSentinelConfig(config: SentinelConfig): CompiledSentinel 
   const compiled: CompiledSentinel = {
     config,
     keywordRe: compilePhraseList(config.keywords),
-    maliciousRe: compilePatternList('maliciousPatterns', config.maliciousPatterns),
-    precedentRes: compilePatterns('precedentPatterns', config.precedentPatterns),
+    maliciousRe: compilePatternList(`${NAME} maliciousPatterns`, config.maliciousPatterns),
+    precedentRes: compilePatterns(`${NAME} precedentPatterns`, config.precedentPatterns),
     forgeryRe: compilePhraseList(config.forgeryPhrases),
     perfectionRe: compilePhraseList(config.perfectionPhrases),
-    internalClaimRe: compilePatternList('internalClaimPatterns', config.internalClaimPatterns),
-    openingRe: compilePatternList('openingPatterns', config.openingPatterns, OPENING_PREFIX, ''),
-    reasoningOpeningRe: compilePatternList('reasoningOpeningPatterns', config.reasoningOpeningPatterns, OPENING_PREFIX, ''),
+    internalClaimRe: compilePatternList(`${NAME} internalClaimPatterns`, config.internalClaimPatterns),
+    openingRe: compilePatternList(`${NAME} openingPatterns`, config.openingPatterns, config.openingPrefix, ''),
+    reasoningOpeningRe: compilePatternList(`${NAME} reasoningOpeningPatterns`, config.reasoningOpeningPatterns, config.openingPrefix, ''),
     reasoningTraceTypes: new Set(config.reasoningTraceTypes),
     s3Tiers,
     s3Cap: s3Tiers.length > 0 ? Math.max(...s3Tiers.map((t) => t.minMatches)) : 0,
+    countUnitKeyRe: compilePatterns(`${NAME} countUnitKeyPattern`, [config.countUnitKeyPattern], '')[0] as RegExp,
   };
   cache.set(config, compiled);
   return compiled;

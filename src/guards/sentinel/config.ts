@@ -95,12 +95,34 @@ export interface SentinelConfig {
   reasoningTraceTypes: readonly string[];
   /** How many leading characters (after normalisation) count as the "opening" of an entry. */
   openingWindow: number;
+  /**
+   * Regex source for the leading markup allowed before an opening (s5 and looks_like_reasoning):
+   * whitespace, quotes, bullets, markdown marks and brackets, at most 12 characters (reconstruction).
+   * Must start with `^`.
+   */
+  openingPrefix: string;
+  /** s2: regex source for subject keys that name a quantity ("15-run", "3-day"), which are not subjects (reconstruction). */
+  countUnitKeyPattern: string;
+  /**
+   * F, taint and risk are rounded to this many decimal places before a threshold compares them,
+   * so that float noise (0.4 + 0.1 = 0.5000000000000001) never decides F > tau (reconstruction).
+   */
+  scoreDecimals: number;
   /** Layers run on each path (paper §IV, Fig. 2: write = keyword + Reasoning Guard; retrieve = all five). */
   phaseLayers: Readonly<Record<'write' | 'retrieve', readonly LayerId[]>>;
 }
 
-/** The defaults. See `docs/sentinel.md` for the source or reason of each value. */
-export const DEFAULT_SENTINEL_CONFIG: SentinelConfig = {
+/** Freezes an object and everything reachable from it (the defaults must never change at run time). */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/** The defaults, deep-frozen. See `docs/sentinel.md` for the source or reason of each value. */
+export const DEFAULT_SENTINEL_CONFIG: SentinelConfig = deepFreeze({
   weights: { s1: 0.2, s2: 0.2, s3: 0.2, s4: 0.2, s5: 0.2 },
   tauGuard: 0.5,
   s3Tiers: [
@@ -254,11 +276,14 @@ export const DEFAULT_SENTINEL_CONFIG: SentinelConfig = {
   ],
   reasoningTraceTypes: ['decision_log', 'thought_chain', 'reflection', 'rationale'],
   openingWindow: 160,
+  openingPrefix: '^[\\s#*>"\'`\\[({\\-•|_~]{0,12}',
+  countUnitKeyPattern: '^\\d+-[a-z]+$',
+  scoreDecimals: 9,
   phaseLayers: {
     write: ['L1-keyword', 'L5-reasoning-guard'],
     retrieve: ['L1-keyword', 'L2-provenance', 'L3-taint', 'L4-pattern-risk', 'L5-reasoning-guard'],
   },
-};
+} satisfies SentinelConfig);
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -316,6 +341,19 @@ export function validateSentinelConfig(c: SentinelConfig): void {
   }
   if (!Number.isInteger(c.openingWindow) || c.openingWindow < 1) {
     throw new UsageError('sentinel config: openingWindow must be a positive integer');
+  }
+  if (typeof c.openingPrefix !== 'string' || !c.openingPrefix.startsWith('^')) {
+    throw new UsageError('sentinel config: openingPrefix must be a regex source starting with ^');
+  }
+  for (const [key, source] of [['openingPrefix', c.openingPrefix], ['countUnitKeyPattern', c.countUnitKeyPattern]] as const) {
+    try {
+      new RegExp(source);
+    } catch (cause) {
+      throw new UsageError(`sentinel config: ${key} has an invalid pattern ${JSON.stringify(source)}`, { cause });
+    }
+  }
+  if (!Number.isInteger(c.scoreDecimals) || c.scoreDecimals < 2 || c.scoreDecimals > 15) {
+    throw new UsageError(`sentinel config: scoreDecimals must be an integer in [2, 15], got ${JSON.stringify(c.scoreDecimals)}`);
   }
   if (c.precedentCountStore !== 'reasoning' && c.precedentCountStore !== 'general' && c.precedentCountStore !== 'all') {
     throw new UsageError(`sentinel config: precedentCountStore must be reasoning|general|all`);

@@ -20,9 +20,20 @@ export type { SentinelOptions, SentinelGuard } from './sentinel.js';
 export { looksLikeReasoning } from './looks-like-reasoning.js';
 export { assessProvenance, riskFromTaint } from './provenance.js';
 export type { Provenance } from './provenance.js';
-export { computeSignals, forgeryScore, matchingEntryCount, s3Score } from './signals.js';
-export type { SignalScores, SignalResult } from './signals.js';
+export {
+  computeSignals,
+  forgeryScore,
+  implausibleClaim,
+  matchingEntryCount,
+  patternDensity,
+  provenanceAnomaly,
+  roundScore,
+  s3Score,
+  selfReferenceMismatch,
+  structuralAnomaly,
+} from './signals.js';
+export type { SignalScores, SignalResult, SignalValue } from './signals.js';
 export { maxPrecedentClaim } from './precedent-claims.js';
 export { compileSentinelConfig } from './compiled-config.js';
 export type { CompiledSentinel } from './compiled-config.js';
-export { normalizeText } from './text-match.js';
+export { normalizeText } from '../text/text-match.js';

@@ -5,7 +5,7 @@
 import type { MemoryEntry } from '../../domain/index.js';
 import type { SentinelConfig } from './config.js';
 import { compileSentinelConfig, type CompiledSentinel } from './compiled-config.js';
-import { normalizeText } from './text-match.js';
+import { normalizeText } from '../text/text-match.js';
 
 /** Core test on pre-normalised text (used by the guard, which normalises once per check). */
 export function looksLikeReasoningNormalized(traceType: string, text: string, compiled: CompiledSentinel): boolean {

@@ -4,6 +4,7 @@
  */
 import type { MemoryEntry } from '../../domain/index.js';
 import type { IntegrityLabel, RiskTransform, SentinelConfig } from './config.js';
+import { roundScore } from './signals.js';
 
 export interface Provenance {
   label: IntegrityLabel;
@@ -47,13 +48,17 @@ export function assessProvenance(entry: MemoryEntry, config: SentinelConfig): Pr
   }
   const raw = start + config.taintPropagation.increment * hops;
   // Round away float noise (0.4 + 0.1 must be 0.5, not 0.5000000000000001).
-  const taint = Math.min(1, Math.round(raw * 1e9) / 1e9);
+  const taint = Math.min(1, roundScore(raw, config.scoreDecimals));
   return { label, baseTaint, hops, taint };
 }
 
-/** Layer 4 risk: a nonlinear map of taint into [0,1] (reconstruction: power 2 by default). */
-export function riskFromTaint(taint: number, transform: RiskTransform): number {
-  if (transform.kind === 'power') return Math.round(Math.pow(taint, transform.exponent) * 1e9) / 1e9;
+/**
+ * Layer 4 risk: a nonlinear map of taint in [0,1] into [0,1] (reconstruction: power 2 by
+ * default; logistic `1 / (1 + e^(-steepness (taint - midpoint)))` as an option), rounded to
+ * `decimals` places (the config's `scoreDecimals`).
+ */
+export function riskFromTaint(taint: number, transform: RiskTransform, decimals = 9): number {
+  if (transform.kind === 'power') return roundScore(Math.pow(taint, transform.exponent), decimals);
   const { steepness, midpoint } = transform;
-  return Math.round((1 / (1 + Math.exp(-steepness * (taint - midpoint)))) * 1e9) / 1e9;
+  return roundScore(1 / (1 + Math.exp(-steepness * (taint - midpoint))), decimals);
 }

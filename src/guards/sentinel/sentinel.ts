@@ -10,7 +10,7 @@ import { compileSentinelConfig, type CompiledSentinel } from './compiled-config.
 import { looksLikeReasoningNormalized } from './looks-like-reasoning.js';
 import { assessProvenance, riskFromTaint, type Provenance } from './provenance.js';
 import { computeSignals, forgeryScore } from './signals.js';
-import { firstMatch, normalizeText } from './text-match.js';
+import { firstMatch, normalizeText } from '../text/text-match.js';
 
 export interface SentinelOptions {
   /** Overrides merged over `DEFAULT_SENTINEL_CONFIG` (see `resolveSentinelConfig`). */
@@ -71,7 +71,7 @@ function runCheck(entry: MemoryEntry, ctx: GuardContext, compiled: CompiledSenti
       }
       case 'L4-pattern-risk': {
         const p = provenance();
-        const risk = riskFromTaint(p.taint, c.riskTransform);
+        const risk = riskFromTaint(p.taint, c.riskTransform, c.scoreDecimals);
         const hit = firstMatch(compiled.maliciousRe, text);
         const reasons: string[] = [];
         if (hit !== null) reasons.push(`malicious pattern "${hit}"`);
@@ -86,7 +86,7 @@ function runCheck(entry: MemoryEntry, ctx: GuardContext, compiled: CompiledSenti
         }
         const label = provenance().label;
         const s = computeSignals(entry, text, label, ctx.store, compiled);
-        const f = forgeryScore(s.signals, c.weights);
+        const f = forgeryScore(s.signals, c.weights, c.scoreDecimals);
         signals = s.signals;
         score = f;
         r =

@@ -1,6 +1,6 @@
 /**
- * Text helpers shared by SENTINEL's layers and the keyword baseline: one normalisation per
- * check, and phrase lists compiled once into a single linear-time alternation.
+ * Text helpers shared by the built-in guards (SENTINEL's layers and the keyword baseline): one
+ * normalisation per check, and phrase lists compiled once into a single linear-time alternation.
  */
 import { UsageError } from '../../domain/index.js';
 
@@ -39,6 +39,8 @@ export function compilePhraseList(phrases: readonly string[]): RegExp | null {
 /**
  * Compiles regex sources into one global regex (`(?:a)|(?:b)`), or `null` for an empty
  * list. `prefix` is prepended to the whole alternation (e.g. an opening anchor).
+ * `name` is the config key the sources come from (e.g. `sentinel config: maliciousPatterns`),
+ * quoted in the error.
  * @throws UsageError naming the bad pattern when a source does not compile.
  */
 export function compilePatternList(name: string, sources: readonly string[], prefix = '', flags = 'g'): RegExp | null {
@@ -46,7 +48,7 @@ export function compilePatternList(name: string, sources: readonly string[], pre
     try {
       new RegExp(s, flags);
     } catch (cause) {
-      throw new UsageError(`sentinel config: ${name} has an invalid pattern ${JSON.stringify(s)}`, { cause });
+      throw new UsageError(`${name} has an invalid pattern ${JSON.stringify(s)}`, { cause });
     }
   }
   if (sources.length === 0) return null;
@@ -59,7 +61,7 @@ export function compilePatterns(name: string, sources: readonly string[], flags 
     try {
       return new RegExp(s, flags);
     } catch (cause) {
-      throw new UsageError(`sentinel config: ${name} has an invalid pattern ${JSON.stringify(s)}`, { cause });
+      throw new UsageError(`${name} has an invalid pattern ${JSON.stringify(s)}`, { cause });
     }
   });
 }
