@@ -1,7 +1,16 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx, so `npx farma-fuzz …` works from an install.
-import { register } from 'tsx/esm/api';
+// The `farma-fuzz` command: runs the compiled CLI (dist/, built by `npm run build`, which
+// `npm ci`, `npm install` from git and `npm pack` run through the `prepare` script).
+// In a checkout without a build it falls back to the TypeScript sources through tsx.
+import { existsSync } from 'node:fs';
 
-register();
-const { runAsProgram } = await import('../src/cli/main.ts');
-await runAsProgram(process.argv.slice(2));
+const compiled = new URL('../dist/src/cli/main.js', import.meta.url);
+if (existsSync(compiled)) {
+  const { runAsProgram } = await import(compiled.href);
+  await runAsProgram(process.argv.slice(2));
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  const { runAsProgram } = await import('../src/cli/main.ts');
+  await runAsProgram(process.argv.slice(2));
+}

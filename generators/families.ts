@@ -10,6 +10,9 @@ import { amplificationChain, seedTrace } from './farma.js';
 import { naiveAttack } from './naive.js';
 import { benignHistory, benignTrace } from './benign.js';
 import { adaptiveAttack } from './adaptive.js';
+import { FAMILY_IDS, type FamilyId } from './family-ids.js';
+
+export { FAMILY_IDS, type FamilyId };
 
 export interface FamilySpec {
   label: Label;
@@ -49,10 +52,7 @@ export const FAMILY_REGISTRY = {
     description: 'Realistic benign traces of every trace type, format and several languages, with hard negatives',
     arbitrary: (domain) => benignTrace(domain),
   },
-} as const satisfies Record<string, FamilySpec>;
-
-export type FamilyId = keyof typeof FAMILY_REGISTRY;
-export const FAMILY_IDS = Object.keys(FAMILY_REGISTRY) as FamilyId[];
+} as const satisfies Record<FamilyId, FamilySpec>;
 export const DOMAIN_IDS: readonly DomainId[] = DOMAINS;
 
 export function isFamilyId(id: string): id is FamilyId {

@@ -9,12 +9,12 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
 import { TemplateError } from '../src/domain/errors.js';
+import { packagePath } from '../src/domain/package-root.js';
 
-/** Absolute path of the repository's `templates/` folder. */
-export const TEMPLATES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'templates');
+/** Absolute path of the package's bundled `templates/` folder. */
+export const TEMPLATES_DIR = packagePath('templates');
 
 /** Free-form metadata declared in a template's leading `{{!-- meta: {...} --}}` comment. */
 export interface TemplateMeta {

@@ -6,8 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { DOMAINS, TemplateError } from '../../src/domain/index.js';
+import { DOMAINS, packagePath, TemplateError } from '../../src/domain/index.js';
 import type { DomainId } from '../../src/domain/index.js';
 
 export interface ClaimLexicon {
@@ -21,7 +20,7 @@ export interface ClaimLexicon {
 }
 
 /** Absolute path of `templates/lexicons/`. */
-export const LEXICON_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'templates', 'lexicons');
+export const LEXICON_DIR = packagePath('templates', 'lexicons');
 
 function load(domain: DomainId): ClaimLexicon {
   const file = path.join(LEXICON_DIR, `claim-${domain}.json`);

@@ -4,20 +4,45 @@
  */
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { UsageError } from '../domain/errors.js';
+import { PACKAGE_ROOT } from '../domain/package-root.js';
 import type { Guard } from '../domain/guard.js';
 import { createGuard, GUARDS } from '../guards/registry.js';
 import { guardSpecKind, resolveGuard } from '../guards/resolve.js';
 
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/**
+ * How the user runs the CLI, for the commands it prints: `npm run cli --` inside the
+ * farma-fuzz checkout, `npx farma-fuzz` in any other project. (Reports, corpora and every
+ * relative path on the command line are relative to `process.cwd()`; the package folder
+ * only supplies bundled data and is never written to.)
+ */
+export function cliCommand(): string {
+  return path.resolve(process.cwd()) === PACKAGE_ROOT ? 'npm run cli --' : 'npx farma-fuzz';
+}
 
+/** Default folder of run reports: `reports/` in the current working folder. */
+export function reportsDir(): string {
+  return path.resolve(process.cwd(), 'reports');
+}
+
+/**
+ * The version of a package as this install resolves it: farma-fuzz itself, or a dependency
+ * found the way Node finds it (`node_modules` of the package, then of every folder above,
+ * which is where npm hoists dependencies in a consumer's project).
+ */
 function readVersion(pkg: string): string {
-  try {
-    const file = pkg === 'farma-fuzz' ? path.join(REPO_ROOT, 'package.json') : path.join(REPO_ROOT, 'node_modules', pkg, 'package.json');
-    return (JSON.parse(readFileSync(file, 'utf8')) as { version?: string }).version ?? 'unknown';
-  } catch {
-    return 'unknown';
+  const read = (file: string): string | undefined => {
+    try {
+      return (JSON.parse(readFileSync(file, 'utf8')) as { version?: string }).version;
+    } catch {
+      return undefined;
+    }
+  };
+  if (pkg === 'farma-fuzz') return read(path.join(PACKAGE_ROOT, 'package.json')) ?? 'unknown';
+  for (let dir = PACKAGE_ROOT; ; dir = path.dirname(dir)) {
+    const v = read(path.join(dir, 'node_modules', pkg, 'package.json'));
+    if (v !== undefined) return v;
+    if (path.dirname(dir) === dir) return 'unknown';
   }
 }
 

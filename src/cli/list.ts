@@ -2,24 +2,30 @@
 import { DOMAINS } from '../domain/fuzz-case.js';
 import { UsageError } from '../domain/errors.js';
 import { GUARDS } from '../guards/registry.js';
-import { FAMILY_REGISTRY } from '../../generators/families.js';
-import { listOperators } from '../../generators/paraphrase/index.js';
 
 export const LISTABLE = ['guards', 'families', 'domains', 'operators'] as const;
 
-export function listText(what: string): string {
+/**
+ * The text of `farma-fuzz list <what>`. Families and operators load the generators on
+ * demand, so `list guards` and `list domains` start fast.
+ * @throws UsageError for an unknown kind.
+ */
+export async function listText(what: string): Promise<string> {
   switch (what) {
     case 'guards':
       return Object.entries(GUARDS)
         .map(([id, g]) => `${id.padEnd(12)} ${g.description}`)
         .join('\n');
-    case 'families':
+    case 'families': {
+      const { FAMILY_REGISTRY } = await import('../../generators/families.js');
       return Object.entries(FAMILY_REGISTRY)
         .map(([id, f]) => `${id.padEnd(14)} ${f.label.padEnd(7)} ${f.description}`)
         .join('\n');
+    }
     case 'domains':
       return DOMAINS.join('\n');
     case 'operators': {
+      const { listOperators } = await import('../../generators/paraphrase/index.js');
       const ops = listOperators();
       const rows = ops.map((o) => `${o.id.padEnd(22)} ${o.group.padEnd(11)} preserves: ${o.preserves.join(', ')}\n${' '.repeat(35)}${o.description}`);
       return [`${ops.length} paraphrase/mutation operators (id, group, what each keeps)`, ...rows].join('\n');

@@ -9,23 +9,14 @@ import { Command, CommanderError, Option } from 'commander';
 import { FarmaError, UsageError } from '../domain/errors.js';
 import type { Guard } from '../domain/guard.js';
 import { DOMAINS, type DomainId } from '../domain/fuzz-case.js';
-import { MemoryStore, probeStoreFile } from '../memory/index.js';
-import { FAMILY_IDS } from '../../generators/families.js';
+import { FAMILY_IDS } from '../../generators/family-ids.js';
 import { GUARD_SPEC_FORMS } from '../guards/resolve.js';
-import { loadGuard, MAX_TIMEOUT_MS, parseList, parsePhase, parseSeed, positiveInt, REPO_ROOT, writableDir, writableFile } from './context.js';
+import { loadGuard, MAX_TIMEOUT_MS, parseList, parsePhase, parseSeed, positiveInt, reportsDir, writableDir, writableFile } from './context.js';
 import { createProgress } from './progress.js';
-import { runFuzz, summaryText } from './commands/fuzz.js';
-import { checkFile } from './commands/check.js';
-import { runReplay } from './commands/replay.js';
 import { listText, LISTABLE } from './list.js';
-import { measureFpr, renderFprMarkdown, writeFprReport } from './commands/fpr.js';
-import { registerEvalCommand } from './commands/eval.js';
-import { registerSearchCommand } from './commands/search.js';
 import { redactSecrets } from '../llm/config.js';
 import { DEFAULT_CONFIG, loadConfigFile, mergeConfig, type ConfigFlags } from '../config/index.js';
 import { gate, type GateResult, type GateThresholds } from '../report/gate.js';
-import { renderJunit } from '../report/junit.js';
-import { renderHtml } from '../report/html.js';
 import { writeStepSummary } from '../report/step-summary.js';
 import { printable, printableLine } from '../report/format-verdict.js';
 import { readJsonl, validateMemoryEntry } from '../corpus/jsonl.js';
@@ -113,6 +104,30 @@ function defaultRunId(guardId: string, seed: number, date: Date): string {
   return `${stamp}-${guardId.replace(/[^\w.-]+/g, '_').slice(0, 40)}-${seed}`;
 }
 
+/**
+ * Commands whose modules are heavy (vega, the LLM client, every generator): `main` loads
+ * them only when the command line may name them, so `list`, `check` and the rest start fast.
+ */
+const LAZY_COMMANDS: Record<string, (program: Command, exit: (code: number) => void) => Promise<unknown>> = {
+  eval: async (program, exit) => (await import('./commands/eval.js')).registerEvalCommand(program, exit),
+  search: async (program, exit) => (await import('./commands/search.js')).registerSearchCommand(program, exit),
+};
+
+/** The command named on the command line (the first word that is not an option), if any. */
+function commandWord(argv: readonly string[]): string | undefined {
+  return argv.find((a) => !a.startsWith('-'));
+}
+
+/**
+ * Builds the full program: every command, including the lazily loaded ones (for tests and
+ * for help). `main` builds a smaller one when the command line names a light command.
+ */
+export async function buildFullProgram(exit: (code: number) => void): Promise<Command> {
+  const program = buildProgram(exit);
+  for (const register of Object.values(LAZY_COMMANDS)) await register(program, exit);
+  return program;
+}
+
 export function buildProgram(exit: (code: number) => void): Command {
   const program = new Command();
   program
@@ -147,6 +162,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('-w, --workers <n>', 'worker threads for the campaign; findings are identical for any count', '1')
     .option('-q, --quiet', 'no progress output')
     .action(async (opts: Record<string, string | boolean | undefined>, cmd: Command) => {
+      const [{ MemoryStore }, { runFuzz, summaryText }] = await Promise.all([import('../memory/index.js'), import('./commands/fuzz.js')]);
       const flags = configFlags(opts, (k) => cmd.getOptionValueSource(k));
       const { config: fileConfig, file: configFile } = await loadConfigFile(typeof opts.config === 'string' ? opts.config : undefined, process.cwd(), { families: FAMILY_IDS });
       const cfg = mergeConfig(fileConfig, flags, DEFAULT_CONFIG);
@@ -171,7 +187,7 @@ export function buildProgram(exit: (code: number) => void): Command {
       const store = new MemoryStore(':memory:');
       try {
         await withGuard(guardSpec, timeoutMs, async (guard) => {
-          const outDir = writableDir('--out', cfg.out ?? path.join(REPO_ROOT, 'reports', defaultRunId(guard.id, seed, now)));
+          const outDir = writableDir('--out', cfg.out ?? path.join(reportsDir(), defaultRunId(guard.id, seed, now)));
           const progress = createProgress(!opts.quiet);
           activeRun = new AbortController();
           process.stderr.write(
@@ -208,12 +224,14 @@ export function buildProgram(exit: (code: number) => void): Command {
           const extra: string[] = [];
           if (cfg.html !== false) {
             const htmlFile = typeof cfg.html === 'string' ? path.resolve(cfg.html) : path.join(outDir, 'report.html');
+            const { renderHtml } = await import('../report/html.js');
             await writeFileAtomic(htmlFile, await renderHtml(report, { gateResult }));
             extra.push(`html: ${htmlFile}`);
           }
           if (cfg.junit !== undefined) {
             const junitFile = path.resolve(cfg.junit);
             mkdirSync(path.dirname(junitFile), { recursive: true });
+            const { renderJunit } = await import('../report/junit.js');
             await writeFileAtomic(junitFile, renderJunit(report, thresholds));
             extra.push(`junit: ${junitFile}`);
           }
@@ -243,6 +261,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--mark-fixed', 'mark open records that now pass as fixed')
     .option('--timeout <ms>', 'per-entry time bound for module, http and exec guards', '5000')
     .action(async (opts: Record<string, string | boolean | undefined>) => {
+      const [{ MemoryStore }, { runReplay }] = await Promise.all([import('../memory/index.js'), import('./commands/replay.js')]);
       const guardSpec = String(opts.guard);
       const store = new MemoryStore(':memory:');
       try {
@@ -281,6 +300,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .addOption(new Option('--phase <phase>', 'guard path').choices(['write', 'retrieve']).default('write'))
     .option('--timeout <ms>', 'per-entry time bound for module, http and exec guards', '5000')
     .action(async (opts: Record<string, string | undefined>) => {
+      const [{ MemoryStore, probeStoreFile }, { checkFile }] = await Promise.all([import('../memory/index.js'), import('./commands/check.js')]);
       if (opts.store !== undefined) {
         const kind = existsSync(opts.store) ? probeStoreFile(opts.store) : 'missing';
         if (kind === 'missing') throw new UsageError(`--store ${opts.store}: no such memory store`);
@@ -322,6 +342,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--timeout <ms>', 'per-entry time bound for module, http and exec guards', '5000')
     .option('-q, --quiet', 'no progress output')
     .action(async (opts: Record<string, string | boolean | undefined>) => {
+      const [{ MemoryStore }, { measureFpr, renderFprMarkdown, writeFprReport }] = await Promise.all([import('../memory/index.js'), import('./commands/fpr.js')]);
       const seed = parseSeed(opts.seed as string | undefined);
       const runs = positiveInt('--runs', opts.runs as string, 2000, 10_000_000);
       if (typeof opts.out === 'string') writableDir('--out', opts.out);
@@ -343,7 +364,7 @@ export function buildProgram(exit: (code: number) => void): Command {
             },
             createProgress(!opts.quiet),
           );
-          const dir = writableDir('--out', typeof opts.out === 'string' ? opts.out : path.join(REPO_ROOT, 'reports', `fpr-${defaultRunId(guard.id, seed, new Date())}`));
+          const dir = writableDir('--out', typeof opts.out === 'string' ? opts.out : path.join(reportsDir(), `fpr-${defaultRunId(guard.id, seed, new Date())}`));
           await writeFprReport(report, dir);
           for (const issue of report.issues) process.stderr.write(`warning: ${issue}\n`);
           process.stdout.write(`${renderFprMarkdown(report, { maxRejections: 0 })}\n\nreport: ${path.join(dir, 'fpr.md')} (every rejected entry) and fpr.json\n`);
@@ -362,6 +383,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('-g, --guard <spec>', 'write through this guard: only admitted entries are committed (default: commit every entry)')
     .option('--timeout <ms>', 'per-entry time bound for module, http and exec guards', '5000')
     .action(async (opts: Record<string, string | undefined>) => {
+      const { MemoryStore, probeStoreFile } = await import('../memory/index.js');
       const storePath = String(opts.store);
       if (existsSync(storePath) && probeStoreFile(storePath) !== 'store') throw new UsageError(`--store ${storePath}: not a farma-fuzz memory store (refusing to add tables to it)`);
       const timeoutMs = positiveInt('--timeout', opts.timeout, 5000, MAX_TIMEOUT_MS);
@@ -399,15 +421,13 @@ export function buildProgram(exit: (code: number) => void): Command {
       }
     });
 
-  registerEvalCommand(program, exit);
-  registerSearchCommand(program, exit);
 
   program
     .command('list')
     .description(`list what can be named: ${LISTABLE.join(' | ')}`)
     .argument('<what>', LISTABLE.join(' | '))
-    .action((what: string) => {
-      process.stdout.write(`${listText(what)}\n`);
+    .action(async (what: string) => {
+      process.stdout.write(`${await listText(what)}\n`);
       exit(0);
     });
 
@@ -416,10 +436,16 @@ export function buildProgram(exit: (code: number) => void): Command {
 
 export async function main(argv: string[]): Promise<number> {
   let code = 0;
-  const program = buildProgram((c) => {
+  const setCode = (c: number): void => {
     code = c;
-  });
+  };
+  const program = buildProgram(setCode);
   try {
+    // Heavy commands are registered only when named, or when the word is not a light
+    // command (help, a typo: then commander lists and suggests every command).
+    const word = commandWord(argv);
+    const light = word !== undefined && word !== 'help' && program.commands.some((c) => c.name() === word || c.aliases().includes(word));
+    for (const [name, register] of Object.entries(LAZY_COMMANDS)) if (!light || word === name) await register(program, setCode);
     await program.parseAsync(argv, { from: 'user' });
     return code;
   } catch (e) {
@@ -473,9 +499,23 @@ export function installProcessHandlers(): void {
 
 let mainSettled: () => void = () => undefined;
 
+/**
+ * `npm run cli` and `npm run fuzz` start in the package folder whatever folder the user
+ * typed them in; npm keeps that folder in INIT_CWD. Going back there makes `--input`,
+ * `--out`, `--corpus` and the other relative paths mean what the user meant, as they do
+ * under `npx farma-fuzz`.
+ */
+function useCallersFolder(env: NodeJS.ProcessEnv): void {
+  const init = env.INIT_CWD;
+  if (init === undefined || env.npm_package_name !== 'farma-fuzz' || (env.npm_lifecycle_event !== 'cli' && env.npm_lifecycle_event !== 'fuzz')) return;
+  if (path.resolve(init) === process.cwd() || !existsSync(init)) return;
+  process.chdir(init);
+}
+
 /** Runs the CLI as a program: sets the process exit code from `main`. */
 export async function runAsProgram(argv: string[]): Promise<void> {
   installProcessHandlers();
+  useCallersFolder(process.env);
   try {
     process.exitCode = await main(argv);
   } catch (e) {

@@ -11,14 +11,13 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { InputError } from '../domain/index.js';
+import { InputError, packagePath } from '../domain/index.js';
 import type { MemoryEntry } from '../domain/index.js';
 import { readJsonl, validateMemoryEntry } from './jsonl.js';
 import type { JsonlIssue } from './jsonl.js';
 
-/** `<repo>/corpora/benign`. */
-export const BENIGN_CORPUS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'corpora', 'benign');
+/** `<package>/corpora/benign` (bundled data, read from the installed package). */
+export const BENIGN_CORPUS_DIR = packagePath('corpora', 'benign');
 /** Default folder of the ReAct prompt files. */
 export const REACT_PROMPTS_DIR = path.join(BENIGN_CORPUS_DIR, 'react-prompts');
 /** Default hand-curated benign rationales. */

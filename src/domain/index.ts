@@ -4,3 +4,4 @@ export * from './guard.js';
 export * from './fuzz-case.js';
 export * from './errors.js';
 export * from './keys.js';
+export * from './package-root.js';

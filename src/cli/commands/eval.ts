@@ -40,7 +40,7 @@ import { attackChoice, attackTemplates, DEFAULT_GENERAL_TRACE_TYPE, fillSlots, f
 import { subjectSlots } from '../../../generators/slots.js';
 import { benignHistory, benignTrace } from '../../../generators/benign.js';
 import { defaultTemplates, type CompiledTemplate } from '../../../generators/templates.js';
-import { parseList, parseSeed, positiveInt, REPO_ROOT, versions, writableDir } from '../context.js';
+import { parseList, parseSeed, positiveInt, reportsDir, versions, writableDir } from '../context.js';
 import { createProgress } from '../progress.js';
 
 /** Largest cycle count of the amplification sweep (0..this). */
@@ -238,7 +238,7 @@ export async function runEvalCommand(o: EvalCommandOptions): Promise<EvalCommand
   const planner: Planner = o.planner === 'llm' && client ? llmPlanner(client) : surrogatePlanner();
   const now = new Date();
   const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-');
-  const outDir = path.resolve(o.outDir ?? path.join(REPO_ROOT, 'reports', `eval-${stamp}-${o.seed}`));
+  const outDir = path.resolve(o.outDir ?? path.join(reportsDir(), `eval-${stamp}-${o.seed}`));
   const settings: EvalSettings = {
     domains: o.domains,
     trials: o.trials,

@@ -25,7 +25,7 @@ import { writeFileAtomic } from '../../corpus/atomic.js';
 import { formatSignals } from '../../report/format-verdict.js';
 import { FAMILY_REGISTRY, type FamilyId } from '../../../generators/families.js';
 import { operatorGroupMap } from '../../../generators/adaptive.js';
-import { REPO_ROOT, versions } from '../context.js';
+import { cliCommand, versions } from '../context.js';
 import type { Progress } from '../progress.js';
 
 export interface FuzzOptions {
@@ -81,8 +81,8 @@ export function redactDeep<T>(value: T): T {
 export function replayCommand(guardSpec: string, id: string, corpusDir?: string, phase: Phase = 'write'): string {
   const quoted = /^[\w@%+=:,./-]+$/.test(guardSpec) ? guardSpec : `'${guardSpec.replace(/'/g, `'\\''`)}'`;
   if (corpusDir === undefined) return `(not saved: --no-corpus was given; run again without it to keep this case as ${id})`;
-  const corpus = path.resolve(corpusDir) !== path.resolve(REPO_ROOT, 'corpora/regressions') ? ` --corpus ${corpusDir}` : '';
-  return `npm run cli -- replay --guard ${quoted} --id ${id}${corpus}${phase === 'retrieve' ? ' --phase retrieve' : ''}`;
+  const corpus = path.resolve(corpusDir) !== path.resolve('corpora/regressions') ? ` --corpus ${corpusDir}` : '';
+  return `${cliCommand()} replay --guard ${quoted} --id ${id}${corpus}${phase === 'retrieve' ? ' --phase retrieve' : ''}`;
 }
 
 /** Loads the open/fixed records of this guard for a cell, to try first as examples. */

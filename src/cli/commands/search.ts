@@ -25,7 +25,7 @@ import { pct } from '../../report/markdown.js';
 import { interval } from '../../report/model.js';
 import { adaptiveNeighbours, minimalOperatorSet, START_FAMILIES, startCases, type StartFamily } from '../../../generators/adaptive.js';
 import { llmFamilyAvailability, runLlmParaphraseFamily, type LlmFamilyCounts } from '../../../generators/llm-paraphrase.js';
-import { loadGuard, MAX_TIMEOUT_MS, parseList, parseSeed, positiveInt, REPO_ROOT, versions, writableDir } from '../context.js';
+import { loadGuard, MAX_TIMEOUT_MS, parseList, parseSeed, positiveInt, reportsDir, versions, writableDir } from '../context.js';
 
 export interface SearchRunOptions {
   guard: Guard;
@@ -119,7 +119,7 @@ function llmMarkdown(rows: LlmFamilyRow[], mode: string, off?: string): string {
 function defaultOutDir(s: { guard: string; mode: string; strategy: string; budget: number; seed: number }): string {
   const guard = s.guard.replace(/[^\w.-]+/g, '_').slice(0, 40);
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-');
-  return path.join(REPO_ROOT, 'reports', `search-${stamp}-${guard}-${s.mode}-${s.strategy}-${s.budget}-${s.seed}`);
+  return path.join(reportsDir(), `search-${stamp}-${guard}-${s.mode}-${s.strategy}-${s.budget}-${s.seed}`);
 }
 
 /**
