@@ -8,6 +8,7 @@ import { llmPlan, type LlmClient } from '../llm/index.js';
 import { renderEvidence, type AgentTask } from './agent-task.js';
 import { DOMAIN_ACTIONS, actionsOf } from './domain-actions.js';
 import type { PlanDecision } from './surrogate-planner.js';
+import { errorMessage } from '../domain/errors.js';
 
 /** The task text the model reads: the request, what is being decided, and the prompt's own evidence. Pure. */
 export function llmTaskText(task: AgentTask): string {
@@ -34,6 +35,6 @@ export async function llmPlanDecision(client: LlmClient, task: AgentTask, retrie
     });
     return { planner: 'llm', action: r.action, status: r.status, rationale: r.raw };
   } catch (err) {
-    return { planner: 'llm', action: null, status: 'error', rationale: err instanceof Error ? err.message : String(err) };
+    return { planner: 'llm', action: null, status: 'error', rationale: errorMessage(err) };
   }
 }

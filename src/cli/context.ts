@@ -4,7 +4,7 @@
  */
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../domain/errors.js';
+import { UsageError, errorMessage } from '../domain/errors.js';
 import { PACKAGE_ROOT } from '../domain/package-root.js';
 import type { Guard } from '../domain/guard.js';
 import { createGuard, GUARDS } from '../guards/registry.js';
@@ -122,7 +122,7 @@ export function writableDir(flag: string, dir: string): string {
     mkdirSync(abs, { recursive: true });
     accessSync(abs, constants.W_OK);
   } catch (e) {
-    throw new UsageError(`${flag} ${dir}: cannot create or write this directory (${e instanceof Error ? e.message : String(e)})`);
+    throw new UsageError(`${flag} ${dir}: cannot create or write this directory (${errorMessage(e)})`);
   }
   return abs;
 }

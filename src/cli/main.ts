@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 /**
  * farma-fuzz command line: the composition root. It alone reads argv, writes stdout and
- * sets exit codes: 0 every invariant held, 1 a property failed (or a fixed regression
- * came back), 2 a usage or input error.
+ * sets exit codes (table in `./exit-codes.ts`): 0 every invariant held, 1 a property failed
+ * (or a fixed regression came back), 2 usage or configuration, 3 input, 4 guard, 5 internal,
+ * 130 interrupted.
  */
 import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
-import { FarmaError, UsageError } from '../domain/errors.js';
+import { FarmaError, UsageError, errorMessage } from '../domain/errors.js';
+import { EXIT, EXIT_CODES_HELP, exitCodeOfError } from './exit-codes.js';
 import type { Guard } from '../domain/guard.js';
 import { DOMAINS, type DomainId } from '../domain/fuzz-case.js';
 import { FAMILY_IDS } from '../../generators/family-ids.js';
@@ -36,7 +38,7 @@ async function closeGuard(guard: Guard): Promise<void> {
   try {
     await guard.close?.();
   } catch (e) {
-    process.stderr.write(`warning: guard ${guard.id} failed to close: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.stderr.write(`warning: guard ${guard.id} failed to close: ${redactSecrets(errorMessage(e))}\n`);
   }
 }
 
@@ -134,6 +136,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .name('farma-fuzz')
     .description('Property-based adversarial fuzzer for LLM-agent memory guards (FARMA attacks vs SENTINEL and baselines).')
     .showHelpAfterError('(run with --help for usage)')
+    .addHelpText('after', `\n${EXIT_CODES_HELP}`)
     .exitOverride();
 
   program
@@ -284,7 +287,7 @@ export function buildProgram(exit: (code: number) => void): Command {
             `\n${r.records.length} records from ${r.file}: ${c.open} open, ${c['now-passing']} now passing, ${c.fixed} fixed, ${c.regressed} regressed, ${c.error} errors (${r.summary.perSecond.toFixed(0)} entries/s)\n`,
           );
           if (r.issues.length > 0) process.stderr.write(`error: ${r.issues.length} corpus line(s) could not be read and were not replayed (named above); fix or remove them\n`);
-          exit(c.regressed > 0 ? 1 : r.issues.length > 0 ? 2 : 0);
+          exit(c.regressed > 0 ? EXIT.failed : r.issues.length > 0 ? EXIT.input : EXIT.ok);
         });
       } finally {
         store.close();
@@ -321,7 +324,7 @@ export function buildProgram(exit: (code: number) => void): Command {
           const errors = lines.filter((l) => l.output.decision === 'error').length;
           if (lines.length === 0) process.stderr.write(`warning: ${String(opts.input)} holds no entries\n`);
           if (errors > 0) process.stderr.write(`${errors} of ${lines.length} verdicts are guard errors (never counted as rejections)\n`);
-          exit(bad > 0 ? 2 : errors > 0 ? 1 : 0);
+          exit(bad > 0 ? EXIT.input : errors > 0 ? EXIT.guard : EXIT.ok);
         });
       } finally {
         store.close();
@@ -414,7 +417,7 @@ export function buildProgram(exit: (code: number) => void): Command {
         process.stdout.write(
           `${storePath}: ${counts.committed} committed${guard ? `, ${counts.rejected} rejected, ${counts.errors} guard errors` : ''}, ${counts.duplicates} duplicates skipped, ${issues.length} bad lines; the store now holds ${store.view.size('reasoning')} reasoning and ${store.view.size('general')} general entries\n`,
         );
-        exit(issues.length > 0 ? 2 : counts.errors > 0 ? 1 : 0);
+        exit(issues.length > 0 ? EXIT.input : counts.errors > 0 ? EXIT.guard : EXIT.ok);
       } finally {
         store.close();
         if (guard) await closeGuard(guard);
@@ -451,14 +454,14 @@ export async function main(argv: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof CommanderError) {
       // Help and version exit 0; commander already printed its message.
-      return e.exitCode === 0 || e.code === 'commander.helpDisplayed' || e.code === 'commander.version' ? 0 : 2;
+      return e.exitCode === 0 || e.code === 'commander.helpDisplayed' || e.code === 'commander.version' ? EXIT.ok : EXIT.usage;
     }
-    if (e instanceof FarmaError) {
-      process.stderr.write(`farma-fuzz: ${e.name}: ${e.message}\n`);
-      return 2;
+    if (e instanceof FarmaError && e.code !== 'internal') {
+      process.stderr.write(`farma-fuzz: ${e.name}: ${redactSecrets(e.message)}\n`);
+      return exitCodeOfError(e);
     }
-    process.stderr.write(`farma-fuzz: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    return 2;
+    process.stderr.write(`farma-fuzz: internal error: ${redactSecrets(e instanceof Error ? (e.stack ?? e.message) : errorMessage(e))}\n`);
+    return EXIT.internal;
   }
 }
 
@@ -467,9 +470,9 @@ export async function main(argv: string[]): Promise<number> {
  * promise rejections that nobody awaited, and Ctrl-C closing guard subprocesses.
  */
 export function installProcessHandlers(): void {
-  // Until main() settles the code is 2: if the event loop drains first (a guard module or a
-  // config file whose loading never finishes), the run must not look like a pass.
-  process.exitCode = 2;
+  // Until main() settles the code is 4 (guard): if the event loop drains first (a guard module,
+  // a guard call or a config file whose loading never finishes), the run must not look like a pass.
+  process.exitCode = EXIT.guard;
   let settled = false;
   process.on('beforeExit', () => {
     if (!settled) {
@@ -478,7 +481,7 @@ export function installProcessHandlers(): void {
     }
   });
   process.on('unhandledRejection', (reason) => {
-    process.stderr.write(`warning: a promise was rejected and nobody handled it (often a guard): ${reason instanceof Error ? reason.message : String(reason)}\n`);
+    process.stderr.write(`warning: a promise was rejected and nobody handled it (often a guard): ${redactSecrets(errorMessage(reason))}\n`);
   });
   let quitting = false;
   process.on('SIGINT', () => {
@@ -519,8 +522,8 @@ export async function runAsProgram(argv: string[]): Promise<void> {
   try {
     process.exitCode = await main(argv);
   } catch (e) {
-    process.stderr.write(`farma-fuzz: ${String(e)}\n`);
-    process.exitCode = 2;
+    process.stderr.write(`farma-fuzz: ${redactSecrets(errorMessage(e))}\n`);
+    process.exitCode = EXIT.internal;
   } finally {
     mainSettled();
   }

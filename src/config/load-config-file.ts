@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DOMAINS } from '../domain/fuzz-case.js';
-import { UsageError } from '../domain/errors.js';
+import { UsageError, errorMessage } from '../domain/errors.js';
 import type { FarmaFuzzConfig } from './define-config.js';
 
 /** File names looked for in the working folder, first found wins. */
@@ -130,7 +130,7 @@ export async function loadConfigFile(file?: string, cwd: string = process.cwd(),
   try {
     mod = (await import(pathToFileURL(found).href)) as { default?: unknown };
   } catch (cause) {
-    throw new UsageError(`${found}: cannot load the config file: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    throw new UsageError(`${found}: cannot load the config file: ${errorMessage(cause)}`, { cause });
   }
   if (mod.default === undefined) throw new UsageError(`${found}: no default export (write \`export default defineConfig({...})\`)`);
   const config = validateConfig(mod.default, found, known);

@@ -10,10 +10,10 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import lockfile from 'proper-lockfile';
 import writeFileAtomicImpl from 'write-file-atomic';
-import { CorpusError } from '../domain/index.js';
+import { CorpusError, errorMessage } from '../domain/index.js';
 
 function reason(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return errorMessage(err);
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import { InputError } from '../domain/index.js';
+import { InputError, errorMessage } from '../domain/index.js';
 
 /** Length of a case id, in hex characters (64 bits of SHA-256). */
 export const CASE_ID_CHARS = 16;
@@ -55,7 +55,7 @@ export function caseId(value: unknown): string {
   try {
     text = canonicalize(encodable(value));
   } catch (err) {
-    throw new InputError(`cannot compute a case id: ${err instanceof Error ? err.message : String(err)}`, {}, { cause: err });
+    throw new InputError(`cannot compute a case id: ${errorMessage(err)}`, {}, { cause: err });
   }
   return createHash('sha256')
     .update(text ?? 'null', 'utf8')

@@ -10,7 +10,7 @@
  * - Only an unreadable file throws (`InputError` naming the file).
  */
 import { readFileSync } from 'node:fs';
-import { InputError, isStoreName } from '../domain/index.js';
+import { InputError, isStoreName, errorMessage } from '../domain/index.js';
 import type { MemoryEntry, StoreName } from '../domain/index.js';
 
 /** Result of validating one parsed line. */
@@ -79,7 +79,7 @@ export function parseJsonlText<T>(text: string, fileLabel: string, validate: Lin
     try {
       parsed = JSON.parse(raw);
     } catch (err) {
-      const why = err instanceof Error ? err.message : String(err);
+      const why = errorMessage(err);
       const message = terminated
         ? `malformed JSON (${why}): ${excerpt(raw)}`
         : `truncated last line (no trailing newline and not valid JSON: ${why}): ${excerpt(raw)}`;
@@ -91,7 +91,7 @@ export function parseJsonlText<T>(text: string, fileLabel: string, validate: Lin
     try {
       checked = validate(parsed, lineNo);
     } catch (err) {
-      checked = { ok: false, message: `validator threw: ${err instanceof Error ? err.message : String(err)}` };
+      checked = { ok: false, message: `validator threw: ${errorMessage(err)}` };
     }
     if (checked.ok) records.push({ line: lineNo, value: checked.value });
     else issues.push({ file: fileLabel, line: lineNo, message: checked.message });
@@ -113,7 +113,7 @@ export function readJsonl<T>(file: string, validate: LineValidator<T>): JsonlRes
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
+    const why = errorMessage(err);
     throw new InputError(`cannot read JSONL file: ${why}`, { file }, { cause: err });
   }
   return parseJsonlText(text, file, validate);

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { CorpusError, DECISIONS, InputError } from '../domain/index.js';
+import { CorpusError, DECISIONS, InputError, errorMessage } from '../domain/index.js';
 import type { Decision, FuzzCase, MemoryEntry, Truth } from '../domain/index.js';
 import { writeFileAtomic, withFileLock } from './atomic.js';
 import type { FileLockOptions } from './atomic.js';
@@ -173,7 +173,7 @@ function readText(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (err) {
-    throw new InputError(`cannot read regression corpus: ${err instanceof Error ? err.message : String(err)}`, { file }, { cause: err });
+    throw new InputError(`cannot read regression corpus: ${errorMessage(err)}`, { file }, { cause: err });
   }
 }
 
@@ -203,7 +203,7 @@ export function loadRegressionDir(dir: string): {
       .map((d) => d.name)
       .sort();
   } catch (err) {
-    throw new InputError(`cannot list regression corpora: ${err instanceof Error ? err.message : String(err)}`, { file: dir }, { cause: err });
+    throw new InputError(`cannot list regression corpora: ${errorMessage(err)}`, { file: dir }, { cause: err });
   }
   const records: Array<{ file: string; line: number; value: RegressionRecord }> = [];
   const issues: JsonlIssue[] = [];

@@ -13,6 +13,7 @@ import type { FuzzCase } from '../domain/fuzz-case.js';
 import type { Phase } from '../domain/guard.js';
 import { cellSeed, type CampaignOutcome } from './campaign.js';
 import type { CellOutcome } from './property.js';
+import { EngineError, errorMessage } from '../domain/errors.js';
 
 /** A cell as plain data: what the worker needs to rebuild its arbitrary. */
 export interface CellDescriptor {
@@ -179,7 +180,7 @@ export async function runCampaignParallel<G>(o: ParallelCampaignOptions<G>): Pro
   };
   const fail = (task: CellTask<G>, where: string, cause: unknown): never => {
     stopped = true;
-    throw new Error(`cell ${task.domain}/${task.family} failed ${where}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    throw new EngineError(`cell ${task.domain}/${task.family} failed ${where}: ${errorMessage(cause)}`, { cause });
   };
   const poolLane = async (p: Piscina): Promise<void> => {
     for (let task = take(); task !== undefined; task = take()) {
@@ -228,7 +229,7 @@ export async function runCampaignParallel<G>(o: ParallelCampaignOptions<G>): Pro
     if (o.local) lanes.push(localLane(o.local));
     await Promise.all(lanes);
     const done = outcomes.filter((x): x is CellOutcome => x !== undefined);
-    if (done.length !== tasks.length) throw new Error(`parallel campaign: ${tasks.length - done.length} cell(s) were not run`);
+    if (done.length !== tasks.length) throw new EngineError(`parallel campaign: ${tasks.length - done.length} cell(s) were not run`);
     return mergeCellOutcomes({ guardId: o.guardId, seed: o.seed, phase: o.phase, runsPerCell: o.runsPerCell, elapsedMs: performance.now() - started }, done);
   } finally {
     stopped = true;

@@ -12,6 +12,7 @@ import { evaluateAsync, evaluateCase, evaluateSync, type ScratchStore } from './
 import { judge, propertyFor, type Judgement, type PropertyId } from './oracle.js';
 import { failureSignature } from './signature.js';
 import { emptyStats, record, type CellStats } from './stats.js';
+import { EngineError, errorMessage } from '../domain/errors.js';
 
 export interface Counterexample {
   domain: string;
@@ -150,7 +151,7 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
         );
       }
     } catch (cause) {
-      throw new Error(`generator failed in cell ${o.domain}/${o.family}: ${(cause as Error).message}`, { cause });
+      throw new EngineError(`generator failed in cell ${o.domain}/${o.family}: ${errorMessage(cause)}`, { cause });
     }
     if (details.failed && details.counterexample !== null && last !== undefined) {
       const [c] = details.counterexample;
@@ -181,9 +182,9 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
     } else if (details.failed && details.counterexample !== null) {
       // The predicate threw (not the guard: guard throws are error verdicts): a generator or store bug.
       const err = details.errorInstance;
-      throw new Error(`cell ${o.domain}/${o.family}: evaluating a case threw: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      throw new EngineError(`cell ${o.domain}/${o.family}: evaluating a case threw: ${errorMessage(err)}`, { cause: err });
     } else if (details.failed && details.counterexample === null && !details.interrupted) {
-      throw new Error(`cell ${o.domain}/${o.family}: fast-check gave up (too many skipped values)`);
+      throw new EngineError(`cell ${o.domain}/${o.family}: fast-check gave up (too many skipped values)`);
     }
     if (details.interrupted && stats.runs < o.runs) interrupted = true;
     if (o.path !== undefined) break;

@@ -18,7 +18,7 @@ import fc from 'fast-check';
 import type { FuzzCase } from '../domain/fuzz-case.js';
 import type { Guard, Phase } from '../domain/guard.js';
 import { errorVerdict, parseVerdict, type Verdict } from '../domain/verdict.js';
-import { UsageError } from '../domain/errors.js';
+import { EngineError, UsageError } from '../domain/errors.js';
 import { splitSetup, type ScratchStore } from './evaluate.js';
 
 /** What the search hands to the mutation function: the step index and a seeded random source. */
@@ -131,7 +131,7 @@ export function seededInts(seed: number): { nextInt(n: number): number } {
   const arb = fc.noBias(fc.integer({ min: 0, max: 0x7fffffff }));
   return {
     nextInt(n: number): number {
-      if (!Number.isInteger(n) || n < 1) throw new RangeError(`nextInt needs an integer n >= 1, got ${n}`);
+      if (!Number.isInteger(n) || n < 1) throw new EngineError(`nextInt needs an integer n >= 1, got ${n}`);
       if (at >= buf.length) {
         buf = fc.sample(arb, { numRuns: 256, seed: (seed + Math.imul(chunk, 0x9e3779b9)) | 0 });
         chunk += 1;

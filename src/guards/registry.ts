@@ -77,7 +77,7 @@ export function isBuiltinGuardId(id: string): id is BuiltinGuardId {
  */
 export function createGuard(id: string, options?: Record<string, unknown>): Guard {
   if (!isBuiltinGuardId(id)) {
-    throw new GuardLoadError(`unknown guard "${id}"; known guards: ${Object.keys(GUARDS).join(', ')}`);
+    throw new GuardLoadError(`unknown guard "${id}"; known guards: ${Object.keys(GUARDS).join(', ')}`, { code: 'usage' });
   }
   return GUARDS[id].create(options);
 }

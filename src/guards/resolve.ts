@@ -70,7 +70,7 @@ export async function resolveGuard(spec: string, deps: ResolveGuardDeps, options
       return createHttpGuard(spec, { ...timeout, ...options.http });
     case 'exec': {
       const command = spec.slice('exec:'.length).trim();
-      if (!command) throw new GuardLoadError(`guard spec "${spec}" has no command after "exec:"`);
+      if (!command) throw new GuardLoadError(`guard spec "${spec}" has no command after "exec:"`, { code: 'usage' });
       return createExecGuard(command, { ...timeout, ...options.exec });
     }
     case 'module':
@@ -80,6 +80,7 @@ export async function resolveGuard(spec: string, deps: ResolveGuardDeps, options
         throw new GuardLoadError(
           `unknown guard "${spec}". Built-in guards: ${deps.knownIds.join(', ') || '(none)'}. ` +
             `Accepted forms:\n  ${GUARD_SPEC_FORMS.join('\n  ')}`,
+          { code: 'usage' },
         );
       }
       return deps.createBuiltin(spec);

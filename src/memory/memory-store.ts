@@ -5,7 +5,7 @@
  * before a write commits and before a retrieved entry reaches the agent).
  */
 import Database from 'better-sqlite3';
-import { StoreError, errorVerdict, extractKeys, isStoreName } from '../domain/index.js';
+import { StoreError, errorVerdict, extractKeys, isStoreName, errorMessage } from '../domain/index.js';
 import type { Guard, MemoryEntry, Phase, StoreName, StoreView, SyncGuard, Verdict } from '../domain/index.js';
 import { toFtsQuery } from './fts-query.js';
 import { SCHEMA_SQL, VIEW_SQL, WRITE_SQL } from './schema.js';
@@ -63,7 +63,7 @@ export interface RejectedWrite {
 }
 
 function reason(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return errorMessage(err);
 }
 
 function toEntry(row: EntryRow): MemoryEntry {

@@ -98,13 +98,13 @@ describe('exit code 2 for usage and input errors', () => {
 });
 
 describe('as a process', () => {
-  it('a guard module whose import never finishes exits 2 with a message, never a silent 0', () => {
+  it('a guard module whose import never finishes exits 4 (guard) with a message, never a silent 0', () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'fuzz', '--guard', fixture('hang-import.mjs'), '--runs', '1', '--no-corpus', '-q'], {
       cwd: ROOT,
       encoding: 'utf8',
       timeout: 60_000,
     });
-    expect(r.status).toBe(2);
+    expect(r.status).toBe(4);
     expect(r.stderr).toMatch(/never completed/);
   });
 
@@ -137,11 +137,11 @@ describe('import, then check against the store', () => {
     expect(JSON.parse(checked.stdout.trim()).signals.s2).toBe(0); // 1 claimed, 1 matching committed entry
   });
 
-  it('check exits 1 when verdicts are guard errors', async () => {
+  it('check exits 4 (guard) when verdicts are guard errors', async () => {
     const input = path.join(dir, 'err.jsonl');
     writeFileSync(input, `${JSON.stringify({ id: 'a', content: 'x', source: 'AGENT' })}\n`);
     const r = await run(['check', '--guard', fixture('always-hangs.mjs'), '--input', input, '--timeout', '50']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(4);
     expect(r.stdout).toMatch(/"decision":"error"/);
     expect(r.stderr).toMatch(/1 of 1 verdicts are guard errors/);
   });

@@ -1,7 +1,8 @@
 /**
  * `farma-fuzz check`: one verdict JSON per input line, in order. A malformed line prints
  * `{"line":N,"error":"..."}` in its place (and the same message on stderr) and the run
- * carries on. Exit code 2 when any line was bad, else 0.
+ * carries on. Exit code 3 (input) when any line was bad, 4 (guard) when a verdict was a guard
+ * error, else 0 (`src/cli/exit-codes.ts`).
  */
 import type { MemoryEntry } from '../../domain/entry.js';
 import type { Guard, Phase } from '../../domain/guard.js';

@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { Option, type Command } from 'commander';
-import { DOMAINS, UsageError, type DomainId, type MemoryEntry, type StoreName } from '../../domain/index.js';
+import { DOMAINS, FarmaError, UsageError, type DomainId, type MemoryEntry, type StoreName } from '../../domain/index.js';
 import { createGuard } from '../../guards/registry.js';
 import { LAYER_IDS, createSentinel, type LayerId } from '../../guards/sentinel/index.js';
 import { consensusFilter, consensusFilterAsync, createAMemGuard } from '../../guards/amemguard/index.js';
@@ -42,6 +42,8 @@ import { benignHistory, benignTrace } from '../../../generators/benign.js';
 import { defaultTemplates, type CompiledTemplate } from '../../../generators/templates.js';
 import { parseList, parseSeed, positiveInt, reportsDir, versions, writableDir } from '../context.js';
 import { createProgress } from '../progress.js';
+import { exitCodeOfError } from '../exit-codes.js';
+import { redactSecrets } from '../../llm/config.js';
 
 /** Largest cycle count of the amplification sweep (0..this). */
 export const DEFAULT_SWEEP_MAX = 20;
@@ -293,8 +295,9 @@ export async function runEvalCommand(o: EvalCommandOptions): Promise<EvalCommand
 }
 
 /**
- * Adds the `eval` command to the program. `exit(0)` after a run; `exit(2)` with the reason on
- * stderr for usage errors, including `--planner llm` with no LLM configured.
+ * Adds the `eval` command to the program. `exit(0)` after a run; with the reason on stderr,
+ * `exit(2)` for usage errors and for LLM failures (`--planner llm` with no LLM configured, or an
+ * endpoint answering 401/403/404 or unreachable), other codes as `src/cli/exit-codes.ts`.
  * @example registerEvalCommand(program, (code) => { exitCode = code; })
  */
 export function registerEvalCommand(program: Command, exit: (code: number) => void): Command {
@@ -333,9 +336,10 @@ export function registerEvalCommand(program: Command, exit: (code: number) => vo
         process.stdout.write(`${r.summary}\n`);
         exit(0);
       } catch (e) {
-        if (e instanceof UsageError) {
-          process.stderr.write(`farma-fuzz eval: ${e.message}\n`);
-          exit(2);
+        // Usage errors and LLM endpoint failures (bad key, no such model or URL) stop here, before any table.
+        if (e instanceof FarmaError && e.code !== 'internal') {
+          process.stderr.write(`farma-fuzz eval: ${e.name}: ${redactSecrets(e.message)}\n`);
+          exit(exitCodeOfError(e));
           return;
         }
         throw e;

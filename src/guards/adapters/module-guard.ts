@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { GuardLoadError, errorVerdict, parseVerdict } from '../../domain/index.js';
+import { GuardLoadError, errorVerdict, parseVerdict, errorMessage } from '../../domain/index.js';
 import type { Guard, GuardContext, MemoryEntry, Verdict } from '../../domain/index.js';
 import { startStopwatch } from './wire-request.js';
 
@@ -55,13 +55,13 @@ export async function loadModuleGuard(path: string, options: ModuleGuardOptions 
   const file = resolve(options.cwd ?? process.cwd(), path);
   const timeoutMs = options.timeoutMs ?? DEFAULT_GUARD_TIMEOUT_MS;
   if (!(timeoutMs > 0)) throw new GuardLoadError(`guard module ${file}: timeoutMs must be > 0, got ${timeoutMs}`);
-  if (!existsSync(file)) throw new GuardLoadError(`guard module not found: ${file}`);
+  if (!existsSync(file)) throw new GuardLoadError(`guard module not found: ${file}`, { code: 'usage' });
 
   let mod: Record<string, unknown>;
   try {
     mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (cause) {
-    const why = cause instanceof Error ? cause.message : String(cause);
+    const why = errorMessage(cause);
     throw new GuardLoadError(`guard module ${file} failed to import: ${why}`, { cause });
   }
 
@@ -83,7 +83,7 @@ async function pickGuard(mod: Record<string, unknown>, file: string, factoryOpti
       try {
         made = await (value as (o: Record<string, unknown>) => unknown)(factoryOptions);
       } catch (cause) {
-        const why = cause instanceof Error ? cause.message : String(cause);
+        const why = errorMessage(cause);
         throw new GuardLoadError(`guard module ${file}: factory export "${name}" threw: ${why}`, { cause });
       }
       return validateGuard(made, file, `the value returned by factory "${name}"`);
@@ -174,5 +174,5 @@ async function checkBounded(inner: Guard, entry: MemoryEntry, ctx: GuardContext,
 }
 
 function messageOf(cause: unknown): string {
-  return cause instanceof Error ? cause.message : String(cause);
+  return errorMessage(cause);
 }

@@ -5,7 +5,7 @@
  * consistent set of that group (largest DBSCAN cluster, or judged "consistent and safe").
  * Deviations from upstream are listed in `docs/amemguard.md`.
  */
-import { UsageError, errorVerdict } from '../../domain/index.js';
+import { UsageError, errorVerdict, errorMessage } from '../../domain/index.js';
 import type { Guard, GuardContext, GuardFactory, LayerResult, MemoryEntry, StoreName, Verdict } from '../../domain/index.js';
 import type { AsyncChainExtractor, ChainExtractor } from './chain-extractor.js';
 import { createHeuristicChainExtractor, renderChains } from './chain-extractor.js';
@@ -204,7 +204,7 @@ export function createAMemGuard(options: AMemGuardOptions = {}): AMemGuard {
       if (keepLessons) recordLessons(result, lessons);
       return toVerdict(result, group.length - 1, neighbours.length, nowUs() - t0);
     } catch (err) {
-      return errorVerdict('threw', `amemguard: ${err instanceof Error ? err.message : String(err)}`, nowUs() - t0);
+      return errorVerdict('threw', `amemguard: ${errorMessage(err)}`, nowUs() - t0);
     }
   };
 
@@ -229,7 +229,7 @@ export function createAMemGuard(options: AMemGuardOptions = {}): AMemGuard {
           if (typeof answer === 'string') raw = answer;
           else failure = 'judge returned a non-string';
         } catch (err) {
-          failure = err instanceof Error ? err.message : String(err);
+          failure = errorMessage(err);
         }
         if (failure !== undefined && onJudgeError === 'error') {
           return errorVerdict('unavailable', `amemguard judge failed: ${failure}`, nowUs() - t0);
@@ -242,7 +242,7 @@ export function createAMemGuard(options: AMemGuardOptions = {}): AMemGuard {
       if (keepLessons) recordLessons(result, lessons);
       return toVerdict(result, group.length - 1, neighbours.length, nowUs() - t0);
     } catch (err) {
-      return errorVerdict('threw', `amemguard: ${err instanceof Error ? err.message : String(err)}`, nowUs() - t0);
+      return errorVerdict('threw', `amemguard: ${errorMessage(err)}`, nowUs() - t0);
     }
   };
 

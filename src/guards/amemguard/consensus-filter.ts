@@ -15,6 +15,7 @@ import { buildJudgePrompt, parseJudgeResponse } from './judge-prompt.js';
 import type { LessonStore } from './lesson-store.js';
 import type { AsyncEmbedder, Embedder } from './lexical-embedder.js';
 import { createLexicalEmbedder } from './lexical-embedder.js';
+import { errorMessage } from '../../domain/errors.js';
 
 /** Options of the synchronous (heuristic-mode) filter. */
 export interface ConsensusOptions {
@@ -188,7 +189,7 @@ export async function consensusFilterAsync(entries: readonly MemoryEntry[], opti
         raw = '';
       }
     } catch (err) {
-      failure = err instanceof Error ? err.message : String(err);
+      failure = errorMessage(err);
     }
     result = decideByJudge(entries, chains, raw, failure);
   } else {
