@@ -49,15 +49,16 @@ describe('createExecGuard', () => {
     expect(v.error?.message).toMatch(/2 failures in a row.*dying/);
   });
 
+  // The fixture never answers 'hang', so it times out on any machine; the bound is generous so that
+  // a loaded machine still starts Python and answers 'warm' and 'after' in time (no wall-clock assert).
   it('gives a timeout for a hanging answer, kills the process and recovers', async () => {
-    const guard = track(createExecGuard(`python3 ${FIX}/hang-exec.py`, { timeoutMs: 300 }));
+    const guard = track(createExecGuard(`python3 ${FIX}/hang-exec.py`, { timeoutMs: 4000 }));
     expect((await guard.check(makeEntry('warm'), WRITE_CTX)).decision).toBe('admit');
-    const t0 = performance.now();
     const v = await guard.check(makeEntry('hang'), WRITE_CTX);
     expect(v.error?.kind).toBe('timeout');
-    expect(performance.now() - t0).toBeLessThan(1500);
+    expect(v.error?.message).toMatch(/within 4000 ms/);
     expect((await guard.check(makeEntry('after'), WRITE_CTX)).decision).toBe('admit');
-  });
+  }, 60_000);
 
   it('gives malformed for a non-JSON line or a bad verdict without losing later answers', async () => {
     const guard = track(createExecGuard(`python3 ${FIX}/junk-exec.py`, { timeoutMs: 3000 }));

@@ -14,6 +14,10 @@ const bodies: unknown[] = [];
 const hits = new Map<string, number>();
 let inFlight = 0;
 let maxInFlight = 0;
+const PAR_CONCURRENCY = 3;
+const PAR_TOTAL = 10;
+let parSeen = 0;
+const parWaiting: Array<() => void> = [];
 
 function send(res: ServerResponse, status: number, body: string): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(body);
@@ -35,14 +39,20 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (content === 'client-error') return send(res, 422, JSON.stringify({ message: 'unprocessable' }));
   if (content.startsWith('flaky')) return n === 1 ? send(res, 500, 'boom') : send(res, 200, admit);
   if (content === 'always-500') return send(res, 503, 'down');
-  if (content === 'slow') {
-    await new Promise((r) => setTimeout(r, 500));
-    return send(res, 200, admit);
-  }
+  if (content === 'hang') return; // never answers (the connection is closed in afterAll)
   if (content.startsWith('par')) {
+    // Held until `concurrency` requests are in flight (or the last ones arrived), then a short
+    // grace lets any extra request show up; no answer depends on how fast the machine is.
     inFlight++;
+    parSeen++;
     maxInFlight = Math.max(maxInFlight, inFlight);
-    await new Promise((r) => setTimeout(r, 40));
+    await new Promise<void>((release) => {
+      parWaiting.push(release);
+      if (parWaiting.length >= PAR_CONCURRENCY || parSeen === PAR_TOTAL) {
+        const batch = parWaiting.splice(0);
+        setTimeout(() => batch.forEach((r) => r()), 20);
+      }
+    });
     inFlight--;
     return send(res, 200, admit);
   }
@@ -59,7 +69,9 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-const fast = { timeoutMs: 200, retries: 2, retryDelayMs: 5 };
+// A generous bound: only the 'hang' test is about timeouts, and a loaded machine must not turn
+// a quick local answer into one (issue 12 point 5).
+const fast = { timeoutMs: 30_000, retries: 2, retryDelayMs: 5 };
 
 describe('createHttpGuard', () => {
   it('POSTs the documented request and returns the verdict', async () => {
@@ -98,22 +110,21 @@ describe('createHttpGuard', () => {
     expect(hits.get('always-500')).toBe(3);
   });
 
-  it('gives a timeout error for a slow endpoint, within the bound', async () => {
+  it('gives a timeout error for an endpoint that never answers, and does not retry it', async () => {
     const guard = createHttpGuard(base, { ...fast, timeoutMs: 100 });
-    const t0 = performance.now();
-    const v = await guard.check(makeEntry('slow'), WRITE_CTX);
+    const v = await guard.check(makeEntry('hang'), WRITE_CTX);
     expect(v.decision).toBe('error');
     expect(v.error?.kind).toBe('timeout');
-    expect(performance.now() - t0).toBeLessThan(450);
-    expect(hits.get('slow')).toBe(1); // timeouts are not retried
+    expect(v.error?.message).toMatch(/within 100 ms/);
+    expect(hits.get('hang')).toBe(1); // timeouts are not retried
   });
 
   it('keeps at most `concurrency` requests in flight', async () => {
     maxInFlight = 0;
-    const guard = createHttpGuard(base, { ...fast, timeoutMs: 2000, concurrency: 3 });
-    const verdicts = await Promise.all(Array.from({ length: 10 }, (_, i) => guard.check(makeEntry(`par-${i}`), WRITE_CTX)));
+    const guard = createHttpGuard(base, { ...fast, concurrency: PAR_CONCURRENCY });
+    const verdicts = await Promise.all(Array.from({ length: PAR_TOTAL }, (_, i) => guard.check(makeEntry(`par-${i}`), WRITE_CTX)));
     expect(verdicts.every((v) => v.decision === 'admit')).toBe(true);
-    expect(maxInFlight).toBe(3);
+    expect(maxInFlight).toBe(PAR_CONCURRENCY);
   });
 
   it('gives unavailable when the connection is refused after retries', async () => {

@@ -64,11 +64,10 @@ describe('guards that fail give counted error verdicts', () => {
     const file = join(dir, 'hang.mjs');
     writeFileSync(file, "export const guard = { id: 'hang', mode: 'async', check: () => new Promise(() => {}) };\n");
     const guard = await loadModuleGuard(file, { timeoutMs: 30 });
-    const t0 = performance.now();
+    // "Finishes" is the test itself completing; no wall-clock bound is asserted (issue 12 point 5).
     const o = await campaign(guard, 4, ['naive']);
     expectAllErrors(o, 4, 'timeout');
-    expect(performance.now() - t0).toBeLessThan(15_000);
-  }, 30_000);
+  }, 60_000);
 
   it('a module guard slower than its bound gives timeout errors; within the bound it is judged', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'farma-slow-'));
@@ -77,14 +76,17 @@ describe('guards that fail give counted error verdicts', () => {
       file,
       "export const guard = { id: 'slow', mode: 'async', check: (e) => new Promise((r) => setTimeout(() => r({ decision: 'reject', trace: [], reasons: ['slow'], elapsedUs: 0 }), Number(process.env.FARMA_SLOW_MS ?? 80))) };\n",
     );
+    // 80 ms against a 20 ms bound is a timeout however busy the machine: a load only delays the answer further.
     const slow = await loadModuleGuard(file, { timeoutMs: 20 });
     expectAllErrors(await campaign(slow, 3, ['naive']), 3, 'timeout');
-    const patient = await loadModuleGuard(file, { timeoutMs: 2000 });
+    // A generous bound, so an 80 ms answer is judged even on a loaded machine.
+    const patient = await loadModuleGuard(file, { timeoutMs: 30_000 });
     const ok = await campaign(patient, 3, ['naive']);
     expect(ok.cells[0]?.stats.errors).toBe(0);
     expect(ok.failed).toBe(false);
-  }, 30_000);
+  }, 120_000);
 
+  // The busy loop never answers, so the 300 ms bound gives a timeout on any machine.
   it('a subprocess guard stuck in a busy loop is killed per entry: timeout errors, no hang', async () => {
     const guard = createExecGuard(`${JSON.stringify(process.execPath)} -e "for(;;){}"`, { timeoutMs: 300 });
     try {
@@ -95,7 +97,7 @@ describe('guards that fail give counted error verdicts', () => {
     } finally {
       await guard.close?.();
     }
-  }, 30_000);
+  }, 60_000);
 
   it('errors are reported apart from violations in the counterexample signature', async () => {
     const o = await campaign(inProcess[0]![1], 10, ['naive']);
