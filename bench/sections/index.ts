@@ -11,6 +11,7 @@ import { replay } from './replay.js';
 import { workers } from './workers.js';
 import { hugeEntrySection } from './huge-entry.js';
 import { memory } from './memory.js';
+import { cliStart } from './cli-start.js';
 
 export const SECTIONS: readonly BenchSection[] = [
   guardCost,
@@ -20,4 +21,5 @@ export const SECTIONS: readonly BenchSection[] = [
   workers,
   hugeEntrySection,
   memory,
+  cliStart,
 ];
