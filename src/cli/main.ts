@@ -4,6 +4,8 @@
  * sets exit codes (table in `./exit-codes.ts`): 0 every invariant held, 1 a property failed
  * (or a fixed regression came back), 2 usage or configuration, 3 input, 4 guard, 5 internal,
  * 130 interrupted.
+ * With a CI gate (`--max-fpr`, `--max-bypass`) the gate alone decides 0 or 1 for `fuzz`,
+ * plus the invariants with `--require-invariants` (see `exit-verdict.ts`).
  */
 import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
@@ -18,12 +20,12 @@ import { createProgress } from './progress.js';
 import { listText, LISTABLE } from './list.js';
 import { redactSecrets } from '../llm/config.js';
 import { DEFAULT_CONFIG, loadConfigFile, mergeConfig, type ConfigFlags } from '../config/index.js';
-import { gate, type GateResult, type GateThresholds } from '../report/gate.js';
+import { gate, type GateThresholds } from '../report/gate.js';
+import { exitVerdict } from './exit-verdict.js';
 import { writeStepSummary } from '../report/step-summary.js';
 import { printable, printableLine } from '../report/format-verdict.js';
 import { readJsonl, validateMemoryEntry } from '../corpus/jsonl.js';
 import { writeFileAtomic } from '../corpus/atomic.js';
-import type { ReportData } from '../report/model.js';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 
 const GUARD_HELP = `guard to test: ${GUARD_SPEC_FORMS.map((f) => f.trim().replace(/\s{2,}/g, ' = ')).join('; ')}`;
@@ -89,18 +91,6 @@ function listOf<T extends string>(flag: string, value: string[] | 'all' | undefi
   return parseList(flag, value.join(','), allowed);
 }
 
-/**
- * Exit code of a fuzz run: with no thresholds, 0 only when every invariant held. With
- * thresholds, the gate (Wilson upper bounds) judges the rates it covers, and cells of a
- * kind it does not cover (benign without --max-fpr, forged without --max-bypass) must hold.
- */
-export function exitCodeFor(report: ReportData, gateResult: GateResult, thresholds: GateThresholds): 0 | 1 {
-  if (thresholds.maxFpr === undefined && thresholds.maxBypass === undefined) return report.summary.held ? 0 : 1;
-  if (!gateResult.pass) return 1;
-  const uncovered = report.cells.filter((c) => (c.property === 'benign-admitted' ? thresholds.maxFpr === undefined : thresholds.maxBypass === undefined));
-  return uncovered.every((c) => c.holds) ? 0 : 1;
-}
-
 function defaultRunId(guardId: string, seed: number, date: Date): string {
   const stamp = date.toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-');
   return `${stamp}-${guardId.replace(/[^\w.-]+/g, '_').slice(0, 40)}-${seed}`;
@@ -157,6 +147,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--max-failures <k>', 'distinct failure signatures to shrink per cell', '5')
     .option('--max-fpr <rate>', 'CI gate: fail when the Wilson 95% upper bound of any FPR exceeds this rate in [0,1]')
     .option('--max-bypass <rate>', 'CI gate: fail when the Wilson 95% upper bound of any bypass rate exceeds this rate in [0,1]')
+    .option('--require-invariants', 'with a gate, also fail (exit 1) when any invariant fails; without a gate the invariants decide anyway')
     .option('--junit <file>', 'write JUnit XML (one testcase per property × family × domain)')
     .option('--html [file]', 'write the HTML report (default: report.html in the report directory)')
     .option('--no-html', 'do not write the HTML report')
@@ -238,16 +229,17 @@ export function buildProgram(exit: (code: number) => void): Command {
             await writeFileAtomic(junitFile, renderJunit(report, thresholds));
             extra.push(`junit: ${junitFile}`);
           }
-          const summaryFile = writeStepSummary(report, process.env, gateResult);
+          const verdict = exitVerdict(report, gateResult, { thresholds, requireInvariants: opts.requireInvariants === true, reportDir: path.relative(process.cwd(), outDir) || outDir });
+          const summaryFile = writeStepSummary(report, process.env, gateResult, verdict.lines);
           if (summaryFile) extra.push(`step summary: ${summaryFile}`);
           process.stdout.write(`${redactSecrets(summaryText(result, { maxCounterexamples: 12, extra }))}\n`);
+          if (!interrupted) process.stdout.write(`\n${verdict.lines.join('\n')}\n`);
           if (interrupted) {
             process.stderr.write('farma-fuzz: interrupted: the report and the corpus hold the cases run before Ctrl-C\n');
             exit(130);
             return;
           }
-          const code = exitCodeFor(report, gateResult, thresholds);
-          exit(code);
+          exit(verdict.code);
         });
       } finally {
         store.close();

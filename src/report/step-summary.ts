@@ -26,17 +26,20 @@ function cell(text: string): string {
 }
 
 /**
- * The job-summary markdown: verdict line, one table row per cell, gate checks when given,
+ * The job-summary markdown: verdict line, the gate line ("no gate set" when the report has
+ * none), the `closing` lines that say what decided the exit code, one table row per cell, gate checks when given,
  * and the first few minimal counterexamples with their replay commands. Entry text sits in
  * code fences it cannot break out of. At most about 900,000 characters.
  */
-export function renderStepSummary(r: ReportData, gateResult?: GateResult): string {
+export function renderStepSummary(r: ReportData, gateResult?: GateResult, closing: readonly string[] = []): string {
   const out: string[] = [];
   const verdict = r.summary.held ? '✅ every invariant held' : `❌ invariants failed in ${r.summary.failingCells.length} cell(s)`;
   out.push(`### farma-fuzz · ${cell(r.config.guard)} · seed ${r.config.seed}`);
   out.push('');
   out.push(`${verdict}: ${r.summary.totalRuns} cases, ${r.summary.violations} violations, ${r.summary.errors} guard errors.`);
-  if (gateResult) out.push(`Gate: ${gateResult.pass ? '✅ passed' : '❌ failed'} (${gateResult.checks.filter((c) => !c.pass).length} of ${gateResult.checks.length} checks above their limit).`);
+  if (gateResult && (r.gate !== undefined || gateResult.checks.length > 0)) out.push(`Gate: ${gateResult.pass ? '✅ passed' : '❌ failed'} (${gateResult.checks.filter((c) => !c.pass).length} of ${gateResult.checks.length} checks above their limit).`);
+  else out.push('Gate: no gate set (the exit code follows the invariants).');
+  for (const line of closing) out.push('', cell(line));
   out.push('');
   out.push('| domain | family | property | runs | violation rate [95% CI] | errors | held |');
   out.push('| --- | --- | --- | ---: | --- | ---: | --- |');
@@ -89,9 +92,9 @@ export function renderStepSummary(r: ReportData, gateResult?: GateResult): strin
  * @example
  * writeStepSummary(report); // inside GitHub Actions: the summary shows on the run page
  */
-export function writeStepSummary(r: ReportData, env: NodeJS.ProcessEnv = process.env, gateResult?: GateResult): string | undefined {
+export function writeStepSummary(r: ReportData, env: NodeJS.ProcessEnv = process.env, gateResult?: GateResult, closing: readonly string[] = []): string | undefined {
   const file = env.GITHUB_STEP_SUMMARY;
   if (!file) return undefined;
-  appendFileSync(file, renderStepSummary(r, gateResult), 'utf8');
+  appendFileSync(file, renderStepSummary(r, gateResult, closing), 'utf8');
   return file;
 }

@@ -1,7 +1,7 @@
 /**
  * `farma-fuzz fuzz`: property mode over domains × families against one guard; writes
  * `report.md` and `report.json`, grows the regression corpus, and prints a summary.
- * Exit code: 0 when every invariant held, 1 when any property failed.
+ * The exit code is decided in `src/cli/exit-verdict.ts` (invariants, or the CI gate).
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';

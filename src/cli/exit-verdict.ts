@@ -1,0 +1,108 @@
+/**
+ * What decides the exit code of `farma-fuzz fuzz`, and the closing lines that say so.
+ *
+ * - No gate (neither `--max-fpr` nor `--max-bypass`): 0 when every invariant held, else 1.
+ * - A gate: the gate's verdict alone (Wilson 95% upper bounds against the limits);
+ *   invariants that fail do not change the exit code unless `--require-invariants` is given,
+ *   which also requires every invariant of every cell to hold.
+ *
+ * Invariants that fail are findings about the guard, never a crash of the fuzzer: the lines
+ * say where the minimal counterexamples are. Error exit codes (usage, input, guard load) are
+ * set elsewhere in `src/cli`.
+ */
+import path from 'node:path';
+import type { GateResult, GateThresholds } from '../report/gate.js';
+import type { ReportData } from '../report/model.js';
+
+/** One check that took part in the decision. */
+export interface ExitCheck {
+  /** `invariants` or `gate`. */
+  name: 'invariants' | 'gate';
+  pass: boolean;
+  /** One line, e.g. `invariants: 12 of 15 cells failed (ehr/seed, …)`. */
+  detail: string;
+}
+
+export interface ExitVerdict {
+  code: 0 | 1;
+  /** The checks that decided `code` (the gate, the invariants, or both). */
+  deciding: ExitCheck[];
+  /** Closing lines for the console and the GitHub step summary, plain text. */
+  lines: string[];
+}
+
+export interface ExitVerdictOptions {
+  thresholds: GateThresholds;
+  /** `--require-invariants`: with a gate, also require every invariant to hold. */
+  requireInvariants?: boolean;
+  /** Report folder, named in the finding line. */
+  reportDir?: string;
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function listCells(cells: readonly string[], max = 6): string {
+  return cells.length <= max ? cells.join(', ') : `${cells.slice(0, max).join(', ')}, … (+${cells.length - max})`;
+}
+
+/** Describes the limits that form the gate, as typed on the command line. */
+export function gateFlags(t: GateThresholds): string {
+  const parts: string[] = [];
+  if (t.maxFpr !== undefined) parts.push(`--max-fpr ${t.maxFpr}`);
+  if (t.maxBypass !== undefined) parts.push(`--max-bypass ${t.maxBypass}`);
+  return parts.join(' ');
+}
+
+/** True when any gate limit is set. */
+export function hasGate(t: GateThresholds): boolean {
+  return t.maxFpr !== undefined || t.maxBypass !== undefined;
+}
+
+/**
+ * Decides the exit code of a fuzz run and writes the lines that explain it. Pure.
+ * @param report the finished report.
+ * @param gateResult `gate(report, thresholds)` (its checks are empty without a gate).
+ * @example
+ * const v = exitVerdict(report, gate(report, { maxFpr: 0.05 }), { thresholds: { maxFpr: 0.05 } });
+ * process.stdout.write(v.lines.join('\n')); exit(v.code);
+ */
+export function exitVerdict(report: ReportData, gateResult: GateResult, o: ExitVerdictOptions): ExitVerdict {
+  const failing = report.summary.failingCells;
+  const cells = report.cells.length;
+  const invariants: ExitCheck = {
+    name: 'invariants',
+    pass: report.summary.held,
+    detail: report.summary.held ? `every invariant held (${plural(cells, 'cell')})` : `invariants failed in ${failing.length} of ${plural(cells, 'cell')} (${listCells(failing)})`,
+  };
+  const gated = hasGate(o.thresholds);
+  const lines: string[] = [];
+  let deciding: ExitCheck[];
+  if (!gated) {
+    deciding = [invariants];
+    lines.push(`no gate set: the exit code follows the invariants; ${invariants.detail}.`);
+  } else {
+    const above = gateResult.checks.filter((c) => !c.pass);
+    const gateCheck: ExitCheck = {
+      name: 'gate',
+      pass: gateResult.pass,
+      detail: gateResult.pass
+        ? `CI gate (${gateFlags(o.thresholds)}) passed: ${plural(gateResult.checks.length, 'check')}, every Wilson 95% upper bound within its limit`
+        : `CI gate (${gateFlags(o.thresholds)}) failed: ${above.length} of ${plural(gateResult.checks.length, 'check')} above the limit (${listCells(above.map((c) => c.name))})`,
+    };
+    deciding = o.requireInvariants ? [gateCheck, invariants] : [gateCheck];
+    lines.push(`${gateCheck.detail}.`);
+    if (o.requireInvariants) lines.push(`--require-invariants: ${invariants.detail}.`);
+    else if (!invariants.pass) lines.push(`${invariants.detail}; under a gate they do not decide the exit code (add --require-invariants to make them).`);
+  }
+  const code: 0 | 1 = deciding.every((c) => c.pass) ? 0 : 1;
+  if (!invariants.pass) {
+    const where = [o.reportDir ? `minimal counterexamples in ${path.join(o.reportDir, 'report.md')}` : 'minimal counterexamples in report.md'];
+    if (report.corpus) where.push(`saved to ${report.corpus.file}`);
+    lines.push(`finding: guard ${report.config.guard} breaks its invariants; this is a result of the fuzzing, not a crash (${where.join(', ')}).`);
+  }
+  const by = deciding.map((c) => `${c.name} ${c.pass ? 'pass' : 'FAIL'}`).join(' + ');
+  lines.push(`exit ${code}: decided by ${by}.`);
+  return { code, deciding, lines };
+}
