@@ -106,3 +106,12 @@ export function exitVerdict(report: ReportData, gateResult: GateResult, o: ExitV
   lines.push(`exit ${code}: decided by ${by}.`);
   return { code, deciding, lines };
 }
+
+/** `fuzz --help`: what decides the exit code (the same as README "What decides the exit code of fuzz"). */
+export const FUZZ_EXIT_HELP = `
+What decides the exit code of fuzz:
+  no gate                               0 when every invariant held, else 1
+  --max-fpr and/or --max-bypass         the gate alone: 0 when every check passed, else 1
+                                        (failing invariants are reported as findings, not counted)
+  a gate and --require-invariants       0 only when the gate passed and every invariant held
+The last lines of the run say which checks decided and why.`;

@@ -21,7 +21,7 @@ import { listText, LISTABLE } from './list.js';
 import { redactSecrets } from '../llm/config.js';
 import { DEFAULT_CONFIG, loadConfigFile, mergeConfig, type ConfigFlags } from '../config/index.js';
 import { gate, type GateThresholds } from '../report/gate.js';
-import { exitVerdict } from './exit-verdict.js';
+import { exitVerdict, FUZZ_EXIT_HELP } from './exit-verdict.js';
 import { writeStepSummary } from '../report/step-summary.js';
 import { printable, printableLine } from '../report/format-verdict.js';
 import { readJsonl, validateMemoryEntry } from '../corpus/jsonl.js';
@@ -132,6 +132,7 @@ export function buildProgram(exit: (code: number) => void): Command {
   program
     .command('fuzz')
     .description('fuzz a guard: benign-admitted and forgery-rejected properties per domain × family; writes report.md/json/html, grows the regression corpus')
+    .addHelpText('after', FUZZ_EXIT_HELP)
     .option('-g, --guard <spec>', GUARD_HELP, 'sentinel')
     .option('-d, --domain <list>', `domains, comma-separated or "all" (${DOMAINS.join(', ')})`, 'all')
     .option('-f, --family <list>', `families, comma-separated or "all" (${FAMILY_IDS.join(', ')})`, 'all')
