@@ -21,7 +21,7 @@ import { amplificationChain, attackChoice, attackTemplates, buildChainCase, buil
 import type { ChainValue, EntryValue } from './farma.js';
 import { subjectSlots } from './slots.js';
 import { naiveAttack } from './naive.js';
-import { applyOperators, claimPreserved, listOperators, OPERATOR_IDS, operatorChoiceArb, precedentRule } from './paraphrase/index.js';
+import { applyOperators, claimPreserved, isOperatorId, listOperators, OPERATOR_IDS, operatorChoiceArb, precedentRule } from './paraphrase/index.js';
 import type { OperatorChoice, OperatorId } from './paraphrase/index.js';
 
 /** Family id of adaptive variants (`Truth.family`). */
@@ -136,6 +136,36 @@ function markAttackerChain(c: FuzzCase): FuzzCase {
 /** Operator id → operator group, for the report's per-group table (`renderAdaptiveSection`). */
 export function operatorGroupMap(): Record<string, string> {
   return Object.fromEntries(listOperators().map((o) => [o.id, o.group]));
+}
+
+/** What `adaptiveMoves` hands to attack mode (`src/fuzz/attack.ts`): arm ids and a claim-checked rewrite. */
+export interface AdaptiveMoves {
+  arms: readonly OperatorId[];
+  build(base: FuzzCase, steps: readonly { op: string; choice: number }[]): FuzzCase | undefined;
+}
+
+/**
+ * The moves of attack mode for one domain: every registered operator (or `options.operators`)
+ * is an arm, and `build` rewrites a base with `buildAdaptiveCase`, returning undefined when the
+ * rewrite lost the base's forged claim (so it is discarded and never queried). Unknown arm ids
+ * throw. Pure.
+ * @throws UsageError for an empty operator list.
+ * @example runAttack({ ..., moves: adaptiveMoves('ehr') })
+ */
+export function adaptiveMoves(domain: DomainId, options: Pick<AdaptiveOptions, 'operators'> = {}): AdaptiveMoves {
+  const arms = options.operators ?? OPERATOR_IDS;
+  if (arms.length === 0) throw new UsageError('adaptive moves need at least one operator');
+  return {
+    arms,
+    build(base, steps) {
+      const ops = steps.map(({ op, choice }): OperatorChoice => {
+        if (!isOperatorId(op)) throw new UsageError(`unknown operator "${op}"`);
+        return { op, choice };
+      });
+      const built = buildAdaptiveCase(domain, base, ops);
+      return built.kept ? built.case : undefined;
+    },
+  };
 }
 
 /** Random source handed to a neighbour function by the search engine (deterministic per seed). */

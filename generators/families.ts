@@ -3,7 +3,7 @@
  * arbitrary per domain. Ids are derived from the object, so an id without an
  * implementation fails to compile (STYLE.md §3).
  */
-import type fc from 'fast-check';
+import fc from 'fast-check';
 import type { DomainId, FuzzCase, Label } from '../src/domain/fuzz-case.js';
 import { DOMAINS } from '../src/domain/fuzz-case.js';
 import { amplificationChain, seedTrace } from './farma.js';
@@ -61,4 +61,23 @@ export function isFamilyId(id: string): id is FamilyId {
 
 export function isDomainId(id: string): id is DomainId {
   return (DOMAINS as readonly string[]).includes(id);
+}
+
+/**
+ * The forged families whose cases attack mode starts from (issue 10): every forged family of
+ * the registry except `adaptive` itself, in registry order. New forged families join by
+ * being registered.
+ */
+export function attackBaseFamilies(): FamilyId[] {
+  return FAMILY_IDS.filter((f) => FAMILY_REGISTRY[f].label === 'forged' && f !== 'adaptive');
+}
+
+/**
+ * The bases of attack mode for one domain: one of the `attackBaseFamilies` (equally likely),
+ * then a case of that family. Each case keeps its own `truth.family`, so results can be split
+ * by base family.
+ * @example fc.sample(attackBases('ehr'), { numRuns: 100, seed: 1 })
+ */
+export function attackBases(domain: DomainId): fc.Arbitrary<FuzzCase> {
+  return fc.oneof(...attackBaseFamilies().map((f) => FAMILY_REGISTRY[f].arbitrary(domain)));
 }

@@ -62,6 +62,19 @@ export interface RegressionRecord {
   path?: string;
   /** Package versions of the run (e.g. `{ 'farma-fuzz': '0.1.0', 'fast-check': '4.11.0' }`). */
   versions: Record<string, string>;
+  /**
+   * Attack-mode flips (issue 10.2): the rejected original of `case` (the admitted rewrite), so
+   * `replay` can check both halves. `operators` is the minimal operator set that flipped it.
+   */
+  original?: RegressionOriginal;
+}
+
+/** The rejected half of a flip record. */
+export interface RegressionOriginal {
+  case: FuzzCase;
+  entry: MemoryEntry;
+  observed: ObservedVerdict;
+  operators: string[];
 }
 
 /**
@@ -80,6 +93,8 @@ export function newRegressionRecord(input: {
   path?: string;
   versions: Record<string, string>;
   status?: RegressionStatus;
+  /** The rejected original of a flip and the operators that flipped it. */
+  original?: { case: FuzzCase; observed: ObservedVerdict; operators: string[] };
 }): RegressionRecord {
   const record: RegressionRecord = {
     id: caseId(input.case),
@@ -97,6 +112,7 @@ export function newRegressionRecord(input: {
     versions: input.versions,
   };
   if (input.path !== undefined) record.path = input.path;
+  if (input.original) record.original = { case: input.original.case, entry: input.original.case.entry, observed: input.original.observed, operators: input.original.operators };
   return record;
 }
 
@@ -162,6 +178,17 @@ export function validateRegressionRecord(value: unknown, line?: number): LineVal
     return { ok: false, message: 'field "observed.decision" must be admit, reject or error' };
   }
   if (!Array.isArray(observed.reasons)) return { ok: false, message: 'field "observed.reasons" must be an array' };
+  const original = value.original;
+  if (original !== undefined) {
+    if (!isPlainObject(original) || !isPlainObject(original.case) || !isPlainObject(original.case.entry) || !isPlainObject(original.case.truth)) {
+      return { ok: false, message: 'field "original.case" must be a FuzzCase object with "entry" and "truth"' };
+    }
+    const o = original.observed;
+    if (!isPlainObject(o) || !(DECISIONS as readonly unknown[]).includes(o.decision) || !Array.isArray(o.reasons)) {
+      return { ok: false, message: 'field "original.observed" must have a decision (admit, reject or error) and reasons' };
+    }
+    if (!Array.isArray(original.operators) || !original.operators.every((x) => typeof x === 'string')) return { ok: false, message: 'field "original.operators" must be an array of strings' };
+  }
   return { ok: true, value: { ...(value as unknown as RegressionRecord), entry: entry.value } };
 }
 

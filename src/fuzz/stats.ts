@@ -20,6 +20,8 @@ export interface CellStats extends Tally {
   scoreHistogram: Record<string, number>;
   /** How often each signal scored above 0. */
   signalFires: Record<string, number>;
+  /** Layer → how often it fired: rejected the entry, or passed it with a value above 0 (e.g. taint, F). */
+  layerFires: Record<string, number>;
   /** Deciding layer → count, over all verdicts. */
   decidingLayers: Record<string, number>;
   /** Per-dimension tallies (e.g. template id → tally). */
@@ -37,6 +39,7 @@ export function emptyStats(): CellStats {
     errors: 0,
     scoreHistogram: {},
     signalFires: {},
+    layerFires: {},
     decidingLayers: {},
     breakdown: { template: {}, operator: {}, traceType: {}, format: {}, language: {}, store: {} },
     errorKinds: {},
@@ -68,6 +71,9 @@ export function record(stats: CellStats, c: FuzzCase, verdict: Verdict, j: Judge
     stats.scoreHistogram[key] = (stats.scoreHistogram[key] ?? 0) + 1;
   }
   for (const [s, v] of Object.entries(verdict.signals ?? {})) if (v > 0) stats.signalFires[s] = (stats.signalFires[s] ?? 0) + 1;
+  for (const l of verdict.trace) {
+    if (l.outcome === 'reject' || (typeof l.value === 'number' && l.value > 0)) stats.layerFires[l.layer] = (stats.layerFires[l.layer] ?? 0) + 1;
+  }
   const layer = verdict.layer ?? (verdict.decision === 'error' ? 'error' : '-');
   stats.decidingLayers[layer] = (stats.decidingLayers[layer] ?? 0) + 1;
   const b = stats.breakdown;

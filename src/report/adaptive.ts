@@ -286,3 +286,249 @@ export function renderSearchSummary(s: SearchSummary): string {
   out.push('');
   return out.join('\n');
 }
+
+// ---- attack mode (issue 10): TextAttack accounting, flips, coverage ----------------------
+
+/** Counts and rates of attack mode over a set of bases (a cell, a domain, or all of them). */
+export interface AttackRates {
+  /** Bases drawn. */
+  bases: number;
+  /** Admitted unmutated: no attack needed (TextAttack's skipped results). */
+  skipped: number;
+  /** Rejected, then admitted after a claim-keeping rewrite (successful attacks). */
+  flipped: number;
+  /** Rejected, and still rejected when the per-base budget ran out (failed attacks). */
+  held: number;
+  /** Guard errors: on the base itself, or during an unflipped attack. Neither a flip nor a hold. */
+  errors: number;
+  /** Rejected bases / (skipped + flipped + held): the detection rate without attack. */
+  originalDetection: Interval;
+  /** Held bases / (skipped + flipped + held): the detection rate under attack. */
+  underAttack: Interval;
+  /** Flipped / (flipped + held): the attack success rate (ASR). */
+  asr: Interval;
+  /** Queries to flip over the flipped bases (the original query included); absent when none flipped. */
+  queriesPerFlip?: { median: number; p90: number; mean: number; max: number };
+  /** Queries spent per attacked base (flipped + held), mean; the original query included. */
+  queriesPerAttackedBase: number;
+}
+
+/** One operator (or operator group) in attack mode. */
+export interface AttackArmRow {
+  operator: string;
+  group?: string;
+  /** Queries whose rewrite added this operator last. */
+  queries: number;
+  /** Flips found by adding it. */
+  flips: number;
+  /** Flips per query when it was added (Wilson 95%). */
+  flipRate: Interval;
+  /** Flips whose minimal operator set holds it, and that share of all flips (Wilson 95%). */
+  inMinimal: number;
+  minimalShare: Interval;
+  /** Rewrites with it that lost the claim (discarded, never queried). */
+  discarded: number;
+}
+
+/** The attack-mode part of a fuzz report (`report.json` → `attack`). */
+export interface AttackReport {
+  budget: number;
+  feedback: string;
+  overall: AttackRates;
+  domains: Array<AttackRates & { domain: string }>;
+  /** Per domain × base family (seed, naive, amplification, ...). */
+  cells: Array<AttackRates & { domain: string; family: string }>;
+  operators: AttackArmRow[];
+  groups: AttackArmRow[];
+  /** ASR within q queries per base (Wilson 95%), from the queries-to-flip of this run. */
+  budgetCurve: Array<{ queries: number; asr: Interval }>;
+  /** Rewrites proposed, and discarded because they lost the forged claim (never counted as flips). */
+  proposed: number;
+  discarded: number;
+  /** Guard queries of the attack, minimisation included. */
+  totalQueries: number;
+  /** `error` verdicts among the attack's queries. */
+  queryErrors: number;
+  /** Minimal operator sets of the flips: sorted ids joined by ` + ` → count. */
+  minimalSets: Array<{ set: string; count: number; domains: string[] }>;
+}
+
+/** What `summariseAttack` reads from one base (a `BaseResult` of `src/fuzz/attack.ts`). */
+export interface AttackBaseRow {
+  domain: string;
+  family: string;
+  status: 'skipped' | 'flipped' | 'held' | 'error';
+  queries: number;
+  queryErrors: number;
+  proposed: number;
+  discarded: number;
+  queriesToFlip?: number;
+  minimal?: string[];
+}
+
+/** TextAttack-style rates over base rows (see `AttackRates`). Pure. */
+export function attackRates(rows: readonly AttackBaseRow[]): AttackRates {
+  const n = (s: AttackBaseRow['status']): number => rows.filter((r) => r.status === s).length;
+  const skipped = n('skipped');
+  const flipped = n('flipped');
+  const held = n('held');
+  const counted = skipped + flipped + held;
+  const q = rows.flatMap((r) => (r.queriesToFlip !== undefined ? [r.queriesToFlip] : [])).sort((a, b) => a - b);
+  const attacked = rows.filter((r) => r.status === 'flipped' || r.status === 'held');
+  return {
+    bases: rows.length,
+    skipped,
+    flipped,
+    held,
+    errors: n('error'),
+    originalDetection: interval(flipped + held, counted),
+    underAttack: interval(held, counted),
+    asr: interval(flipped, flipped + held),
+    ...(q.length > 0 ? { queriesPerFlip: { median: quantile(q, 0.5), p90: quantile(q, 0.9), mean: q.reduce((a, x) => a + x, 0) / q.length, max: q[q.length - 1] as number } } : {}),
+    queriesPerAttackedBase: attacked.length > 0 ? attacked.reduce((a, r) => a + r.queries, 0) / attacked.length : 0,
+  };
+}
+
+/** Budget points of the attack curve: 1, 2, 3, 5, 10, 15, 20, 30, 50, 100, ... up to the budget. */
+export function attackBudgetPoints(budget: number): number[] {
+  const points = [1, 2, 3, 5, 10, 15, 20, 30, 50, 75, 100, 150, 200, 300, 500, 1000].filter((p) => p < budget);
+  return [...points, budget];
+}
+
+/**
+ * Summarises attack mode: per cell (domain × base family), per domain and overall rates with
+ * Wilson 95% intervals, per-operator and per-group success, the budget curve, discards and the
+ * minimal operator sets. Pure.
+ */
+export function summariseAttack(input: {
+  budget: number;
+  feedback: string;
+  rows: readonly AttackBaseRow[];
+  arms: Readonly<Record<string, { queries: number; flips: number; discarded: number; inMinimal: number }>>;
+  totalQueries: number;
+  operatorGroups?: Readonly<Record<string, string>>;
+}): AttackReport {
+  const rows = input.rows;
+  const domains = [...new Set(rows.map((r) => r.domain))];
+  const cells = domains.flatMap((domain) =>
+    [...new Set(rows.filter((r) => r.domain === domain).map((r) => r.family))].map((family) => ({ domain, family, ...attackRates(rows.filter((r) => r.domain === domain && r.family === family)) })),
+  );
+  const flips = rows.filter((r) => r.status === 'flipped').length;
+  const armRow = (operator: string, a: { queries: number; flips: number; discarded: number; inMinimal: number }, group?: string): AttackArmRow => ({
+    operator,
+    ...(group !== undefined ? { group } : {}),
+    queries: a.queries,
+    flips: a.flips,
+    flipRate: interval(a.flips, a.queries),
+    inMinimal: a.inMinimal,
+    minimalShare: interval(a.inMinimal, flips),
+    discarded: a.discarded,
+  });
+  const operators = Object.entries(input.arms)
+    .map(([op, a]) => armRow(op, a, input.operatorGroups?.[op]))
+    .sort((a, b) => b.inMinimal - a.inMinimal || b.flips - a.flips || a.operator.localeCompare(b.operator));
+  const groups: AttackArmRow[] = [];
+  if (input.operatorGroups) {
+    const byGroup = new Map<string, { queries: number; flips: number; discarded: number; inMinimal: number }>();
+    for (const [op, a] of Object.entries(input.arms)) {
+      const g = input.operatorGroups[op] ?? '(other)';
+      const acc = byGroup.get(g) ?? { queries: 0, flips: 0, discarded: 0, inMinimal: 0 };
+      acc.queries += a.queries;
+      acc.flips += a.flips;
+      acc.discarded += a.discarded;
+      byGroup.set(g, acc);
+    }
+    // A flip counts once per group in its minimal set.
+    for (const r of rows) for (const g of new Set((r.minimal ?? []).map((op) => input.operatorGroups?.[op] ?? '(other)'))) {
+      const acc = byGroup.get(g);
+      if (acc) acc.inMinimal += 1;
+    }
+    for (const [g, a] of [...byGroup].sort(([x], [y]) => x.localeCompare(y))) groups.push(armRow(g, a));
+  }
+  const attacked = rows.filter((r) => r.status === 'flipped' || r.status === 'held').length;
+  const sets = new Map<string, { count: number; domains: Set<string> }>();
+  for (const r of rows) {
+    if (r.status !== 'flipped') continue;
+    const key = (r.minimal ?? []).length === 0 ? '(none)' : [...new Set(r.minimal)].sort().join(' + ');
+    const s = sets.get(key) ?? { count: 0, domains: new Set<string>() };
+    s.count += 1;
+    s.domains.add(r.domain);
+    sets.set(key, s);
+  }
+  return {
+    budget: input.budget,
+    feedback: input.feedback,
+    overall: attackRates(rows),
+    domains: domains.map((domain) => ({ domain, ...attackRates(rows.filter((r) => r.domain === domain)) })),
+    cells,
+    operators,
+    groups,
+    budgetCurve: attackBudgetPoints(input.budget).map((q) => ({ queries: q, asr: interval(rows.filter((r) => r.queriesToFlip !== undefined && r.queriesToFlip <= q).length, attacked) })),
+    proposed: rows.reduce((a, r) => a + r.proposed, 0),
+    discarded: rows.reduce((a, r) => a + r.discarded, 0),
+    totalQueries: input.totalQueries,
+    queryErrors: rows.reduce((a, r) => a + r.queryErrors, 0),
+    minimalSets: [...sets].map(([set, s]) => ({ set, count: s.count, domains: [...s.domains].sort() })).sort((a, b) => b.count - a.count || a.set.localeCompare(b.set)),
+  };
+}
+
+function fmtQ(x: number): string {
+  return Number.isInteger(x) ? String(x) : x.toFixed(1);
+}
+
+function ratesRow(label: string, r: AttackRates): string {
+  const q = r.queriesPerFlip ? `${fmtQ(r.queriesPerFlip.median)} / ${fmtQ(r.queriesPerFlip.p90)}` : '-';
+  return `| ${label} | ${r.bases} | ${r.skipped} | ${r.flipped + r.held} | ${r.flipped} | ${r.errors} | ${pct(r.originalDetection)} | ${pct(r.underAttack)} | ${pct(r.asr)} | ${q} |`;
+}
+
+/** Markdown of attack mode: the TextAttack table per domain, per cell and overall, operators, groups, budget curve. */
+export function renderAttackSection(a: AttackReport): string {
+  const out: string[] = ['## Adaptive attack (attack mode)', ''];
+  out.push(
+    `Each forged base (seed traces, naive attacks, amplification chains and every other forged family) is evaluated once. Bases the guard admits are **skipped**; each rejected base is attacked with at most ${a.budget} queries (the original included), scheduled by MCTS-Explore with UCB1 operator arms, using ${a.feedback === 'decision' ? 'decisions only' : 'the forgery score F where the guard gives one, decisions otherwise'}. Guard errors are counted apart: never a flip, never a hold. Rates carry Wilson 95% intervals.`,
+  );
+  out.push('');
+  out.push('| scope | bases | skipped | attacked | flipped | errors | original detection | detection under attack | attack success rate | queries per flip (median / p90) |');
+  out.push('| --- | ---: | ---: | ---: | ---: | ---: | --- | --- | --- | --- |');
+  out.push(ratesRow('**all**', a.overall));
+  for (const d of a.domains) out.push(ratesRow(`**${d.domain}**`, d));
+  for (const c of a.cells) out.push(ratesRow(`${c.domain} / ${c.family}`, c));
+  out.push('');
+  out.push(
+    `Claim preservation: ${a.proposed} rewrites proposed, ${a.discarded} discarded because they lost the forged claim (never queried, never counted as flips). Guard queries: ${a.totalQueries} (minimisation included), ${a.queryErrors} of them errors.`,
+  );
+  out.push('');
+  out.push('Budget curve (attack success rate within q queries per base):');
+  out.push('');
+  out.push('| queries per base | attack success rate [Wilson 95%] |');
+  out.push('| ---: | --- |');
+  for (const b of a.budgetCurve) out.push(`| ${b.queries} | ${pct(b.asr)} |`);
+  out.push('');
+  const armTable = (title: string, rows: AttackArmRow[], withGroup: boolean): void => {
+    out.push(`| ${title} |${withGroup ? ' group |' : ''} queries | flips | flips per query [Wilson 95%] | in minimal sets | share of flips [Wilson 95%] | lost-claim rewrites |`);
+    out.push(`| --- |${withGroup ? ' --- |' : ''} ---: | ---: | --- | ---: | --- | ---: |`);
+    for (const r of rows) out.push(`| \`${r.operator}\` |${withGroup ? ` ${r.group ?? ''} |` : ''} ${r.queries} | ${r.flips} | ${pct(r.flipRate)} | ${r.inMinimal} | ${pct(r.minimalShare)} | ${r.discarded} |`);
+    out.push('');
+  };
+  armTable('operator', a.operators.filter((r) => r.queries > 0 || r.discarded > 0), true);
+  if (a.groups.length > 0) armTable('operator group', a.groups, false);
+  out.push('Minimal operator sets of the flips:');
+  out.push('');
+  if (a.minimalSets.length === 0) out.push('- none: no base flipped.');
+  for (const s of a.minimalSets.slice(0, 30)) out.push(`- ${s.set}: ${s.count} (${s.domains.join(', ')})`);
+  if (a.minimalSets.length > 30) out.push(`- … ${a.minimalSets.length - 30} more sets in report.json`);
+  out.push('');
+  return out.join('\n');
+}
+
+/** One line of the console summary per domain: original detection, under attack, ASR, queries per flip. */
+export function attackSummaryLines(a: AttackReport): string[] {
+  const line = (label: string, r: AttackRates): string =>
+    `    ${label.padEnd(10)} bases ${String(r.bases).padStart(4)} · skipped ${String(r.skipped).padStart(4)} · attacked ${String(r.flipped + r.held).padStart(4)} · flipped ${String(r.flipped).padStart(4)}${r.errors > 0 ? ` · errors ${r.errors}` : ''}\n` +
+    `               original detection ${pct(r.originalDetection)} · under attack ${pct(r.underAttack)} · ASR ${pct(r.asr)} · queries/flip ${r.queriesPerFlip ? `median ${fmtQ(r.queriesPerFlip.median)}, p90 ${fmtQ(r.queriesPerFlip.p90)}` : '-'}`;
+  return [
+    `  adaptive attack (budget ${a.budget} queries per base; rewrites discarded for a lost claim: ${a.discarded}/${a.proposed})`,
+    ...a.domains.map((d) => line(d.domain, d)),
+    line('all', a.overall),
+  ];
+}

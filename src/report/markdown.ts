@@ -5,7 +5,9 @@
  */
 import { formatCounterexample, printableLine } from './format-verdict.js';
 import type { Interval, ReportData } from './model.js';
-import { renderAdaptiveSection } from './adaptive.js';
+import { renderAdaptiveSection, renderAttackSection } from './adaptive.js';
+import { renderCoverage } from './coverage.js';
+import { formatFlip } from './flip.js';
 
 /** `12.3% [8.1%, 17.9%]` */
 export function pct(i: Interval): string {
@@ -80,8 +82,11 @@ export function renderMarkdown(r: ReportData): string {
       out.push('');
     }
   }
-  const adaptive = renderAdaptiveSection({ cells: r.cells, counterexamples: r.counterexamples, ...(r.operatorGroups ? { operatorGroups: r.operatorGroups } : {}) });
+  // In attack mode the adaptive cells hold attacked bases, not sampled variants: the attack section replaces the per-variant one.
+  const adaptive = r.attack ? '' : renderAdaptiveSection({ cells: r.cells, counterexamples: r.counterexamples, ...(r.operatorGroups ? { operatorGroups: r.operatorGroups } : {}) });
   if (adaptive) out.push(adaptive, '');
+  if (r.attack) out.push(renderAttackSection(r.attack), '');
+  if (r.coverage) out.push(renderCoverage(r.coverage), '');
   out.push('## False-positive rate: generated vs real benign traces');
   out.push('');
   out.push('| set | kind | FPR [95% CI] | n | errors |');
@@ -106,7 +111,12 @@ export function renderMarkdown(r: ReportData): string {
   if (r.counterexamples.length === 0) out.push('None: no invariant broke.');
   for (const cx of r.counterexamples) {
     out.push('```text');
-    out.push(formatCounterexample({ ...cx, verdict: { ...cx.verdict, elapsedUs: r.timing.counterexampleUs[cx.id] ?? 0 } }));
+    const verdict = { ...cx.verdict, elapsedUs: r.timing.counterexampleUs[cx.id] ?? 0 };
+    out.push(
+      cx.flip
+        ? formatFlip({ id: cx.id, original: { case: cx.flip.original.case, verdict: { ...cx.flip.original.verdict, elapsedUs: 0 } }, rewrite: { case: cx.case, verdict }, operators: cx.flip.operators, queriesToFlip: cx.flip.queriesToFlip, replay: cx.replay })
+        : formatCounterexample({ ...cx, verdict }),
+    );
     out.push('```');
     out.push('');
   }

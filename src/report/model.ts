@@ -10,6 +10,8 @@ import type { CampaignOutcome } from '../fuzz/campaign.js';
 import type { CellStats, Tally } from '../fuzz/stats.js';
 import { wilson } from '../metrics/wilson.js';
 import { realismGap as realismGapOf, type BenignTally } from '../metrics/realism-gap.js';
+import type { AttackReport } from './adaptive.js';
+import type { CoverageTable } from './coverage.js';
 
 export interface Interval {
   /** Observed rate in [0,1]. */
@@ -40,6 +42,17 @@ export interface ReportCounterexample {
   path: string;
   numShrinks: number;
   replay: string;
+  /** Attack-mode flips (issue 10): the rejected original of `case`, and the minimal operator set that flipped it. */
+  flip?: ReportFlip;
+}
+
+/** The other half of a flip counterexample: the original the guard rejected. */
+export interface ReportFlip {
+  original: { case: FuzzCase; verdict: Omit<Verdict, 'elapsedUs'> };
+  /** The minimal operator set, in order of application. */
+  operators: string[];
+  /** Queries of the base until the flip, the original included. */
+  queriesToFlip: number;
 }
 
 export interface ReportCell {
@@ -89,6 +102,8 @@ export interface ReportData {
     families: string[];
     maxFailures: number;
     versions: Record<string, string>;
+    /** `--guard-option` / `guardOptions` given for the guard (part of `guardConfigHash`). */
+    guardOptions?: Record<string, unknown>;
   };
   summary: {
     held: boolean;
@@ -113,6 +128,10 @@ export interface ReportData {
   gate?: { thresholds: { maxFpr?: number; maxBypass?: number }; pass: boolean; checks: Array<{ name: string; observed: Interval; limit: number; pass: boolean }> };
   /** Operator id → operator group, for the adaptive section (when operators were used). */
   operatorGroups?: Record<string, string>;
+  /** Attack mode of the adaptive family (issue 10): TextAttack accounting, operators, budget curve. */
+  attack?: AttackReport;
+  /** Signal and layer coverage of forged entries and flips (issue 10.5). */
+  coverage?: CoverageTable;
   corpus?: { file: string; added: number; duplicates: number };
   timing: {
     elapsedMs: number;
@@ -134,10 +153,13 @@ export interface BuildReportInput {
   families: string[];
   maxFailures: number;
   versions: Record<string, string>;
-  counterexamples: Array<{ id: string; replay: string; cx: CampaignOutcome['cells'][number]['counterexamples'][number] }>;
+  counterexamples: Array<{ id: string; replay: string; cx: CampaignOutcome['cells'][number]['counterexamples'][number]; flip?: ReportFlip }>;
   realSets: RealSetFpr[];
   corpus?: { file: string; added: number; duplicates: number };
   operatorGroups?: Record<string, string>;
+  attack?: AttackReport;
+  coverage?: CoverageTable;
+  guardOptions?: Record<string, unknown>;
   generatedAt: string;
 }
 
@@ -194,7 +216,7 @@ export function buildReport(input: BuildReportInput): ReportData {
       rows.reduce((a, x) => ({ rejected: a.rejected + x.fpr.k, n: a.n + x.fpr.n, errors: a.errors + x.errors }), { rejected: 0, n: 0, errors: 0 });
     realismGap = realismGapOf(pool(generated), pool(input.realSets));
   }
-  const counterexamples: ReportCounterexample[] = input.counterexamples.map(({ id, replay, cx }) => {
+  const counterexamples: ReportCounterexample[] = input.counterexamples.map(({ id, replay, cx, flip }) => {
     const { elapsedUs: _elapsed, ...verdict } = cx.verdict;
     return {
       id,
@@ -209,6 +231,7 @@ export function buildReport(input: BuildReportInput): ReportData {
       path: cx.path,
       numShrinks: cx.numShrinks,
       replay,
+      ...(flip ? { flip } : {}),
     };
   });
   const seconds = outcome.elapsedMs / 1000;
@@ -225,6 +248,7 @@ export function buildReport(input: BuildReportInput): ReportData {
       families: input.families,
       maxFailures: input.maxFailures,
       versions: input.versions,
+      ...(input.guardOptions ? { guardOptions: input.guardOptions } : {}),
     },
     summary: {
       held: !outcome.failed,
@@ -237,6 +261,8 @@ export function buildReport(input: BuildReportInput): ReportData {
     fpr: { generated, real: input.realSets, ...(realismGap !== undefined ? { realismGap } : {}) },
     counterexamples,
     ...(input.operatorGroups ? { operatorGroups: input.operatorGroups } : {}),
+    ...(input.attack ? { attack: input.attack } : {}),
+    ...(input.coverage ? { coverage: input.coverage } : {}),
     ...(input.corpus ? { corpus: input.corpus } : {}),
     timing: {
       elapsedMs: outcome.elapsedMs,

@@ -27,6 +27,13 @@ import { FAMILY_REGISTRY, type FamilyId } from '../../../generators/families.js'
 import { operatorGroupMap } from '../../../generators/adaptive.js';
 import { cliCommand, versions } from '../context.js';
 import type { Progress } from '../progress.js';
+import type { Verdict } from '../../domain/verdict.js';
+import type { ObservedVerdict } from '../../corpus/regressions.js';
+import type { AttackFeedback } from '../../fuzz/attack.js';
+import { ATTACK_DEFAULTS, mergeAttackCells, runAttackMode } from '../attack-mode.js';
+import { coverageTable, coverageLines, type CoverageTable } from '../../report/coverage.js';
+import { attackSummaryLines } from '../../report/adaptive.js';
+import { formatFlip } from '../../report/flip.js';
 
 export interface FuzzOptions {
   guardSpec: string;
@@ -56,6 +63,10 @@ export interface FuzzOptions {
   thresholds?: GateThresholds;
   /** Stops the campaign between batches (Ctrl-C); what ran so far is still reported and kept. */
   signal?: AbortSignal;
+  /** Attack mode of the `adaptive` family (issue 10; default `ATTACK_DEFAULTS`, bases capped at `runs`); `false` runs it in property mode. */
+  attack?: { bases?: number; budget?: number; feedback?: AttackFeedback } | false;
+  /** `--guard-option` values the guard was built with (hashed into the report). */
+  guardOptions?: Record<string, unknown>;
 }
 
 export interface FuzzResult {
@@ -63,6 +74,29 @@ export interface FuzzResult {
   reportDir: string;
   outcome: CampaignOutcome;
   warnings: string[];
+}
+
+/** Hash of the guard's config, with the `--guard-option` values when any were given. */
+function guardConfigHash(guard: Guard, options?: Record<string, unknown>): string {
+  if (options && Object.keys(options).length > 0) return caseId({ config: guard.config ?? null, guardOptions: options });
+  return guard.config !== undefined ? caseId(guard.config) : 'none';
+}
+
+/** The coverage table of forged cells and attack bases and flips, when the guard exposes signals or layers. */
+function coverageOf(outcome: CampaignOutcome, attack?: Awaited<ReturnType<typeof runAttackMode>>): { coverage: CoverageTable } | undefined {
+  const forged = outcome.cells.filter((c) => c.property === 'forgery-rejected' && !(attack && c.family === 'adaptive')).map((c) => c.stats);
+  const table = coverageTable({ forged, extra: attack?.originals ?? [], flips: attack?.flipVerdicts ?? [] });
+  return table ? { coverage: table } : undefined;
+}
+
+function observedOf(v: Omit<Verdict, 'elapsedUs'>): ObservedVerdict {
+  return {
+    decision: v.decision,
+    ...(v.layer !== undefined ? { layer: v.layer } : {}),
+    ...(v.score !== undefined ? { score: v.score } : {}),
+    ...(v.signals !== undefined ? { signals: v.signals } : {}),
+    reasons: v.reasons,
+  };
 }
 
 /** Returns a copy of `value` with every secret from the environment replaced in every string. */
@@ -104,8 +138,10 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
   const warnings: string[] = [];
   const examples = examplesFor(o.corpusDir, o.guard.id, warnings);
   const cells: CellSpec[] = [];
+  const attackMode = o.families.includes('adaptive') && o.attack !== false;
   for (const domain of o.domains) {
     for (const family of o.families) {
+      if (attackMode && family === 'adaptive') continue;
       const ex = examples.get(`${domain}/${family}`);
       cells.push({ domain, family, arbitrary: FAMILY_REGISTRY[family].arbitrary(domain), ...(ex ? { examples: ex } : {}) });
     }
@@ -121,7 +157,7 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
     );
   };
   const workers = o.workers ?? 1;
-  const outcome =
+  let outcome =
     workers > 1
       ? await runCampaignParallel({
           ...fuzzWorkerPool(),
@@ -153,6 +189,27 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
           onCellEnd,
         });
   progress.stop();
+
+  // Attack mode: the adaptive family attacks the forged bases the guard rejects (issue 10).
+  let attack: Awaited<ReturnType<typeof runAttackMode>> | undefined;
+  if (attackMode && !o.signal?.aborted) {
+    const a = o.attack === false ? {} : (o.attack ?? {});
+    const t0 = performance.now();
+    attack = await runAttackMode({
+      guard: o.guard,
+      store: o.store,
+      phase: o.phase,
+      domains: o.domains,
+      seed: o.seed,
+      bases: a.bases ?? Math.min(o.runs, ATTACK_DEFAULTS.bases),
+      budget: a.budget ?? ATTACK_DEFAULTS.budget,
+      ...(a.feedback ? { feedback: a.feedback } : {}),
+      maxFailures: o.maxFailures,
+      ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
+    });
+    for (const c of attack.cells) onCellEnd(c);
+    outcome = mergeAttackCells(outcome, attack.cells, o.domains, o.families, performance.now() - t0);
+  }
 
   // Real benign traces, measured apart and reported beside the generated FPR.
   const realSets: RealSetFpr[] = [];
@@ -189,15 +246,17 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
   const allCx = outcome.cells.flatMap((c) => c.counterexamples);
   const cxWithIds = allCx.map((cx) => {
     const id = caseId(cx.case);
-    return { id, replay: replayCommand(o.guardSpec, id, o.corpusDir, o.phase), cx };
+    const flip = attack?.flips.get(cx);
+    return { id, replay: replayCommand(o.guardSpec, id, o.corpusDir, o.phase), cx, ...(flip ? { flip } : {}) };
   });
   let corpus: ReportData['corpus'];
   if (o.corpusDir && cxWithIds.length > 0) {
     const file = regressionFile(o.corpusDir, o.guard.id);
     const v = versions();
-    const records = cxWithIds.map(({ cx }) => {
+    const records = cxWithIds.map(({ cx, flip }) => {
       const { elapsedUs: _e, ...observed } = cx.verdict;
       return newRegressionRecord({
+        ...(flip ? { original: { case: flip.original.case, observed: observedOf(flip.original.verdict), operators: flip.operators } } : {}),
         guard: o.guard.id,
         property: cx.property,
         case: cx.case,
@@ -222,7 +281,10 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
   const report = buildReport({
     outcome,
     version: versions()['farma-fuzz'] ?? 'unknown',
-    guardConfigHash: o.guard.config !== undefined ? caseId(o.guard.config) : 'none',
+    guardConfigHash: guardConfigHash(o.guard, o.guardOptions),
+    ...(o.guardOptions && Object.keys(o.guardOptions).length > 0 ? { guardOptions: o.guardOptions } : {}),
+    ...(attack ? { attack: attack.report } : {}),
+    ...(coverageOf(outcome, attack) ?? {}),
     domains: o.domains,
     families: o.families,
     maxFailures: o.maxFailures,
@@ -254,7 +316,12 @@ export function summaryText(r: FuzzResult, options: { maxCounterexamples?: numbe
     lines.push(`Minimal counterexamples (${rep.counterexamples.length}${shown.length < rep.counterexamples.length ? `, first ${shown.length} shown; all are in report.md` : ''}):`);
     for (const cx of shown) {
       lines.push('');
-      lines.push(formatCounterexample({ ...cx, verdict: { ...cx.verdict, elapsedUs: rep.timing.counterexampleUs[cx.id] ?? 0 } }));
+      const verdict = { ...cx.verdict, elapsedUs: rep.timing.counterexampleUs[cx.id] ?? 0 };
+      lines.push(
+        cx.flip
+          ? formatFlip({ id: cx.id, original: { case: cx.flip.original.case, verdict: { ...cx.flip.original.verdict, elapsedUs: 0 } }, rewrite: { case: cx.case, verdict }, operators: cx.flip.operators, queriesToFlip: cx.flip.queriesToFlip, replay: cx.replay })
+          : formatCounterexample({ ...cx, verdict }),
+      );
     }
     lines.push('');
   }
@@ -279,6 +346,8 @@ export function summaryText(r: FuzzResult, options: { maxCounterexamples?: numbe
     }
     lines.push(`    ${realismGapLine(rep)}`);
   }
+  if (rep.attack) lines.push('', ...attackSummaryLines(rep.attack));
+  if (rep.coverage) lines.push('', ...coverageLines(rep.coverage));
   lines.push('');
   for (const w of r.warnings) lines.push(`warning: ${w}`);
   if (rep.corpus) lines.push(`corpus: ${rep.corpus.file} (+${rep.corpus.added} new, ${rep.corpus.duplicates} already known)`);

@@ -1,0 +1,175 @@
+/**
+ * Wires attack mode (issue 10) into `fuzz`: for each domain, draws forged bases from every
+ * forged family (`attackBases`), attacks the rejected ones with the operator registry as arms
+ * (`adaptiveMoves`), and turns the outcome into the `adaptive` cell of the campaign (runs =
+ * attacked bases, violations = flips, errors = bases whose attack met a guard error), flip
+ * counterexamples, the attack report and the inputs of the coverage table.
+ */
+import fc from 'fast-check';
+import type { DomainId, FuzzCase } from '../domain/fuzz-case.js';
+import type { Guard, Phase } from '../domain/guard.js';
+import type { Verdict } from '../domain/verdict.js';
+import { errorVerdict } from '../domain/verdict.js';
+import { runAttack, type AttackFeedback, type BaseResult } from '../fuzz/attack.js';
+import { cellSeed, type CampaignOutcome } from '../fuzz/campaign.js';
+import type { ScratchStore } from '../fuzz/evaluate.js';
+import { judge } from '../fuzz/oracle.js';
+import type { CellOutcome, Counterexample } from '../fuzz/property.js';
+import { failureSignature } from '../fuzz/signature.js';
+import { emptyStats, record } from '../fuzz/stats.js';
+import { summariseAttack, type AttackBaseRow, type AttackReport } from '../report/adaptive.js';
+import type { ReportFlip } from '../report/model.js';
+import { adaptiveMoves, operatorGroupMap } from '../../generators/adaptive.js';
+import { attackBases } from '../../generators/families.js';
+
+/** Defaults of attack mode in `fuzz` (modest, so the default campaign stays well under a minute). */
+export const ATTACK_DEFAULTS = { bases: 200, budget: 30, feedback: 'auto' as AttackFeedback };
+
+export interface AttackModeOptions {
+  guard: Guard;
+  store: ScratchStore;
+  phase: Phase;
+  domains: readonly DomainId[];
+  seed: number;
+  /** Bases drawn per domain. */
+  bases: number;
+  /** Queries per base, the original included. */
+  budget: number;
+  feedback?: AttackFeedback;
+  /** Distinct flip signatures kept as counterexamples per domain. */
+  maxFailures: number;
+  timeoutMs?: number;
+  onDomain?: (domain: string, done: number, total: number) => void;
+}
+
+export interface AttackModeResult {
+  /** One `adaptive` cell per domain. */
+  cells: CellOutcome[];
+  report: AttackReport;
+  /** The rejected half of each flip counterexample. */
+  flips: Map<Counterexample, ReportFlip>;
+  /** Original verdicts of every base (forged entries, for the coverage table). */
+  originals: Verdict[];
+  /** Original and rewrite verdicts of every flip (not only the kept counterexamples). */
+  flipVerdicts: Array<{ original: Verdict; rewrite: Verdict }>;
+}
+
+function strip(v: Verdict): Omit<Verdict, 'elapsedUs'> {
+  const { elapsedUs: _e, ...rest } = v;
+  return rest;
+}
+
+/** Runs attack mode over the domains, in order. Deterministic for a seed. */
+export async function runAttackMode(o: AttackModeOptions): Promise<AttackModeResult> {
+  const groups = operatorGroupMap();
+  const cells: CellOutcome[] = [];
+  const flips = new Map<Counterexample, ReportFlip>();
+  const rows: AttackBaseRow[] = [];
+  const arms: Record<string, { queries: number; flips: number; discarded: number; inMinimal: number }> = {};
+  const originals: Verdict[] = [];
+  const flipVerdicts: Array<{ original: Verdict; rewrite: Verdict }> = [];
+  let totalQueries = 0;
+  for (const domain of o.domains) {
+    const started = performance.now();
+    const seed = cellSeed(o.seed, domain, 'adaptive');
+    const bases = fc.sample(attackBases(domain), { numRuns: o.bases, seed });
+    let done = 0;
+    const out = await runAttack({
+      guard: o.guard,
+      store: o.store,
+      phase: o.phase,
+      bases,
+      moves: adaptiveMoves(domain),
+      budget: o.budget,
+      seed,
+      ...(o.feedback ? { feedback: o.feedback } : {}),
+      ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
+      onBase: () => o.onDomain?.(domain, ++done, bases.length),
+    });
+    totalQueries += out.totalQueries;
+    for (const [a, s] of Object.entries(out.arms)) {
+      const acc = (arms[a] ??= { queries: 0, flips: 0, discarded: 0, inMinimal: 0 });
+      acc.queries += s.queries;
+      acc.flips += s.flips;
+      acc.discarded += s.discarded;
+      acc.inMinimal += s.inMinimal;
+    }
+    const stats = emptyStats();
+    const found: Counterexample[] = [];
+    const seen = new Set<string>();
+    for (const r of out.results) {
+      originals.push(r.original.verdict);
+      rows.push(baseRow(domain, r));
+      if (r.status === 'skipped') continue;
+      const final = finalOf(r);
+      record(stats, final.case, final.verdict, r.status === 'error' ? 'error' : judge(final.case.truth, final.verdict));
+      if (r.status !== 'flipped' || !r.flip) continue;
+      flipVerdicts.push({ original: r.original.verdict, rewrite: r.flip.verdict });
+      const signature = failureSignature(r.flip.case, r.flip.verdict, 'violated');
+      if (seen.has(signature) || found.length >= o.maxFailures) continue;
+      seen.add(signature);
+      const cx: Counterexample = {
+        domain,
+        family: 'adaptive',
+        property: 'forgery-rejected',
+        judgement: 'violated',
+        signature,
+        case: r.flip.case,
+        verdict: r.flip.verdict,
+        seed,
+        path: `attack base ${r.index}`,
+        numShrinks: r.flip.minimiseQueries,
+      };
+      found.push(cx);
+      flips.set(cx, { original: { case: r.original.case, verdict: strip(r.original.verdict) }, operators: r.flip.minimal.map((s) => s.op), queriesToFlip: r.flip.queriesToFlip });
+    }
+    cells.push({
+      domain,
+      family: 'adaptive',
+      property: 'forgery-rejected',
+      seed,
+      runsRequested: o.bases,
+      stats,
+      counterexamples: found,
+      interrupted: false,
+      elapsedMs: performance.now() - started,
+    });
+  }
+  const report = summariseAttack({ budget: o.budget, feedback: o.feedback ?? ATTACK_DEFAULTS.feedback, rows, arms, totalQueries, operatorGroups: groups });
+  return { cells, report, flips, originals, flipVerdicts };
+}
+
+function finalOf(r: BaseResult): { case: FuzzCase; verdict: Verdict } {
+  if (r.status === 'flipped' && r.flip) return { case: r.flip.case, verdict: r.flip.verdict };
+  if (r.status === 'error') return { case: r.original.case, verdict: r.lastError ?? errorVerdict('threw', 'guard error during the attack') };
+  return r.original;
+}
+
+function baseRow(domain: string, r: BaseResult): AttackBaseRow {
+  return {
+    domain,
+    family: String(r.original.case.truth.family),
+    status: r.status,
+    queries: r.queries,
+    queryErrors: r.queryErrors,
+    proposed: r.proposed,
+    discarded: r.discarded,
+    ...(r.flip ? { queriesToFlip: r.flip.queriesToFlip, minimal: r.flip.minimal.map((s) => s.op) } : {}),
+  };
+}
+
+/**
+ * Puts the attack cells into a campaign outcome at the position of the `adaptive` family in
+ * each domain (the campaign ran without them), and recomputes the totals.
+ */
+export function mergeAttackCells(outcome: CampaignOutcome, attackCells: readonly CellOutcome[], domains: readonly string[], families: readonly string[], elapsedMs: number): CampaignOutcome {
+  const order = (c: { domain: string; family: string }): number => domains.indexOf(c.domain) * 1000 + families.indexOf(c.family);
+  const cells = [...outcome.cells, ...attackCells].sort((a, b) => order(a) - order(b));
+  return {
+    ...outcome,
+    cells,
+    elapsedMs: outcome.elapsedMs + elapsedMs,
+    totalRuns: cells.reduce((a, c) => a + c.stats.runs, 0),
+    failed: cells.some((c) => c.stats.violations > 0 || c.stats.errors > 0),
+  };
+}
