@@ -32,6 +32,12 @@ export interface ResolveGuardDeps {
 export interface ResolveGuardOptions {
   /** Per-entry time bound in ms for every adapter, unless the adapter's own options set one. */
   timeoutMs?: number;
+  /**
+   * Most checks in flight at once (the engine's `--concurrency`): the exec adapter's pool size
+   * and the HTTP adapter's keep-alive connections, unless their own options set one. Module
+   * and built-in guards ignore it (they run in this process). Default 8 (`DEFAULT_ADAPTER_CONCURRENCY`).
+   */
+  concurrency?: number;
   module?: ModuleGuardOptions;
   http?: HttpGuardOptions;
   exec?: ExecGuardOptions;
@@ -65,13 +71,17 @@ export function guardSpecKind(spec: string): GuardSpecKind {
  */
 export async function resolveGuard(spec: string, deps: ResolveGuardDeps, options: ResolveGuardOptions = {}): Promise<Guard> {
   const timeout = options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {};
+  if (options.concurrency !== undefined && !(Number.isInteger(options.concurrency) && options.concurrency >= 1)) {
+    throw new GuardLoadError(`guard ${spec}: concurrency must be an integer >= 1, got ${options.concurrency}`, { code: 'usage' });
+  }
+  const pool = options.concurrency !== undefined ? { concurrency: options.concurrency } : {};
   switch (guardSpecKind(spec)) {
     case 'http':
-      return createHttpGuard(spec, { ...timeout, ...options.http });
+      return createHttpGuard(spec, { ...timeout, ...pool, ...options.http });
     case 'exec': {
       const command = spec.slice('exec:'.length).trim();
       if (!command) throw new GuardLoadError(`guard spec "${spec}" has no command after "exec:"`, { code: 'usage' });
-      return createExecGuard(command, { ...timeout, ...options.exec });
+      return createExecGuard(command, { ...timeout, ...pool, ...options.exec });
     }
     case 'module':
       return loadModuleGuard(spec, { ...timeout, ...options.module });

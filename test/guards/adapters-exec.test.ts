@@ -40,13 +40,13 @@ describe('createExecGuard', () => {
     expect(verdicts[3]?.reasons).toEqual(['n4']);
   });
 
-  it('gives unavailable once restarts in a row run out', async () => {
-    const guard = track(createExecGuard('echo dying >&2; exit 7', { timeoutMs: 3000, maxRestarts: 1 }));
-    const kinds = [];
-    for (let i = 0; i < 4; i++) kinds.push((await guard.check(makeEntry(`x${i}`), WRITE_CTX)).error?.kind);
-    expect(kinds).toEqual(['crashed', 'crashed', 'unavailable', 'unavailable']);
-    const v = await guard.check(makeEntry('y'), WRITE_CTX);
-    expect(v.error?.message).toMatch(/2 failures in a row.*dying/);
+  it('gives unavailable while the circuit is open after distinct inputs kept crashing', async () => {
+    const guard = track(createExecGuard('echo dying >&2; exit 7', { timeoutMs: 3000, circuitThreshold: 2, circuitCooldownMs: 60_000, restartDelayMs: 1 }));
+    const verdicts = [];
+    for (let i = 0; i < 4; i++) verdicts.push(await guard.check(makeEntry(`x${i}`), WRITE_CTX));
+    expect(verdicts.map((v) => v.error?.kind)).toEqual(['crashed', 'crashed', 'unavailable', 'unavailable']);
+    expect(verdicts[1]?.error?.message).toMatch(/exited with code 7.*dying/);
+    expect(verdicts[2]?.error?.message).toMatch(/is down: 2 distinct inputs failed in a row; not sending for another \d+ ms, then one probe/);
   });
 
   // The fixture never answers 'hang', so it times out on any machine; the bound is generous so that
@@ -58,6 +58,7 @@ describe('createExecGuard', () => {
     expect(v.error?.kind).toBe('timeout');
     expect(v.error?.message).toMatch(/within 4000 ms/);
     expect((await guard.check(makeEntry('after'), WRITE_CTX)).decision).toBe('admit');
+    expect((guard as ReturnType<typeof createExecGuard>).stats().processes).toEqual([{ starts: 2, restarts: 1 }]);
   }, 60_000);
 
   it('gives malformed for a non-JSON line or a bad verdict without losing later answers', async () => {

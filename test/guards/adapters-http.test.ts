@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GuardLoadError } from '../../src/domain/index.js';
 import type { StoreView } from '../../src/domain/index.js';
+import { INPUT_TIMES_OUT_GUARD } from '../../src/guards/adapters/failure-memory.js';
 import { createHttpGuard } from '../../src/guards/adapters/http-guard.js';
 import { WRITE_CTX, makeEntry } from '../fixtures/guards/make-entry.js';
 
@@ -38,8 +39,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (content === 'wrong-shape') return send(res, 200, JSON.stringify({ verdict: 'admit' }));
   if (content === 'client-error') return send(res, 422, JSON.stringify({ message: 'unprocessable' }));
   if (content.startsWith('flaky')) return n === 1 ? send(res, 500, 'boom') : send(res, 200, admit);
-  if (content === 'always-500') return send(res, 503, 'down');
-  if (content === 'hang') return; // never answers (the connection is closed in afterAll)
+  if (content.startsWith('always-500')) return send(res, 503, 'down');
+  if (content.startsWith('hang')) return; // never answers (the connection is closed in afterAll)
   if (content.startsWith('par')) {
     // Held until `concurrency` requests are in flight (or the last ones arrived), then a short
     // grace lets any extra request show up; no answer depends on how fast the machine is.
@@ -119,6 +120,33 @@ describe('createHttpGuard', () => {
     expect(hits.get('hang')).toBe(1); // timeouts are not retried
   });
 
+  it('remembers an input that timed out and answers it at once after the limit (issue 14.2)', async () => {
+    const guard = createHttpGuard(base, { ...fast, timeoutMs: 100, inputFailureLimit: 2 });
+    const verdicts = [];
+    for (let i = 0; i < 5; i++) verdicts.push(await guard.check(makeEntry('hang-again'), WRITE_CTX));
+    expect(verdicts.map((v) => v.error?.kind)).toEqual(['timeout', 'timeout', 'timeout', 'timeout', 'timeout']);
+    expect(verdicts[1]?.error?.message).toMatch(/timeout 2 of this input; it is not sent again/);
+    for (const v of verdicts.slice(2)) expect(v.error?.message.startsWith(`${INPUT_TIMES_OUT_GUARD}: the endpoint did not answer it within 100 ms 2 times`)).toBe(true);
+    expect(hits.get('hang-again')).toBe(2);
+    expect(guard.stats()).toMatchObject({ timeouts: 2, notResent: 3, circuit: 'closed' });
+    // Other inputs are still sent and judged.
+    expect((await guard.check(makeEntry('forged'), WRITE_CTX)).decision).toBe('reject');
+  });
+
+  it('opens the circuit after distinct inputs fail in a row, then half-opens and closes on a good probe (issue 14.2)', async () => {
+    const guard = createHttpGuard(base, { ...fast, retries: 0, circuitThreshold: 2, circuitCooldownMs: 100 });
+    const first = [];
+    for (const c of ['always-500-a', 'always-500-b', 'always-500-c', 'forged']) first.push(await guard.check(makeEntry(c), WRITE_CTX));
+    expect(first.map((v) => v.error?.kind)).toEqual(['unavailable', 'unavailable', 'unavailable', 'unavailable']);
+    expect(first[2]?.error?.message).toMatch(/is down: 2 distinct inputs failed in a row; not sending for another \d+ ms/);
+    expect(hits.get('always-500-c')).toBeUndefined();
+    expect(guard.stats()).toMatchObject({ refused: 2, timesOpened: 1 });
+    for (let i = 0; i < 500 && guard.stats().circuit !== 'half-open'; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(guard.stats().circuit).toBe('half-open');
+    expect((await guard.check(makeEntry('forged'), WRITE_CTX)).decision).toBe('reject');
+    expect(guard.stats().circuit).toBe('closed');
+  }, 30_000);
+
   it('keeps at most `concurrency` requests in flight', async () => {
     maxInFlight = 0;
     const guard = createHttpGuard(base, { ...fast, concurrency: PAR_CONCURRENCY });
@@ -146,6 +174,7 @@ describe('createHttpGuard', () => {
     expect(() => createHttpGuard('ftp://example.com/')).toThrow(GuardLoadError);
     expect(() => createHttpGuard('not a url')).toThrow(GuardLoadError);
     expect(() => createHttpGuard(base, { concurrency: 0 })).toThrow(/concurrency/);
+    expect(() => createHttpGuard(base, { inputFailureLimit: 0 })).toThrow(/inputFailureLimit/);
   });
 });
 

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GuardLoadError } from '../../src/domain/index.js';
 import type { Guard } from '../../src/domain/index.js';
@@ -59,8 +62,24 @@ describe('resolveGuard', () => {
     } finally {
       await exec.close?.();
     }
-    const http = await resolveGuard('http://127.0.0.1:9/check', deps, { http: { concurrency: 2 } });
-    expect(http.config).toMatchObject({ adapter: 'http', concurrency: 2, timeoutMs: 5000 });
+    const http = await resolveGuard('http://127.0.0.1:9/check', deps, { http: { retries: 1 } });
+    expect(http.config).toMatchObject({ adapter: 'http', retries: 1, timeoutMs: 5000 });
     await expect(resolveGuard('exec:  ', deps)).rejects.toThrow(GuardLoadError);
   });
+
+  it('passes `concurrency` to the exec pool, and keeps it out of the config (reports must not depend on it)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'farma-resolve-'));
+    const exec = await resolveGuard(`exec:python3 test/fixtures/guards/slow-exec-guard.py --delay-ms 1 --track ${dir} --barrier 3`, deps, { concurrency: 3, timeoutMs: 30_000 });
+    try {
+      const verdicts = await Promise.all([1, 2, 3].map((i) => exec.check(makeEntry(`fine ${i}`), WRITE_CTX)));
+      expect(verdicts.map((v) => v.reasons[0])).toEqual(['inflight=3', 'inflight=3', 'inflight=3']);
+      expect(JSON.stringify(exec.config)).not.toMatch(/concurrency/);
+    } finally {
+      await exec.close?.();
+    }
+    const one = await resolveGuard('http://127.0.0.1:9/check', deps, { concurrency: 1 });
+    const eight = await resolveGuard('http://127.0.0.1:9/check', deps, { concurrency: 8 });
+    expect(one.config).toEqual(eight.config);
+    await expect(resolveGuard('http://127.0.0.1:9/check', deps, { concurrency: 0 })).rejects.toThrow(/concurrency must be an integer >= 1/);
+  }, 60_000);
 });

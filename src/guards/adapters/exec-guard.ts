@@ -1,91 +1,159 @@
 /**
- * Exec adapter: a long-lived subprocess guard that speaks JSON lines on stdin/stdout.
+ * Exec adapter: a pool of long-lived subprocess guards that speak JSON lines on stdin/stdout.
  * Protocol: `docs/guard-protocol.md`, "Exec guards".
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import pLimit from 'p-limit';
 import { GuardLoadError, errorVerdict, parseVerdict } from '../../domain/index.js';
-import type { Guard, GuardContext, GuardErrorKind, MemoryEntry, Verdict } from '../../domain/index.js';
+import type { Guard, GuardContext, MemoryEntry, Verdict } from '../../domain/index.js';
+import { Circuit, INPUT_CRASHES_GUARD, INPUT_TIMES_OUT_GUARD, InputFailureMemory, inputKey, sleep } from './failure-memory.js';
+import type { InputFailureRecord } from './failure-memory.js';
 import { DEFAULT_GUARD_TIMEOUT_MS } from './module-guard.js';
-import { excerpt, startStopwatch, toWireRequest } from './wire-request.js';
+import { DEFAULT_ADAPTER_CONCURRENCY, excerpt, startStopwatch, toWireRequest } from './wire-request.js';
 
 export interface ExecGuardOptions {
-  /** Per-entry time bound in ms (default 5000). On timeout the process is killed and restarted for the next entry. */
+  /** Per-entry time bound in ms (default 5000). On timeout that one process is killed and restarted for its next entry. */
   timeoutMs?: number;
   /**
-   * Restarts allowed in a row without a good answer in between (default 3). Once a process
-   * has crashed or timed out `maxRestarts + 1` times in a row, every later entry gets an
-   * `error` verdict of kind `unavailable`.
+   * Most processes, so most requests in flight (default 8). Processes are started only when
+   * every running one is busy, so a caller that sends one entry at a time uses one process.
    */
-  maxRestarts?: number;
+  concurrency?: number;
+  /**
+   * Crashes (or timeouts) of one input after which it is not sent again: later checks of
+   * that input get an `error` verdict at once (default 2).
+   */
+  inputFailureLimit?: number;
+  /** Distinct inputs failing in a row that open the circuit (default 5). */
+  circuitThreshold?: number;
+  /** First open period of the circuit in ms, doubled per failed probe up to 30 s (default 1000). */
+  circuitCooldownMs?: number;
+  /**
+   * Back-off before restarting a process that failed `c` times in a row: none for c = 1, then
+   * `restartDelayMs * 2^(c-2)` ms, at most 2 s (default 50).
+   */
+  restartDelayMs?: number;
   /** Working directory of the command (default `process.cwd()`). */
   cwd?: string;
   /** Number of stderr lines kept and quoted in crash messages (default 5). */
   stderrLines?: number;
 }
 
-/** The exec guard's configuration, as it appears in reports. */
+/** The exec guard's configuration, as it appears in reports (the pool size is a run setting, not part of it). */
 export interface ExecGuardConfig {
   adapter: 'exec';
   command: string;
   timeoutMs: number;
-  maxRestarts: number;
+  inputFailureLimit: number;
+  circuitThreshold: number;
 }
+
+/** Counters of an exec guard, for progress lines and tests. */
+export interface ExecGuardStats {
+  /** Requests written to a process. */
+  sent: number;
+  /** Checks answered at once, without sending, because the input had failed `inputFailureLimit` times. */
+  notResent: number;
+  /** Checks refused while the circuit was open. */
+  refused: number;
+  crashes: number;
+  timeouts: number;
+  /** Most requests in flight at once. */
+  maxInFlight: number;
+  /** One item per process slot: how often it was started and restarted. */
+  processes: { starts: number; restarts: number }[];
+  circuit: 'closed' | 'open' | 'half-open';
+  timesOpened: number;
+  /** Inputs that crashed or timed out the guard, most failures first. */
+  failingInputs: InputFailureRecord[];
+}
+
+/** A Guard backed by a process pool, with its counters. */
+export interface ExecGuard extends Guard {
+  stats(): ExecGuardStats;
+}
+
+const MAX_RESTART_DELAY_MS = 2000;
+const MAX_COOLDOWN_MS = 30_000;
 
 interface Pending {
   id: number;
-  settle: (v: Verdict) => void;
+  settle: (outcome: Outcome) => void;
   elapsed: () => number;
 }
 
+/** What became of one request sent to a process. */
+type Outcome = { ok: Verdict } | { malformed: string } | { crashed: string } | { timeout: string };
+
+/** One process of the pool. */
+interface Slot {
+  proc: ChildProcessWithoutNullStreams | null;
+  busy: boolean;
+  pending: Pending | null;
+  /** Crashes or timeouts in a row of this process, for the restart back-off. */
+  failuresInARow: number;
+  starts: number;
+  stderrTail: string[];
+}
+
+function validInt(name: string, value: number, min: number, command: string): number {
+  if (!Number.isInteger(value) || value < min) {
+    throw new GuardLoadError(`exec guard ${JSON.stringify(command)}: ${name} must be an integer >= ${min}, got ${value}`);
+  }
+  return value;
+}
+
 /**
- * Creates a guard backed by one long-lived shell command.
+ * Creates a guard backed by a pool of long-lived shell commands.
  *
- * The command is started through the shell on the first `check` and kept alive. For every
- * entry the adapter writes one line `{"id":N,"entry":{...},"phase":"write","store":{"size":{...}}}`
- * to its stdin and waits for one line `{"id":N,"verdict":{...}}` on its stdout. Requests
- * are serialised: one is in flight at a time. `check` never rejects:
+ * Each process is started through the shell when it is first needed and kept alive. For
+ * every entry the adapter writes one line `{"id":N,"entry":{...},"phase":"write","store":{"size":{...}}}`
+ * to the stdin of a free process and waits for one line `{"id":N,"verdict":{...}}` on its
+ * stdout. Each process has at most one request in flight; up to `concurrency` processes run
+ * at once. `check` never rejects:
  * - the process exits or crashes while an entry is pending → `error` (kind `crashed`, the
- *   last stderr lines quoted); the next entry restarts it;
- * - no answer within `timeoutMs` → `error` (kind `timeout`); the process is killed and restarted;
+ *   last stderr lines quoted); that process is restarted for its next entry, after a back-off
+ *   when it keeps failing;
+ * - no answer within `timeoutMs` → `error` (kind `timeout`); that process is killed and restarted;
+ * - an input that crashed (timed out) the guard `inputFailureLimit` times → `error` of kind
+ *   `crashed` (`timeout`) at once, message starting with {@link INPUT_CRASHES_GUARD}
+ *   ({@link INPUT_TIMES_OUT_GUARD}); it is not sent again;
+ * - `circuitThreshold` distinct inputs failing in a row → the circuit opens, checks get
+ *   `unavailable` at once for the cool-down, then one probe is sent; an answer closes it;
  * - a line that is not JSON, or whose `verdict` is not a Verdict → `error` (kind `malformed`);
- * - too many failures in a row (see `maxRestarts`) or after `close()` → `error` (kind `unavailable`).
- * Lines with an id lower than the pending one are late answers and are ignored.
- * `elapsedUs` is the round trip the adapter measured, including the pipe.
+ * - after `close()` → `error` (kind `unavailable`).
+ * Lines with an id other than the pending one are ignored when lower (late answers) and are
+ * `malformed` otherwise. `elapsedUs` is the round trip the adapter measured, including the pipe.
  *
  * @throws GuardLoadError when `command` is empty or an option is out of range.
  * @example
- * const guard = createExecGuard('python3 examples/exec-guard.py', { timeoutMs: 2000 });
- * try { await guard.check(entry, ctx); } finally { await guard.close?.(); }
+ * const guard = createExecGuard('python3 examples/exec-guard.py', { timeoutMs: 2000, concurrency: 8 });
+ * try { await Promise.all(entries.map((e) => guard.check(e, ctx))); } finally { await guard.close?.(); }
  */
-export function createExecGuard(command: string, options: ExecGuardOptions = {}): Guard {
+export function createExecGuard(command: string, options: ExecGuardOptions = {}): ExecGuard {
   if (command.trim().length === 0) throw new GuardLoadError('exec guard: the command is empty');
   const timeoutMs = options.timeoutMs ?? DEFAULT_GUARD_TIMEOUT_MS;
-  const maxRestarts = options.maxRestarts ?? 3;
-  const keepLines = options.stderrLines ?? 5;
   if (!(timeoutMs > 0)) throw new GuardLoadError(`exec guard ${JSON.stringify(command)}: timeoutMs must be > 0, got ${timeoutMs}`);
-  if (!Number.isInteger(maxRestarts) || maxRestarts < 0) {
-    throw new GuardLoadError(`exec guard ${JSON.stringify(command)}: maxRestarts must be an integer >= 0, got ${maxRestarts}`);
-  }
+  const concurrency = validInt('concurrency', options.concurrency ?? DEFAULT_ADAPTER_CONCURRENCY, 1, command);
+  const inputFailureLimit = validInt('inputFailureLimit', options.inputFailureLimit ?? 2, 1, command);
+  const circuitThreshold = validInt('circuitThreshold', options.circuitThreshold ?? 5, 1, command);
+  const cooldownMs = options.circuitCooldownMs ?? 1000;
+  const restartDelayMs = options.restartDelayMs ?? 50;
+  if (!(cooldownMs >= 0)) throw new GuardLoadError(`exec guard ${JSON.stringify(command)}: circuitCooldownMs must be >= 0, got ${cooldownMs}`);
+  if (!(restartDelayMs >= 0)) throw new GuardLoadError(`exec guard ${JSON.stringify(command)}: restartDelayMs must be >= 0, got ${restartDelayMs}`);
+  const keepLines = options.stderrLines ?? 5;
 
-  const serial = pLimit(1);
-  let proc: ChildProcessWithoutNullStreams | null = null;
-  let pending: Pending | null = null;
+  const limit = pLimit(concurrency);
+  const slots: Slot[] = Array.from({ length: concurrency }, () => ({ proc: null, busy: false, pending: null, failuresInARow: 0, starts: 0, stderrTail: [] }));
+  const memory = new InputFailureMemory(inputFailureLimit);
+  const circuit = new Circuit({ threshold: circuitThreshold, cooldownMs, maxCooldownMs: Math.max(cooldownMs, MAX_COOLDOWN_MS) });
+  const counts = { sent: 0, notResent: 0, refused: 0, crashes: 0, timeouts: 0, maxInFlight: 0 };
+  let inFlight = 0;
   let seq = 0;
-  let failuresInARow = 0;
   let closed = false;
-  let stderrTail: string[] = [];
 
-  const stderrNote = (): string => (stderrTail.length ? `; stderr: ${stderrTail.join(' | ')}` : '');
-
-  function finish(kind: GuardErrorKind | null, verdict: Verdict): void {
-    const p = pending;
-    if (!p) return;
-    pending = null;
-    if (kind === null) failuresInARow = 0;
-    p.settle(verdict);
-  }
+  const stderrNote = (slot: Slot): string => (slot.stderrTail.length ? `; stderr: ${slot.stderrTail.join(' | ')}` : '');
 
   function kill(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {
     try {
@@ -96,23 +164,32 @@ export function createExecGuard(command: string, options: ExecGuardOptions = {})
     }
   }
 
-  function start(): ChildProcessWithoutNullStreams {
+  function settle(slot: Slot, outcome: Outcome): void {
+    const p = slot.pending;
+    if (!p) return;
+    slot.pending = null;
+    p.settle(outcome);
+  }
+
+  function start(slot: Slot): ChildProcessWithoutNullStreams {
     const child = spawn(command, {
       shell: true,
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
       cwd: options.cwd ?? process.cwd(),
     });
-    stderrTail = [];
+    slot.starts++;
+    slot.stderrTail = [];
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8');
     child.stderr.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
+      if (child !== slot.proc) return;
       out += chunk;
       if (out.length > MAX_LINE_CHARS && out.indexOf('\n') < 0) {
         // A reply line this long is not a verdict: stop reading and restart the process.
-        stderrTail = [...stderrTail, `stdout line longer than ${MAX_LINE_CHARS} characters`].slice(-keepLines);
+        slot.stderrTail = [...slot.stderrTail, `stdout line longer than ${MAX_LINE_CHARS} characters`].slice(-keepLines);
         out = '';
         kill(child, 'SIGKILL');
         return;
@@ -121,7 +198,7 @@ export function createExecGuard(command: string, options: ExecGuardOptions = {})
       while ((nl = out.indexOf('\n')) >= 0) {
         const line = out.slice(0, nl).trim();
         out = out.slice(nl + 1);
-        if (line.length > 0 && child === proc) onLine(line);
+        if (line.length > 0 && child === slot.proc) onLine(slot, line);
       }
     });
     child.stderr.on('data', (chunk: string) => {
@@ -129,20 +206,17 @@ export function createExecGuard(command: string, options: ExecGuardOptions = {})
       if (err.length > MAX_LINE_CHARS) err = err.slice(-4096);
       const lines = err.split('\n');
       err = lines.pop() ?? '';
-      for (const l of lines) if (l.trim()) stderrTail.push(excerpt(l, 300));
-      if (stderrTail.length > keepLines) stderrTail = stderrTail.slice(-keepLines);
+      for (const l of lines) if (l.trim()) slot.stderrTail.push(excerpt(l, 300));
+      if (slot.stderrTail.length > keepLines) slot.stderrTail = slot.stderrTail.slice(-keepLines);
     });
     child.stdin.on('error', () => {
       // EPIPE after the process died; the 'close' handler reports it.
     });
     const onGone = (why: string): void => {
-      if (child !== proc) return;
-      if (err.trim()) stderrTail = [...stderrTail, excerpt(err, 300)].slice(-keepLines);
-      proc = null;
-      if (pending) {
-        failuresInARow++;
-        finish('crashed', errorVerdict('crashed', `exec guard ${why} while checking an entry${stderrNote()}`, pending.elapsed()));
-      }
+      if (child !== slot.proc) return;
+      if (err.trim()) slot.stderrTail = [...slot.stderrTail, excerpt(err, 300)].slice(-keepLines);
+      slot.proc = null;
+      settle(slot, { crashed: `exec guard ${why} while checking this input${stderrNote(slot)}` });
     };
     child.on('error', (e) => onGone(`could not run (${e.message})`));
     child.on('close', (code, signal) => onGone(signal ? `was killed by ${signal}` : `exited with code ${code}`));
@@ -152,95 +226,162 @@ export function createExecGuard(command: string, options: ExecGuardOptions = {})
     return child;
   }
 
-  function onLine(line: string): void {
-    const p = pending;
+  function onLine(slot: Slot, line: string): void {
+    const p = slot.pending;
     if (!p) return;
     let msg: unknown;
     try {
       msg = JSON.parse(line);
     } catch {
-      finish('malformed', errorVerdict('malformed', `exec guard wrote a stdout line that is not JSON: ${excerpt(line)}`, p.elapsed()));
+      settle(slot, { malformed: `exec guard wrote a stdout line that is not JSON: ${excerpt(line)}` });
       return;
     }
     const m = (typeof msg === 'object' && msg !== null ? msg : {}) as { id?: unknown; verdict?: unknown };
     if (typeof m.id === 'number' && m.id < p.id) return; // a late answer to a request that already timed out
     if (m.id !== p.id) {
-      finish('malformed', errorVerdict('malformed', `exec guard answered id ${JSON.stringify(m.id)}, expected ${p.id}`, p.elapsed()));
+      settle(slot, { malformed: `exec guard answered id ${JSON.stringify(m.id)}, expected ${p.id}` });
       return;
     }
     const parsed = parseVerdict(m.verdict);
     if (!parsed.ok) {
-      finish('malformed', errorVerdict('malformed', `exec guard answered a malformed verdict: ${parsed.message}`, p.elapsed()));
+      settle(slot, { malformed: `exec guard answered a malformed verdict: ${parsed.message}` });
       return;
     }
-    finish(null, { ...parsed.verdict, elapsedUs: p.elapsed() });
+    settle(slot, { ok: { ...parsed.verdict, elapsedUs: p.elapsed() } });
   }
 
-  function checkOne(entry: MemoryEntry, ctx: GuardContext): Promise<Verdict> {
+  /** A free slot: a running idle process first, else the idle slot whose process is down. */
+  function takeSlot(): Slot {
+    const slot = slots.find((s) => !s.busy && s.proc !== null) ?? slots.find((s) => !s.busy);
+    // p-limit lets at most `concurrency` checks in, and each holds one slot.
+    if (!slot) throw new Error('exec guard: no free process slot (internal error)');
+    slot.busy = true;
+    return slot;
+  }
+
+  /** Sends one line to a process of the pool and waits for what becomes of it. */
+  async function send(slot: Slot, id: number, line: string): Promise<{ outcome: Outcome; elapsedUs: number }> {
+    if (!slot.proc) {
+      const c = slot.failuresInARow;
+      await sleep(c <= 1 ? 0 : Math.min(restartDelayMs * 2 ** (c - 2), MAX_RESTART_DELAY_MS));
+      if (closed) return { outcome: { crashed: 'exec guard was closed' }, elapsedUs: 0 };
+      slot.proc = start(slot);
+    }
+    const child = slot.proc;
     const elapsed = startStopwatch();
-    if (closed) return Promise.resolve(errorVerdict('unavailable', 'exec guard was closed', 0));
+    counts.sent++;
+    inFlight++;
+    counts.maxInFlight = Math.max(counts.maxInFlight, inFlight);
+    try {
+      const outcome = await new Promise<Outcome>((resolve) => {
+        const timer = setTimeout(() => {
+          if (slot.pending?.id !== id) return;
+          settle(slot, { timeout: `exec guard did not answer within ${timeoutMs} ms` });
+          slot.proc = null;
+          kill(child, 'SIGKILL');
+        }, timeoutMs);
+        slot.pending = {
+          id,
+          elapsed,
+          settle: (o) => {
+            clearTimeout(timer);
+            resolve(o);
+          },
+        };
+        child.stdin.write(line);
+      });
+      return { outcome, elapsedUs: elapsed() };
+    } finally {
+      inFlight--;
+    }
+  }
+
+  async function checkOne(entry: MemoryEntry, ctx: GuardContext): Promise<Verdict> {
+    if (closed) return errorVerdict('unavailable', 'exec guard was closed', 0);
     let line: string;
+    let key: string;
     const id = ++seq;
     try {
       line = `${JSON.stringify({ id, ...toWireRequest(entry, ctx) })}\n`;
+      key = inputKey(entry, ctx.phase);
     } catch (cause) {
-      return Promise.resolve(errorVerdict('threw', `could not encode the request: ${cause instanceof Error ? cause.message : String(cause)}`, 0));
+      return errorVerdict('threw', `could not encode the request: ${cause instanceof Error ? cause.message : String(cause)}`, 0);
     }
-    if (!proc) {
-      if (failuresInARow > maxRestarts) {
-        return Promise.resolve(
-          errorVerdict('unavailable', `exec guard gave up after ${failuresInARow} failures in a row${stderrNote()}`, 0),
-        );
+    const known = memory.blocked(key);
+    if (known) {
+      counts.notResent++;
+      const what = known.kind === 'crashed' ? `${INPUT_CRASHES_GUARD}: it crashed the exec guard` : `${INPUT_TIMES_OUT_GUARD}: the exec guard did not answer it within ${timeoutMs} ms`;
+      return errorVerdict(known.kind, `${what} ${known.record[known.kind]} times, so it is not sent again (last: ${known.record.last})`, 0);
+    }
+    const gate = circuit.admit();
+    if (!gate.pass) {
+      counts.refused++;
+      return errorVerdict('unavailable', `exec guard is down: ${gate.reason}`, 0);
+    }
+    const slot = takeSlot();
+    try {
+      const { outcome, elapsedUs } = await send(slot, id, line);
+      if ('ok' in outcome || 'malformed' in outcome) {
+        slot.failuresInARow = 0;
+        circuit.success(gate.probe);
+        return 'ok' in outcome ? outcome.ok : errorVerdict('malformed', outcome.malformed, elapsedUs);
       }
-      proc = start();
+      if (closed) return errorVerdict('unavailable', 'exec guard was closed', elapsedUs);
+      slot.failuresInARow++;
+      circuit.failure(key, gate.probe);
+      const kind = 'crashed' in outcome ? 'crashed' : 'timeout';
+      const message = 'crashed' in outcome ? outcome.crashed : outcome.timeout;
+      if (kind === 'crashed') counts.crashes++;
+      else counts.timeouts++;
+      const n = memory.record(key, kind, message, excerpt(entry.content, 120));
+      const left = inputFailureLimit - n;
+      const note = left > 0 ? `failure ${n} of this input; after ${inputFailureLimit} it is not sent again` : `failure ${n} of this input; it is not sent again`;
+      return errorVerdict(kind, `${message} (${note})`, elapsedUs);
+    } finally {
+      slot.busy = false;
     }
-    const child = proc;
-    return new Promise<Verdict>((settle) => {
-      const timer = setTimeout(() => {
-        if (pending?.id !== id) return;
-        failuresInARow++;
-        finish('timeout', errorVerdict('timeout', `exec guard did not answer within ${timeoutMs} ms`, elapsed()));
-        proc = null;
-        kill(child, 'SIGKILL');
-      }, timeoutMs);
-      pending = {
-        id,
-        elapsed,
-        settle: (v) => {
-          clearTimeout(timer);
-          settle(v);
-        },
-      };
-      child.stdin.write(line);
-    });
   }
 
   return {
     id: `exec:${command}`,
     mode: 'async',
-    config: { adapter: 'exec', command, timeoutMs, maxRestarts } satisfies ExecGuardConfig,
-    check: (entry, ctx) => serial(() => checkOne(entry, ctx)),
+    config: { adapter: 'exec', command, timeoutMs, inputFailureLimit, circuitThreshold } satisfies ExecGuardConfig,
+    check: (entry, ctx) => limit(() => checkOne(entry, ctx)),
+    stats: () => ({
+      ...counts,
+      processes: slots.filter((s) => s.starts > 0).map((s) => ({ starts: s.starts, restarts: s.starts - 1 })),
+      circuit: circuit.state,
+      timesOpened: circuit.timesOpened,
+      failingInputs: memory.records(),
+    }),
     close: async () => {
       closed = true;
-      const child = proc;
-      proc = null;
-      finish('unavailable', errorVerdict('unavailable', 'exec guard was closed', pending?.elapsed() ?? 0));
-      if (!child || child.exitCode !== null || child.signalCode !== null) return;
-      await new Promise<void>((res) => {
-        // SIGTERM, then SIGKILL after 1 s, then stop waiting after 1 s more.
-        const force = setTimeout(() => {
-          kill(child, 'SIGKILL');
-          setTimeout(res, 1000).unref();
-        }, 1000);
-        child.once('close', () => {
-          clearTimeout(force);
-          res();
-        });
-        child.stdin.end();
-        kill(child, 'SIGTERM');
-      });
+      const children: ChildProcessWithoutNullStreams[] = [];
+      for (const slot of slots) {
+        const child = slot.proc;
+        slot.proc = null;
+        settle(slot, { crashed: 'exec guard was closed' });
+        if (child && child.exitCode === null && child.signalCode === null) children.push(child);
+      }
+      await Promise.all(children.map((child) => stop(child)));
     },
   };
+
+  function stop(child: ChildProcessWithoutNullStreams): Promise<void> {
+    return new Promise<void>((res) => {
+      // SIGTERM, then SIGKILL after 1 s, then stop waiting after 1 s more.
+      const force = setTimeout(() => {
+        kill(child, 'SIGKILL');
+        setTimeout(res, 1000).unref();
+      }, 1000);
+      child.once('close', () => {
+        clearTimeout(force);
+        res();
+      });
+      child.stdin.end();
+      kill(child, 'SIGTERM');
+    });
+  }
 }
 
 /** Longest reply line read from an exec guard, in characters (a verdict is far smaller). */

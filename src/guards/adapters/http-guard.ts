@@ -1,53 +1,95 @@
 /**
  * HTTP adapter: each entry is POSTed as JSON to a guard endpoint, which answers a Verdict.
+ * Requests go over a keep-alive connection pool with up to `concurrency` in flight.
  * Protocol: `docs/guard-protocol.md`, "HTTP guards".
  */
+import http from 'node:http';
+import https from 'node:https';
 import pLimit from 'p-limit';
 import { GuardLoadError, errorVerdict, parseVerdict } from '../../domain/index.js';
 import type { Guard, GuardContext, MemoryEntry, Verdict } from '../../domain/index.js';
+import { Circuit, INPUT_TIMES_OUT_GUARD, InputFailureMemory, inputKey, sleep } from './failure-memory.js';
+import type { InputFailureRecord } from './failure-memory.js';
 import { DEFAULT_GUARD_TIMEOUT_MS } from './module-guard.js';
-import { excerpt, startStopwatch, toWireRequest } from './wire-request.js';
+import { DEFAULT_ADAPTER_CONCURRENCY, excerpt, startStopwatch, toWireRequest } from './wire-request.js';
 
 export interface HttpGuardOptions {
   /** Per-attempt time bound in ms (default 5000). A timed-out attempt is not retried. */
   timeoutMs?: number;
-  /** Most requests in flight at once (default 4). */
+  /** Most requests in flight at once, and most open keep-alive connections (default 8). */
   concurrency?: number;
   /** Extra attempts after a network error or a 5xx answer (default 2, so at most 3 attempts). */
   retries?: number;
   /** Backoff before retry k (k = 1, 2, ...) is `retryDelayMs * 2^(k-1)` ms (default 100). */
   retryDelayMs?: number;
+  /** Timeouts of one input after which it is not sent again: later checks of it get `timeout` at once (default 2). */
+  inputFailureLimit?: number;
+  /** Distinct inputs failing in a row (timeout, or unreachable after the retries) that open the circuit (default 5). */
+  circuitThreshold?: number;
+  /** First open period of the circuit in ms, doubled per failed probe up to 30 s (default 1000). */
+  circuitCooldownMs?: number;
   /** Extra request headers (e.g. an authorization token). Their values are not put in `config`. */
   headers?: Record<string, string>;
 }
 
-/** The HTTP guard's configuration, as it appears in reports (header values left out). */
+/** The HTTP guard's configuration, as it appears in reports (header values and the pool size left out). */
 export interface HttpGuardConfig {
   adapter: 'http';
   url: string;
   timeoutMs: number;
-  concurrency: number;
   retries: number;
   retryDelayMs: number;
+  inputFailureLimit: number;
+  circuitThreshold: number;
   headerNames: string[];
 }
+
+/** Counters of an HTTP guard, for progress lines and tests. */
+export interface HttpGuardStats {
+  /** Attempts sent (retries included). */
+  sent: number;
+  notResent: number;
+  refused: number;
+  timeouts: number;
+  maxInFlight: number;
+  /** TCP connections opened; with keep-alive this stays near `concurrency`. */
+  connections: number;
+  circuit: 'closed' | 'open' | 'half-open';
+  timesOpened: number;
+  failingInputs: InputFailureRecord[];
+}
+
+/** A Guard backed by an HTTP endpoint, with its counters. */
+export interface HttpGuard extends Guard {
+  stats(): HttpGuardStats;
+}
+
+const MAX_COOLDOWN_MS = 30_000;
 
 /**
  * Creates a guard that asks an HTTP endpoint for each verdict.
  *
  * Each `check` POSTs `{ entry, phase, store: { size: { reasoning, general } } }` as JSON to
- * `url` and expects status 200 with a Verdict JSON body. It never rejects:
- * - 4xx, a body that is not JSON, or JSON that is not a Verdict → `error` (kind `malformed`);
- * - no answer within `timeoutMs` → `error` (kind `timeout`);
+ * `url` and expects status 200 with a Verdict JSON body. Connections are kept alive and
+ * reused; at most `concurrency` requests are in flight. Redirects are never followed. It never rejects:
+ * - 3xx, 4xx, a body over 1 MiB, a body that is not JSON, or JSON that is not a Verdict →
+ *   `error` (kind `malformed`);
+ * - no answer within `timeoutMs` → `error` (kind `timeout`); an input that timed out
+ *   `inputFailureLimit` times gets `timeout` at once, message starting with
+ *   {@link INPUT_TIMES_OUT_GUARD}, and is not sent again;
  * - network errors and 5xx are retried with exponential backoff; when the retries run out,
- *   → `error` (kind `unavailable`).
+ *   → `error` (kind `unavailable`);
+ * - `circuitThreshold` distinct inputs failing in a row (timeouts or unavailable) → the
+ *   circuit opens: checks get `unavailable` at once for the cool-down, then one probe is sent;
+ *   an answer closes it, a failure opens it for twice as long.
  * `elapsedUs` is the round trip the adapter measured for the answered attempt, including transport.
  *
  * @throws GuardLoadError when `url` is not an http(s) URL or an option is out of range.
  * @example
  * const guard = createHttpGuard('http://127.0.0.1:8787/check', { timeoutMs: 2000, concurrency: 8 });
+ * try { await Promise.all(entries.map((e) => guard.check(e, ctx))); } finally { await guard.close?.(); }
  */
-export function createHttpGuard(url: string, options: HttpGuardOptions = {}): Guard {
+export function createHttpGuard(url: string, options: HttpGuardOptions = {}): HttpGuard {
   let parsedUrl: URL;
   try {
     parsedUrl = new URL(url);
@@ -58,70 +100,139 @@ export function createHttpGuard(url: string, options: HttpGuardOptions = {}): Gu
     throw new GuardLoadError(`HTTP guard: URL must start with http:// or https://, got ${JSON.stringify(url)}`);
   }
   const timeoutMs = options.timeoutMs ?? DEFAULT_GUARD_TIMEOUT_MS;
-  const concurrency = options.concurrency ?? 4;
+  const concurrency = options.concurrency ?? DEFAULT_ADAPTER_CONCURRENCY;
   const retries = options.retries ?? 2;
   const retryDelayMs = options.retryDelayMs ?? 100;
+  const inputFailureLimit = options.inputFailureLimit ?? 2;
+  const circuitThreshold = options.circuitThreshold ?? 5;
+  const cooldownMs = options.circuitCooldownMs ?? 1000;
   if (!(timeoutMs > 0)) throw new GuardLoadError(`HTTP guard ${url}: timeoutMs must be > 0, got ${timeoutMs}`);
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new GuardLoadError(`HTTP guard ${url}: concurrency must be an integer >= 1, got ${concurrency}`);
+  for (const [name, value, min] of [
+    ['concurrency', concurrency, 1],
+    ['retries', retries, 0],
+    ['inputFailureLimit', inputFailureLimit, 1],
+    ['circuitThreshold', circuitThreshold, 1],
+  ] as const) {
+    if (!Number.isInteger(value) || value < min) throw new GuardLoadError(`HTTP guard ${url}: ${name} must be an integer >= ${min}, got ${value}`);
   }
-  if (!Number.isInteger(retries) || retries < 0) throw new GuardLoadError(`HTTP guard ${url}: retries must be an integer >= 0, got ${retries}`);
   if (!(retryDelayMs >= 0)) throw new GuardLoadError(`HTTP guard ${url}: retryDelayMs must be >= 0, got ${retryDelayMs}`);
+  if (!(cooldownMs >= 0)) throw new GuardLoadError(`HTTP guard ${url}: circuitCooldownMs must be >= 0, got ${cooldownMs}`);
 
-  const headers = { 'content-type': 'application/json', accept: 'application/json', ...options.headers };
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', ...options.headers };
   const limit = pLimit(concurrency);
-  const inFlight = new Set<AbortController>();
+  const inFlight = new Set<http.ClientRequest>();
+  const memory = new InputFailureMemory(inputFailureLimit);
+  const circuit = new Circuit({ threshold: circuitThreshold, cooldownMs, maxCooldownMs: Math.max(cooldownMs, MAX_COOLDOWN_MS) });
+  const counts = { sent: 0, notResent: 0, refused: 0, timeouts: 0, maxInFlight: 0, connections: 0 };
+  const transport = parsedUrl.protocol === 'https:' ? https : http;
+  // One keep-alive socket per request in flight; idle sockets are unref'd by node, so they never keep the process alive.
+  const agent = new transport.Agent({ keepAlive: true, maxSockets: concurrency, maxFreeSockets: concurrency });
   let closed = false;
 
   const config: HttpGuardConfig = {
     adapter: 'http',
     url: parsedUrl.href,
     timeoutMs,
-    concurrency,
     retries,
     retryDelayMs,
+    inputFailureLimit,
+    circuitThreshold,
     headerNames: Object.keys(options.headers ?? {}).sort(),
   };
 
   /** One attempt: an answer to keep, or a failure that may be retried. */
-  type Attempt = { done: Verdict } | { retry: string };
+  type Attempt = { done: Verdict; answered: boolean } | { retry: string };
+
+  /** POSTs `body` once; resolves to the status and body text (`undefined` when over the cap). */
+  function post(body: string, onTimeout: () => void): Promise<{ status: number; text: string | undefined }> {
+    return new Promise((resolve, reject) => {
+      const req = transport.request(parsedUrl, {
+        method: 'POST',
+        agent,
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      });
+      inFlight.add(req);
+      counts.maxInFlight = Math.max(counts.maxInFlight, inFlight.size);
+      const timer = setTimeout(() => {
+        onTimeout();
+        req.destroy(new Error('timeout'));
+      }, timeoutMs);
+      const done = (): void => {
+        clearTimeout(timer);
+        inFlight.delete(req);
+      };
+      req.on('socket', (socket) => {
+        if (!(socket as { farmaSeen?: boolean }).farmaSeen) {
+          (socket as { farmaSeen?: boolean }).farmaSeen = true;
+          counts.connections++;
+        }
+      });
+      req.on('error', (e) => {
+        done();
+        reject(e);
+      });
+      req.on('close', () => {
+        // Closed before the body ended (a destroyed socket): settles nothing that already settled.
+        done();
+        reject(new Error('connection closed before the answer was complete'));
+      });
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        let over = false;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > MAX_RESPONSE_BYTES) {
+            over = true;
+            // The rest is not read: this socket is not reused.
+            res.destroy();
+            done();
+            resolve({ status: res.statusCode ?? 0, text: undefined });
+            return;
+          }
+          chunks.push(c);
+        });
+        res.on('end', () => {
+          if (over) return;
+          done();
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') });
+        });
+        res.on('error', (e) => {
+          if (over) return;
+          done();
+          reject(e);
+        });
+      });
+      req.end(body);
+    });
+  }
 
   async function attempt(body: string): Promise<Attempt> {
     const elapsed = startStopwatch();
-    const controller = new AbortController();
-    inFlight.add(controller);
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
+    counts.sent++;
     try {
-      // Redirects are not followed: entries go only to the host the user named.
-      const res = await fetch(parsedUrl, { method: 'POST', headers, body, signal: controller.signal, redirect: 'manual' });
-      const text = await readCapped(res, MAX_RESPONSE_BYTES);
+      const { status, text } = await post(body, () => (timedOut = true));
       if (text === undefined) {
-        return { done: errorVerdict('malformed', `guard endpoint answered more than ${MAX_RESPONSE_BYTES} bytes`, elapsed()) };
+        return { done: errorVerdict('malformed', `guard endpoint answered more than ${MAX_RESPONSE_BYTES} bytes`, elapsed()), answered: true };
       }
-      if (res.status >= 500) return { retry: `HTTP ${res.status}: ${excerpt(text)}` };
-      if (res.status !== 200) {
-        return { done: errorVerdict('malformed', `guard endpoint answered HTTP ${res.status}: ${excerpt(text)}`, elapsed()) };
+      if (status >= 500) return { retry: `HTTP ${status}: ${excerpt(text)}` };
+      if (status !== 200) {
+        return { done: errorVerdict('malformed', `guard endpoint answered HTTP ${status}: ${excerpt(text)}`, elapsed()), answered: true };
       }
       let json: unknown;
       try {
         json = JSON.parse(text);
       } catch {
-        return { done: errorVerdict('malformed', `guard endpoint answered a body that is not JSON: ${excerpt(text)}`, elapsed()) };
+        return { done: errorVerdict('malformed', `guard endpoint answered a body that is not JSON: ${excerpt(text)}`, elapsed()), answered: true };
       }
       const parsed = parseVerdict(json);
-      if (!parsed.ok) return { done: errorVerdict('malformed', `guard endpoint answered a malformed verdict: ${parsed.message}`, elapsed()) };
-      return { done: { ...parsed.verdict, elapsedUs: elapsed() } };
+      if (!parsed.ok) return { done: errorVerdict('malformed', `guard endpoint answered a malformed verdict: ${parsed.message}`, elapsed()), answered: true };
+      return { done: { ...parsed.verdict, elapsedUs: elapsed() }, answered: true };
     } catch (cause) {
-      if (timedOut) return { done: errorVerdict('timeout', `guard endpoint did not answer within ${timeoutMs} ms`, elapsed()) };
-      if (closed) return { done: errorVerdict('unavailable', 'HTTP guard was closed', elapsed()) };
+      if (timedOut) return { done: errorVerdict('timeout', `guard endpoint did not answer within ${timeoutMs} ms`, elapsed()), answered: false };
+      if (closed) return { done: errorVerdict('unavailable', 'HTTP guard was closed', elapsed()), answered: false };
       return { retry: networkMessage(cause) };
-    } finally {
-      clearTimeout(timer);
-      inFlight.delete(controller);
     }
   }
 
@@ -129,19 +240,45 @@ export function createHttpGuard(url: string, options: HttpGuardOptions = {}): Gu
     const elapsed = startStopwatch();
     if (closed) return errorVerdict('unavailable', 'HTTP guard was closed', 0);
     let body: string;
+    let key: string;
     try {
       body = JSON.stringify(toWireRequest(entry, ctx));
+      key = inputKey(entry, ctx.phase);
     } catch (cause) {
       return errorVerdict('threw', `could not encode the request: ${cause instanceof Error ? cause.message : String(cause)}`, 0);
+    }
+    const known = memory.blocked(key);
+    if (known) {
+      counts.notResent++;
+      return errorVerdict('timeout', `${INPUT_TIMES_OUT_GUARD}: the endpoint did not answer it within ${timeoutMs} ms ${known.record.timeout} times, so it is not sent again`, 0);
+    }
+    const gate = circuit.admit();
+    if (!gate.pass) {
+      counts.refused++;
+      return errorVerdict('unavailable', `guard endpoint ${parsedUrl.href} is down: ${gate.reason}`, 0);
     }
     let last = '';
     for (let k = 0; k <= retries; k++) {
       if (k > 0) await sleep(retryDelayMs * 2 ** (k - 1));
       if (closed) return errorVerdict('unavailable', 'HTTP guard was closed', elapsed());
       const result = await attempt(body);
-      if ('done' in result) return result.done;
-      last = result.retry;
+      if ('retry' in result) {
+        last = result.retry;
+        continue;
+      }
+      if (result.answered) {
+        circuit.success(gate.probe);
+        return result.done;
+      }
+      if (closed) return result.done;
+      circuit.failure(key, gate.probe);
+      counts.timeouts++;
+      const n = memory.record(key, 'timeout', result.done.error?.message ?? 'timeout', excerpt(entry.content, 120));
+      const note = n < inputFailureLimit ? `timeout ${n} of this input; after ${inputFailureLimit} it is not sent again` : `timeout ${n} of this input; it is not sent again`;
+      return errorVerdict('timeout', `${result.done.error?.message ?? 'timeout'} (${note})`, result.done.elapsedUs);
     }
+    if (closed) return errorVerdict('unavailable', 'HTTP guard was closed', elapsed());
+    circuit.failure(key, gate.probe);
     return errorVerdict('unavailable', `guard endpoint ${parsedUrl.href} unavailable after ${retries + 1} attempt(s): ${last}`, elapsed());
   }
 
@@ -150,46 +287,21 @@ export function createHttpGuard(url: string, options: HttpGuardOptions = {}): Gu
     mode: 'async',
     config,
     check: (entry, ctx) => limit(() => checkOne(entry, ctx)),
+    stats: () => ({ ...counts, circuit: circuit.state, timesOpened: circuit.timesOpened, failingInputs: memory.records() }),
     close: () => {
       closed = true;
-      for (const c of inFlight) c.abort();
+      for (const req of inFlight) req.destroy(new Error('closed'));
+      agent.destroy();
     },
   };
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((res) => setTimeout(res, ms));
-}
-
-/** fetch wraps socket errors as `TypeError: fetch failed` with the real error in `cause`. */
+/** Socket errors carry a `code` (ECONNREFUSED, ECONNRESET, ...): keep it in the message. */
 function networkMessage(cause: unknown): string {
   if (!(cause instanceof Error)) return String(cause);
-  const inner = cause.cause;
-  if (inner instanceof Error) {
-    const code = (inner as { code?: unknown }).code;
-    return `${cause.message} (${typeof code === 'string' ? `${code}: ` : ''}${inner.message})`;
-  }
-  return cause.message;
+  const code = (cause as { code?: unknown }).code;
+  return typeof code === 'string' && !cause.message.includes(code) ? `${code}: ${cause.message}` : cause.message;
 }
 
 /** Largest verdict body accepted from an HTTP guard, bytes. */
 export const MAX_RESPONSE_BYTES = 1 << 20;
-
-/** Reads a response body up to `max` bytes; `undefined` when it is larger (the rest is not read). */
-async function readCapped(res: Response, max: number): Promise<string | undefined> {
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}

@@ -1,8 +1,10 @@
 export { loadModuleGuard, DEFAULT_GUARD_TIMEOUT_MS } from './module-guard.js';
 export type { ModuleGuardOptions, ModuleGuardConfig } from './module-guard.js';
 export { createHttpGuard } from './http-guard.js';
-export type { HttpGuardOptions, HttpGuardConfig } from './http-guard.js';
+export type { HttpGuard, HttpGuardOptions, HttpGuardConfig, HttpGuardStats } from './http-guard.js';
 export { createExecGuard } from './exec-guard.js';
-export type { ExecGuardOptions, ExecGuardConfig } from './exec-guard.js';
-export { toWireRequest } from './wire-request.js';
+export type { ExecGuard, ExecGuardOptions, ExecGuardConfig, ExecGuardStats } from './exec-guard.js';
+export { Circuit, InputFailureMemory, INPUT_CRASHES_GUARD, INPUT_TIMES_OUT_GUARD, inputKey } from './failure-memory.js';
+export type { CircuitOptions, InputFailureKind, InputFailureRecord } from './failure-memory.js';
+export { DEFAULT_ADAPTER_CONCURRENCY, toWireRequest } from './wire-request.js';
 export type { WireRequest } from './wire-request.js';

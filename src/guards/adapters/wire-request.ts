@@ -25,6 +25,12 @@ export function toWireRequest(entry: MemoryEntry, ctx: GuardContext): WireReques
   };
 }
 
+/**
+ * Default number of requests in flight for the exec and HTTP adapters when the caller gives
+ * none (the engine's default `--concurrency` for async guards).
+ */
+export const DEFAULT_ADAPTER_CONCURRENCY = 8;
+
 /** Starts a wall-clock stopwatch; the returned function gives the elapsed time in µs. */
 export function startStopwatch(): () => number {
   const t0 = process.hrtime.bigint();
