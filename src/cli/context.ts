@@ -7,7 +7,8 @@ import path from 'node:path';
 import { UsageError, errorMessage } from '../domain/errors.js';
 import { PACKAGE_ROOT } from '../domain/package-root.js';
 import type { Guard } from '../domain/guard.js';
-import { createGuard, GUARDS } from '../guards/registry.js';
+import { createGuard, GUARDS, isBuiltinGuardId } from '../guards/registry.js';
+import { validateGuardOptions } from '../guards/guard-options.js';
 import { guardSpecKind, resolveGuard } from '../guards/resolve.js';
 
 /**
@@ -65,10 +66,16 @@ export const BUILTIN_GUARD_IDS = Object.keys(GUARDS);
  * @throws GuardLoadError as resolveGuard; UsageError when a module, HTTP or exec guard
  *   claims the id of a built-in guard (it would write into that guard's corpus).
  */
-export async function loadGuard(spec: string, timeoutMs?: number): Promise<Guard> {
+export async function loadGuard(spec: string, timeoutMs?: number, guardOptions?: Record<string, unknown>): Promise<Guard> {
+  // --guard-option / guardOptions (issue 10.6): checked against the guard's schema before anything loads.
+  const given = guardOptions !== undefined && Object.keys(guardOptions).length > 0;
+  if (given && guardSpecKind(spec) !== 'builtin') {
+    throw new UsageError(`--guard-option applies to the built-in guards (${BUILTIN_GUARD_IDS.join(', ')}); ${spec} takes its settings from its own module, server or command`);
+  }
+  const options = given && isBuiltinGuardId(spec) ? validateGuardOptions(spec, guardOptions) : undefined;
   const guard = await resolveGuard(
     spec,
-    { createBuiltin: (id) => createGuard(id), knownIds: BUILTIN_GUARD_IDS },
+    { createBuiltin: (id) => createGuard(id, options), knownIds: BUILTIN_GUARD_IDS },
     timeoutMs !== undefined ? { timeoutMs } : {},
   );
   if (guardSpecKind(spec) !== 'builtin' && BUILTIN_GUARD_IDS.includes(guard.id)) {

@@ -15,6 +15,7 @@ import type { Guard } from '../domain/guard.js';
 import { DOMAINS, type DomainId } from '../domain/fuzz-case.js';
 import { FAMILY_IDS } from '../../generators/family-ids.js';
 import { GUARD_SPEC_FORMS } from '../guards/resolve.js';
+import { parseGuardOptionFlags } from '../guards/guard-options.js';
 import { loadGuard, MAX_TIMEOUT_MS, parseList, parsePhase, parseSeed, positiveInt, reportsDir, writableDir, writableFile } from './context.js';
 import { createProgress } from './progress.js';
 import { listText, LISTABLE } from './list.js';
@@ -44,8 +45,8 @@ async function closeGuard(guard: Guard): Promise<void> {
   }
 }
 
-async function withGuard<T>(spec: string, timeoutMs: number | undefined, fn: (g: Guard) => Promise<T>): Promise<T> {
-  const guard = await loadGuard(spec, timeoutMs);
+async function withGuard<T>(spec: string, timeoutMs: number | undefined, fn: (g: Guard) => Promise<T>, guardOptions?: Record<string, unknown>): Promise<T> {
+  const guard = await loadGuard(spec, timeoutMs, guardOptions);
   openGuards.add(guard);
   try {
     return await fn(guard);
@@ -54,6 +55,10 @@ async function withGuard<T>(spec: string, timeoutMs: number | undefined, fn: (g:
   }
 }
 
+
+/** Commander collector of a repeatable flag. */
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+const GUARD_OPTION_HELP = 'option of a built-in guard, repeatable: key=value with a JSON value; dotted keys reach into config (e.g. tauGuard=0.25, layers=\'["L1-keyword","L5-reasoning-guard"]\', weights.s1=0.2)';
 
 /** Turns the flags the user typed (not commander's defaults) into config fields. */
 function configFlags(opts: Record<string, string | boolean | undefined>, sourceOf: (key: string) => string | undefined): ConfigFlags {
@@ -155,6 +160,10 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--config <file>', 'config file (default: farma-fuzz.config.ts|mjs|js in the current folder, when present); flags override it')
     .option('--timeout <ms>', 'per-entry time bound for module, http and exec guards', '5000')
     .option('-w, --workers <n>', 'worker threads for the campaign; findings are identical for any count', '1')
+    .option('--guard-option <key=value>', GUARD_OPTION_HELP, collect)
+    .option('--attack-bases <n>', 'adaptive attack mode: forged bases drawn per domain (default min(runs, 200))')
+    .option('--attack-budget <n>', 'adaptive attack mode: guard queries per rejected base, the original included', '30')
+    .addOption(new Option('--attack-feedback <f>', 'what the attacker sees: auto (F when the guard gives one), score, or decision').choices(['auto', 'score', 'decision']).default('auto'))
     .option('-q, --quiet', 'no progress output')
     .action(async (opts: Record<string, string | boolean | undefined>, cmd: Command) => {
       const [{ MemoryStore }, { runFuzz, summaryText }] = await Promise.all([import('../memory/index.js'), import('./commands/fuzz.js')]);
@@ -173,6 +182,12 @@ export function buildProgram(exit: (code: number) => void): Command {
       const timeoutMs = positiveInt('--timeout', opts.timeout as string, 5000, MAX_TIMEOUT_MS);
       const workers = positiveInt('--workers', opts.workers as string, 1, 64);
       const thresholds = cfg.thresholds ?? {};
+      const guardOptions = parseGuardOptionFlags((opts.guardOption as unknown as string[] | undefined) ?? [], fileConfig.guardOptions ?? {});
+      const attack = {
+        ...(opts.attackBases !== undefined ? { bases: positiveInt('--attack-bases', opts.attackBases as string, 200, 100_000) } : {}),
+        budget: positiveInt('--attack-budget', opts.attackBudget as string, 30, 100_000),
+        feedback: opts.attackFeedback as 'auto' | 'score' | 'decision',
+      };
       if (cfg.out !== undefined && cfg.out.trim() === '') throw new UsageError('--out needs a directory name');
       if (typeof opts.benign === 'string' && !(existsSync(opts.benign) && statSync(opts.benign).isFile())) throw new UsageError(`--benign ${opts.benign}: no such file`);
       if (cfg.corpus !== undefined && cfg.corpus !== false) writableDir('--corpus', cfg.corpus);
@@ -209,6 +224,8 @@ export function buildProgram(exit: (code: number) => void): Command {
               timeoutMs,
               thresholds,
               signal: activeRun.signal,
+              attack,
+              guardOptions,
             },
             progress,
           );
@@ -241,7 +258,7 @@ export function buildProgram(exit: (code: number) => void): Command {
             return;
           }
           exit(verdict.code);
-        });
+        }, guardOptions);
       } finally {
         store.close();
       }

@@ -43,6 +43,12 @@ export interface FarmaFuzzConfig {
   corpus?: string | false;
   /** Report directory (`--out`); default `reports/<date>-<guard>-<seed>`. */
   out?: string;
+  /**
+   * Options of a built-in guard (`--guard-option key=value`, which overrides the same key here),
+   * e.g. `{ tauGuard: 0.25, layers: ['L1-keyword', 'L5-reasoning-guard'] }` for SENTINEL.
+   * Checked against the guard's schema (`src/guards/guard-options.ts`); hashed into the report.
+   */
+  guardOptions?: Record<string, unknown>;
 }
 
 /**

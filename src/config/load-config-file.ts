@@ -13,7 +13,7 @@ import type { FarmaFuzzConfig } from './define-config.js';
 /** File names looked for in the working folder, first found wins. */
 export const CONFIG_FILE_NAMES = ['farma-fuzz.config.ts', 'farma-fuzz.config.mjs', 'farma-fuzz.config.js'] as const;
 
-const FIELDS = ['guard', 'families', 'domains', 'runs', 'seed', 'time', 'phase', 'maxFailures', 'thresholds', 'junit', 'html', 'corpus', 'out'] as const;
+const FIELDS = ['guard', 'families', 'domains', 'runs', 'seed', 'time', 'phase', 'maxFailures', 'thresholds', 'junit', 'html', 'corpus', 'out', 'guardOptions'] as const;
 type Field = (typeof FIELDS)[number];
 
 /** Names known to the checker; each list is optional (without it any non-empty string passes). */
@@ -86,6 +86,8 @@ export function validateConfig(value: unknown, where: string, known: KnownIds = 
   if (has('html') && typeof v.html !== 'boolean') str('html');
   if (has('corpus') && v.corpus !== false) str('corpus');
   str('out');
+  // The keys and values are checked against the guard's schema when the guard is built.
+  if (has('guardOptions') && (typeof v.guardOptions !== 'object' || v.guardOptions === null || Array.isArray(v.guardOptions))) fail('guardOptions', 'an object of guard options', v.guardOptions);
   return v as FarmaFuzzConfig;
 }
 

@@ -34,6 +34,7 @@ import { ATTACK_DEFAULTS, mergeAttackCells, runAttackMode } from '../attack-mode
 import { coverageTable, coverageLines, type CoverageTable } from '../../report/coverage.js';
 import { attackSummaryLines } from '../../report/adaptive.js';
 import { formatFlip } from '../../report/flip.js';
+import { guardOptionFlags } from '../../guards/guard-options.js';
 
 export interface FuzzOptions {
   guardSpec: string;
@@ -112,8 +113,9 @@ export function redactDeep<T>(value: T): T {
 }
 
 /** Command that replays one corpus record (or says how to keep it, when the corpus is off). */
-export function replayCommand(guardSpec: string, id: string, corpusDir?: string, phase: Phase = 'write'): string {
-  const quoted = /^[\w@%+=:,./-]+$/.test(guardSpec) ? guardSpec : `'${guardSpec.replace(/'/g, `'\\''`)}'`;
+export function replayCommand(guardSpec: string, id: string, corpusDir?: string, phase: Phase = 'write', guardOptions: Record<string, unknown> = {}): string {
+  const shellQuote = (x: string): string => (/^[\w@%+=:,./-]+$/.test(x) ? x : `'${x.replace(/'/g, `'\\''`)}'`);
+  const quoted = shellQuote(guardSpec) + guardOptionFlags(guardOptions).map((f) => ` --guard-option ${shellQuote(f)}`).join('');
   if (corpusDir === undefined) return `(not saved: --no-corpus was given; run again without it to keep this case as ${id})`;
   const corpus = path.resolve(corpusDir) !== path.resolve('corpora/regressions') ? ` --corpus ${corpusDir}` : '';
   return `${cliCommand()} replay --guard ${quoted} --id ${id}${corpus}${phase === 'retrieve' ? ' --phase retrieve' : ''}`;
@@ -247,7 +249,7 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
   const cxWithIds = allCx.map((cx) => {
     const id = caseId(cx.case);
     const flip = attack?.flips.get(cx);
-    return { id, replay: replayCommand(o.guardSpec, id, o.corpusDir, o.phase), cx, ...(flip ? { flip } : {}) };
+    return { id, replay: replayCommand(o.guardSpec, id, o.corpusDir, o.phase, o.guardOptions), cx, ...(flip ? { flip } : {}) };
   });
   let corpus: ReportData['corpus'];
   if (o.corpusDir && cxWithIds.length > 0) {
@@ -311,7 +313,10 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
 export function summaryText(r: FuzzResult, options: { maxCounterexamples?: number; extra?: string[] } = {}): string {
   const rep = r.report;
   const lines: string[] = [];
-  const shown = rep.counterexamples.slice(0, options.maxCounterexamples ?? rep.counterexamples.length);
+  // One flip per domain first (the adaptive attack's original beside its rewrite), then the rest in report order.
+  const firstFlips = rep.config.domains.flatMap((d) => rep.counterexamples.find((cx) => cx.flip && cx.domain === d) ?? []);
+  const ordered = [...firstFlips, ...rep.counterexamples.filter((cx) => !firstFlips.includes(cx))];
+  const shown = ordered.slice(0, options.maxCounterexamples ?? ordered.length);
   if (shown.length > 0) {
     lines.push(`Minimal counterexamples (${rep.counterexamples.length}${shown.length < rep.counterexamples.length ? `, first ${shown.length} shown; all are in report.md` : ''}):`);
     for (const cx of shown) {

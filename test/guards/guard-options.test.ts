@@ -1,0 +1,90 @@
+import path from 'node:path';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { GUARD_OPTION_SCHEMAS, SENTINEL_CONFIG_SCHEMA, guardOptionFlags, parseGuardOptionFlags, validateGuardOptions } from '../../src/guards/guard-options.js';
+import { DEFAULT_SENTINEL_CONFIG } from '../../src/guards/sentinel/config.js';
+import { createGuard, GUARDS } from '../../src/guards/registry.js';
+import { main } from '../../src/cli/main.js';
+
+describe('--guard-option parsing and validation', () => {
+  it('parses JSON values, plain strings and dotted keys; later flags win; the base is not changed', () => {
+    const base = { tauGuard: 0.5 };
+    const o = parseGuardOptionFlags(['tauGuard=0.25', 'layers=["L1-keyword","L5-reasoning-guard"]', 'weights.s1=0.2', 'precedentCountStore=all', 'weights.s2=0.2'], base);
+    expect(o).toEqual({ tauGuard: 0.25, layers: ['L1-keyword', 'L5-reasoning-guard'], weights: { s1: 0.2, s2: 0.2 }, precedentCountStore: 'all' });
+    expect(base).toEqual({ tauGuard: 0.5 });
+    expect(() => parseGuardOptionFlags(['tauGuard'])).toThrow(/expected key=value/);
+    expect(() => parseGuardOptionFlags(['a..b=1'])).toThrow(/empty part/);
+  });
+
+  it('guardOptionFlags is the inverse of parseGuardOptionFlags', () => {
+    const o = { config: { tauGuard: 0.25, weights: { s1: 0.3 } }, layers: ['L1-keyword'] };
+    expect(parseGuardOptionFlags(guardOptionFlags(o))).toEqual(o);
+  });
+
+  it('SENTINEL: top-level config fields go into config; the guard is built with them', () => {
+    const o = validateGuardOptions('sentinel', { tauGuard: 0.25, layers: ['L1-keyword', 'L5-reasoning-guard'] });
+    expect(o).toEqual({ layers: ['L1-keyword', 'L5-reasoning-guard'], config: { tauGuard: 0.25 } });
+    const g = createGuard('sentinel', o) as unknown as { config: typeof DEFAULT_SENTINEL_CONFIG };
+    expect(g.config.tauGuard).toBe(0.25);
+    expect(g.config.phaseLayers.retrieve).toEqual(['L1-keyword', 'L5-reasoning-guard']);
+    // No default changes when no option is given.
+    expect((createGuard('sentinel') as unknown as { config: typeof DEFAULT_SENTINEL_CONFIG }).config).toEqual(DEFAULT_SENTINEL_CONFIG);
+  });
+
+  it('the SENTINEL config schema knows every config field and accepts the defaults', () => {
+    expect(Object.keys(SENTINEL_CONFIG_SCHEMA.shape).sort()).toEqual(Object.keys(DEFAULT_SENTINEL_CONFIG).sort());
+    expect(SENTINEL_CONFIG_SCHEMA.safeParse(DEFAULT_SENTINEL_CONFIG).success).toBe(true);
+    expect(Object.keys(GUARD_OPTION_SCHEMAS).sort()).toEqual(Object.keys(GUARDS).sort());
+  });
+
+  it.each([
+    ['sentinel', { tauGuardx: 0.2 }, /--guard-option tauGuardx: unknown key for guard sentinel; valid keys: layers, config, weights, tauGuard/],
+    ['sentinel', { weights: { s9: 0.2 } }, /--guard-option weights.s9: unknown key .*valid keys under weights: s1, s2, s3, s4, s5/],
+    ['sentinel', { tauGuard: 2 }, /--guard-option tauGuard: .*<=1/],
+    ['sentinel', { layers: ['L9'] }, /--guard-option layers.0: .*L1-keyword/],
+    ['keyword', { foo: 1 }, /--guard-option foo: unknown key for guard keyword; valid keys: keywords, extraKeywords/],
+    ['none', { x: 1 }, /valid keys: \(none\)/],
+    ['amemguard', { k: 'many' }, /--guard-option k: /],
+  ] as const)('%s %j is a usage error naming the key', (id, options, message) => {
+    expect(() => validateGuardOptions(id, options as Record<string, unknown>)).toThrow(message);
+  });
+});
+
+describe('--guard-option on the command line', () => {
+  afterEach(() => vi.restoreAllMocks());
+  async function run(argv: string[]): Promise<{ code: number; stderr: string }> {
+    let stderr = '';
+    vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
+    vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const code = await main(argv);
+    vi.restoreAllMocks();
+    return { code, stderr };
+  }
+
+  it('a wrong key exits 2 and lists the valid keys', async () => {
+    const r = await run(['fuzz', '--guard', 'sentinel', '--guard-option', 'tauGard=0.25', '--no-corpus', '-q']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/tauGard: unknown key .* tauGuard/);
+  });
+
+  it('a module guard refuses guard options with exit 2', async () => {
+    const r = await run(['fuzz', '--guard', './test/fixtures/guards/default-guard.mjs', '--guard-option', 'x=1', '--no-corpus', '-q']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/applies to the built-in guards/);
+  });
+
+  it('options reach the guard and are hashed into the report with the replay command carrying them', async () => {
+    const out = mkdtempSync(path.join(tmpdir(), 'farma-gopt-'));
+    const args = ['fuzz', '--guard', 'sentinel', '--domain', 'ehr', '--family', 'seed', '--runs', '20', '--seed', '3', '--no-corpus', '--no-real', '--no-html', '-q'];
+    await run([...args, '--out', path.join(out, 'a')]);
+    await run([...args, '--out', path.join(out, 'b'), '--guard-option', 'tauGuard=0.25']);
+    const a = JSON.parse(readFileSync(path.join(out, 'a', 'report.json'), 'utf8'));
+    const b = JSON.parse(readFileSync(path.join(out, 'b', 'report.json'), 'utf8'));
+    expect(b.config.guardOptions).toEqual({ tauGuard: 0.25 });
+    expect(a.config.guardOptions).toBeUndefined();
+    expect(b.config.guardConfigHash).not.toBe(a.config.guardConfigHash);
+    // tau 0.25 rejects seed traces that tau 0.5 admits.
+    expect(b.cells[0].violations).toBeLessThan(a.cells[0].violations);
+  });
+});
