@@ -7,7 +7,8 @@
 export type { MemoryEntry, StoreName, Source, KnownSource, TraceType, KnownTraceType } from './domain/entry.js';
 export { STORE_NAMES, KNOWN_SOURCES, REASONING_TRACE_TYPES, GENERAL_TRACE_TYPES, TRACE_TYPES } from './domain/entry.js';
 export type { Verdict, Decision, LayerResult, GuardErrorKind } from './domain/verdict.js';
-export { errorVerdict, parseVerdict } from './domain/verdict.js';
+export { errorVerdict } from './domain/verdict.js';
+export { parseVerdict, VerdictSchema } from './domain/verdict-schema.js';
 export type { Guard, SyncGuard, GuardContext, GuardFactory, Phase, StoreView } from './domain/guard.js';
 export { EMPTY_STORE } from './domain/guard.js';
 export type { FuzzCase, Truth, Claim, Label, Family, DomainId } from './domain/fuzz-case.js';

@@ -42,33 +42,3 @@ export interface Verdict {
 export function errorVerdict(kind: GuardErrorKind, message: string, elapsedUs = 0): Verdict {
   return { decision: 'error', trace: [], reasons: [message], elapsedUs, error: { kind, message } };
 }
-
-/**
- * Validates an untrusted verdict-shaped value (from an HTTP or subprocess guard).
- * Returns the verdict, or a message describing what is wrong.
- */
-export function parseVerdict(value: unknown): { ok: true; verdict: Verdict } | { ok: false; message: string } {
-  if (typeof value !== 'object' || value === null) return { ok: false, message: 'verdict is not an object' };
-  const v = value as Record<string, unknown>;
-  if (v.decision !== 'admit' && v.decision !== 'reject' && v.decision !== 'error') {
-    return { ok: false, message: `verdict.decision must be admit|reject|error, got ${JSON.stringify(v.decision)}` };
-  }
-  const verdict: Verdict = {
-    decision: v.decision,
-    trace: Array.isArray(v.trace) ? (v.trace as LayerResult[]) : [],
-    reasons: Array.isArray(v.reasons) ? v.reasons.map(String) : [],
-    elapsedUs: typeof v.elapsedUs === 'number' && Number.isFinite(v.elapsedUs) ? v.elapsedUs : 0,
-  };
-  if (typeof v.layer === 'string') verdict.layer = v.layer;
-  if (typeof v.score === 'number' && Number.isFinite(v.score)) verdict.score = v.score;
-  if (typeof v.signals === 'object' && v.signals !== null) {
-    const signals: Record<string, number> = {};
-    for (const [k, s] of Object.entries(v.signals)) if (typeof s === 'number') signals[k] = s;
-    verdict.signals = signals;
-  }
-  if (v.decision === 'error') {
-    const e = v.error as { kind?: unknown; message?: unknown } | undefined;
-    verdict.error = { kind: 'malformed', message: typeof e?.message === 'string' ? e.message : 'guard reported an error' };
-  }
-  return { ok: true, verdict };
-}

@@ -6,7 +6,8 @@
 import type { FuzzCase } from '../domain/fuzz-case.js';
 import type { Guard, Phase, StoreView } from '../domain/guard.js';
 import type { MemoryEntry } from '../domain/entry.js';
-import { errorVerdict, parseVerdict, type Verdict } from '../domain/verdict.js';
+import { errorVerdict, type Verdict } from '../domain/verdict.js';
+import { checkedVerdict } from '../domain/verdict-schema.js';
 
 /** What the engine needs from a memory store: run a check on top of `setup`, then roll back. */
 export interface ScratchStore {
@@ -29,16 +30,9 @@ function describeThrow(e: unknown): string {
   return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
 }
 
-/** Accepts an in-process verdict as is when its decision is valid; anything else is `malformed`. */
-function checked(value: unknown): Verdict {
-  if (typeof value === 'object' && value !== null) {
-    const v = value as Partial<Verdict>;
-    if (v.decision === 'admit' || v.decision === 'reject' || v.decision === 'error') {
-      return Array.isArray(v.trace) && Array.isArray(v.reasons) ? (v as Verdict) : { ...(v as Verdict), trace: v.trace ?? [], reasons: v.reasons ?? [] };
-    }
-  }
-  const parsed = parseVerdict(value);
-  return parsed.ok ? parsed.verdict : errorVerdict('malformed', parsed.message);
+/** Every answer, in-process or not, goes through the one verdict schema; off-shape is `malformed`. */
+function checked(value: unknown, guard: Guard): Verdict {
+  return checkedVerdict(value, `guard ${guard.id}`);
 }
 
 /** Sync evaluation, for guards with `mode: 'sync'`. */
@@ -52,7 +46,7 @@ export function evaluateSync(guard: Guard, c: FuzzCase, store: ScratchStore, pha
       let v: Verdict;
       try {
         const out = guard.check(e, { phase: 'write', store: view });
-        v = out instanceof Promise ? errorVerdict('malformed', `guard ${guard.id} declared mode 'sync' but returned a Promise`) : checked(out);
+        v = out instanceof Promise ? errorVerdict('malformed', `guard ${guard.id} declared mode 'sync' but returned a Promise`) : checked(out, guard);
       } catch (err) {
         v = errorVerdict('threw', describeThrow(err));
       }
@@ -76,7 +70,7 @@ function checkSync(guard: Guard, c: FuzzCase, view: StoreView, phase: Phase): Ve
       out.catch(() => undefined);
       return errorVerdict('malformed', `guard ${guard.id} declared mode 'sync' but returned a Promise`);
     }
-    return checked(out);
+    return checked(out, guard);
   } catch (e) {
     return errorVerdict('threw', describeThrow(e));
   }
@@ -88,14 +82,14 @@ function checkSync(guard: Guard, c: FuzzCase, view: StoreView, phase: Phase): Ve
  */
 async function bounded(guard: Guard, entry: FuzzCase['entry'], ctx: Parameters<Guard['check']>[1], timeoutMs?: number): Promise<Verdict> {
   const call = Promise.resolve().then(() => guard.check(entry, ctx));
-  if (timeoutMs === undefined) return checked(await call);
+  if (timeoutMs === undefined) return checked(await call, guard);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<Verdict>((resolve) => {
     timer = setTimeout(() => resolve(errorVerdict('timeout', `guard ${guard.id} gave no verdict within ${timeoutMs} ms`, timeoutMs * 1000)), timeoutMs);
   });
   call.catch(() => undefined);
   try {
-    return await Promise.race([call.then(checked), timeout]);
+    return await Promise.race([call.then((v) => checked(v, guard)), timeout]);
   } finally {
     clearTimeout(timer);
   }

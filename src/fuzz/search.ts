@@ -17,7 +17,8 @@
 import fc from 'fast-check';
 import type { FuzzCase } from '../domain/fuzz-case.js';
 import type { Guard, Phase } from '../domain/guard.js';
-import { errorVerdict, parseVerdict, type Verdict } from '../domain/verdict.js';
+import { errorVerdict, type Verdict } from '../domain/verdict.js';
+import { parseVerdict } from '../domain/verdict-schema.js';
 import { EngineError, UsageError } from '../domain/errors.js';
 import { splitSetup, type ScratchStore } from './evaluate.js';
 

@@ -5,7 +5,7 @@
  * before a write commits and before a retrieved entry reaches the agent).
  */
 import Database from 'better-sqlite3';
-import { StoreError, errorVerdict, extractKeys, isStoreName, errorMessage } from '../domain/index.js';
+import { StoreError, checkedVerdict, errorVerdict, extractKeys, isStoreName, errorMessage } from '../domain/index.js';
 import type { Guard, MemoryEntry, Phase, StoreName, StoreView, SyncGuard, Verdict } from '../domain/index.js';
 import { toFtsQuery } from './fts-query.js';
 import { SCHEMA_SQL, VIEW_SQL, WRITE_SQL } from './schema.js';
@@ -88,7 +88,7 @@ function checkSync(guard: Guard, entry: MemoryEntry, phase: Phase, store: StoreV
       out.catch(() => undefined);
       return errorVerdict('malformed', `guard ${guard.id} declared mode 'sync' but returned a Promise`);
     }
-    return out;
+    return checkedVerdict(out, `guard ${guard.id}`);
   } catch (err) {
     return errorVerdict('threw', `guard ${guard.id} threw: ${reason(err)}`);
   }
@@ -96,7 +96,7 @@ function checkSync(guard: Guard, entry: MemoryEntry, phase: Phase, store: StoreV
 
 async function checkAsync(guard: Guard, entry: MemoryEntry, phase: Phase, store: StoreView): Promise<Verdict> {
   try {
-    return await guard.check(entry, { phase, store });
+    return checkedVerdict(await guard.check(entry, { phase, store }), `guard ${guard.id}`);
   } catch (err) {
     return errorVerdict('threw', `guard ${guard.id} threw: ${reason(err)}`);
   }

@@ -71,7 +71,7 @@ describe('loadModuleGuard', () => {
       ['sync-throw', 'threw', /sync boom/],
       ['async-throw', 'threw', /async boom/],
       ['junk', 'malformed', /decision must be/],
-      ['undefined', 'malformed', /not an object/],
+      ['undefined', 'malformed', /must be an object, got nothing/],
     ];
     for (const [content, kind, message] of cases) {
       const v: Verdict = await guard.check(makeEntry(content), WRITE_CTX);
