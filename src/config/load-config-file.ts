@@ -5,10 +5,10 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { DOMAINS } from '../domain/fuzz-case.js';
 import { UsageError, errorMessage } from '../domain/errors.js';
 import type { FarmaFuzzConfig } from './define-config.js';
+import { importModule } from '../guards/adapters/import-module.js';
 
 /** File names looked for in the working folder, first found wins. */
 export const CONFIG_FILE_NAMES = ['farma-fuzz.config.ts', 'farma-fuzz.config.mjs', 'farma-fuzz.config.js'] as const;
@@ -130,7 +130,7 @@ export async function loadConfigFile(file?: string, cwd: string = process.cwd(),
   }
   let mod: { default?: unknown };
   try {
-    mod = (await import(pathToFileURL(found).href)) as { default?: unknown };
+    mod = (await importModule(found)) as { default?: unknown };
   } catch (cause) {
     throw new UsageError(`${found}: cannot load the config file: ${errorMessage(cause)}`, { cause });
   }

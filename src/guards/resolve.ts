@@ -17,7 +17,7 @@ export type GuardSpecKind = 'builtin' | 'module' | 'http' | 'exec';
 /** The accepted spec forms, for help texts and error messages. */
 export const GUARD_SPEC_FORMS = [
   '<id>                  a built-in guard',
-  './path/guard.ts       a module (.ts, .js, .mjs, .cjs, or any path with a "/")',
+  './path/guard.ts       a module (.ts, .mts, .cts, .js, .mjs, .cjs, or any path with a "/")',
   'http(s)://host/path   an HTTP endpoint',
   'exec:<command>        a subprocess speaking JSON lines',
 ] as const;

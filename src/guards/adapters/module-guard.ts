@@ -1,14 +1,15 @@
 /**
- * Module adapter: loads a user's guard from a `.ts`, `.js`, `.mjs` or `.cjs` file and makes
+ * Module adapter: loads a user's guard from a `.ts`, `.mts`, `.cts`, `.js`, `.mjs` or `.cjs`
+ * file, in an ES-module or a CommonJS project (see `import-module.ts`), and makes
  * it safe to fuzz (throws, malformed answers and hangs become `error` verdicts).
  * Protocol: `docs/guard-protocol.md`, "Module guards".
  */
 import { existsSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { GuardLoadError, errorVerdict, parseVerdict, errorMessage } from '../../domain/index.js';
 import type { Guard, GuardContext, MemoryEntry, Verdict } from '../../domain/index.js';
 import { startStopwatch } from './wire-request.js';
+import { importModule } from './import-module.js';
 
 /** Default per-entry time bound of the module, HTTP and exec adapters, in milliseconds. */
 export const DEFAULT_GUARD_TIMEOUT_MS = 5000;
@@ -59,7 +60,7 @@ export async function loadModuleGuard(path: string, options: ModuleGuardOptions 
 
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    mod = await importModule(file, { liftDefault: true });
   } catch (cause) {
     const why = errorMessage(cause);
     throw new GuardLoadError(`guard module ${file} failed to import: ${why}`, { cause });
