@@ -14,7 +14,7 @@ import type { DomainId, FuzzCase } from '../src/domain/fuzz-case.js';
 import { TemplateError, UsageError } from '../src/domain/errors.js';
 import { defaultTemplates } from './templates.js';
 import type { CompiledTemplate, TemplateSet } from './templates.js';
-import { claimOf, isClaimCheck } from './claims.js';
+import { claimOf, isClaimCheck } from './claims/claims.js';
 import { entrySlots, subjectSlots, timeSlots } from './slots.js';
 import type { AttackSlots } from './slots.js';
 

@@ -8,7 +8,7 @@ export { seedTrace, amplificationChain, seedValue, chainValue, buildSeedCase, bu
 export type { EntryValue, ChainValue, AttackOptions, AmplificationOptions } from './farma.js';
 export { naiveAttack, naiveValue, buildNaiveCase } from './naive.js';
 export { benignTrace, benignTraceAnyDomain, benignHistory } from './benign.js';
-export { CLAIM_CHECKS, findClaim, claimOf } from './claims.js';
+export { CLAIM_CHECKS, findClaim, claimOf } from './claims/claims.js';
 export { OPERATORS, OPERATOR_IDS, listOperators, applyOperators, operatorChoiceArb, claimPreserved } from './paraphrase/index.js';
 export type { OperatorId, OperatorChoice } from './paraphrase/index.js';
 export { adaptiveAttack, buildAdaptiveCase, adaptiveNeighbours, operatorGroupMap } from './adaptive.js';

@@ -102,3 +102,127 @@ describe('import boundaries', () => {
     }
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// Folder rules, cycles and guard folders (issue 15): the rule of every folder README, as data.
+// A folder that gains a README must gain a rule here, so no folder goes unchecked.
+// ---------------------------------------------------------------------------------------------
+import { foldersWithReadme, importCycles, ruleViolations, sourceFiles, type FolderRule } from './helpers/import-graph.js';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+
+const GUARD_FOLDERS = ['src/guards/sentinel', 'src/guards/baselines', 'src/guards/amemguard', 'src/guards/adapters'];
+
+/** What each folder may import from the project, as its README says (its own folder always). */
+export const FOLDER_RULES: readonly FolderRule[] = [
+  { folder: 'src', mayImport: ['src'] }, // index.ts: the public API, over the engine only
+  { folder: 'src/domain', mayImport: [] },
+  { folder: 'src/memory', mayImport: ['src/domain'] },
+  { folder: 'src/metrics', mayImport: [] },
+  { folder: 'src/llm', mayImport: ['src/domain'] },
+  { folder: 'src/corpus', mayImport: ['src/domain'] },
+  { folder: 'src/config', mayImport: ['src/domain'] },
+  { folder: 'src/fuzz', mayImport: ['src/domain', 'src/corpus', 'src/metrics'] },
+  { folder: 'src/report', mayImport: ['src/domain', 'src/fuzz', 'src/metrics'] },
+  { folder: 'src/agents', mayImport: ['src/domain', 'src/memory', 'src/llm'] },
+  { folder: 'src/eval', mayImport: ['src/domain', 'src/memory', 'src/metrics', 'src/agents', 'src/llm'] },
+  // registry.ts / resolve.ts reach each guard folder through its index.ts only.
+  { folder: 'src/guards', mayImport: ['src/domain', ...GUARD_FOLDERS.map((g) => `${g}/index.ts`)] },
+  { folder: 'src/guards/text', mayImport: ['src/domain'] },
+  { folder: 'src/guards/sentinel', mayImport: ['src/domain', 'src/guards/text'] },
+  { folder: 'src/guards/baselines', mayImport: ['src/domain', 'src/guards/text'] },
+  { folder: 'src/guards/amemguard', mayImport: ['src/domain', 'src/guards/text'] },
+  { folder: 'src/guards/adapters', mayImport: ['src/domain'] },
+  { folder: 'src/cli', mayImport: ['*'] },
+  { folder: 'src/cli/commands', mayImport: ['*'] },
+  { folder: 'generators', mayImport: ['src/domain', 'src/llm', 'generators/paraphrase', 'generators/claims', 'templates'] },
+  { folder: 'generators/claims', mayImport: ['src/domain'] },
+  { folder: 'generators/paraphrase', mayImport: ['src/domain', 'generators/claims', 'templates/lexicons'] },
+];
+
+describe('folder rules, cycles and guard folders', () => {
+  const files = [...sourceFiles(ROOT, 'src'), ...sourceFiles(ROOT, 'generators')];
+
+  it('every folder with a README has a rule, and every rule a README', () => {
+    const withReadme = [...foldersWithReadme(ROOT, 'src'), ...foldersWithReadme(ROOT, 'generators')].sort();
+    expect(FOLDER_RULES.map((r) => r.folder).sort()).toEqual(withReadme);
+  });
+
+  it("every file imports only what its folder's README allows", () => {
+    expect(ruleViolations(ROOT, files, FOLDER_RULES)).toEqual([]);
+  });
+
+  it('no import cycles among the source files (run-time imports)', () => {
+    expect(importCycles(ROOT, files)).toEqual([]);
+  });
+
+  it('no folder-level cycle between generators/ and its subfolders', () => {
+    const folderOf = (f: string) => f.slice(0, f.lastIndexOf('/'));
+    const edges = new Set<string>();
+    for (const f of sourceFiles(ROOT, 'generators')) {
+      for (const s of imports(f)) {
+        const t = target(f, s).replace(/\.js$/, '.ts');
+        if (t.startsWith('generators/') && folderOf(t) !== folderOf(f)) edges.add(`${folderOf(f)} -> ${folderOf(t)}`);
+      }
+    }
+    for (const e of edges) {
+      const [a, b] = e.split(' -> ');
+      expect(edges.has(`${b} -> ${a}`), `${e} and back`).toBe(false);
+    }
+  });
+
+  describe('the checker catches what it is for', () => {
+    let dir: string;
+    const plant = (files: Record<string, string>): string => {
+      dir = mkdtempSync(path.join(tmpdir(), 'farma-arch-'));
+      for (const [f, text] of Object.entries(files)) {
+        mkdirSync(path.join(dir, path.dirname(f)), { recursive: true });
+        writeFileSync(path.join(dir, f), text);
+      }
+      return dir;
+    };
+    const cleanup = () => rmSync(dir, { recursive: true, force: true });
+
+    it('a planted cycle is found; a type-only back edge is not a cycle', () => {
+      const root = plant({
+        'src/report/a.ts': "import { b } from './b.js';\nexport const a = b;\n",
+        'src/report/b.ts': "import { a } from './a.js';\nexport const b = 1;\nexport const c = a;\n",
+        'src/report/c.ts': "import type { d } from './d.js';\nexport const c = 1;\n",
+        'src/report/d.ts': "import { c } from './c.js';\nexport const d = c;\n",
+      });
+      try {
+        expect(importCycles(root, sourceFiles(root, 'src'))).toEqual([['src/report/a.ts', 'src/report/b.ts']]);
+      } finally {
+        cleanup();
+      }
+    });
+
+    it('a planted forbidden import is reported: a guard importing generators, a guard reaching into another guard', () => {
+      const root = plant({
+        'src/guards/sentinel/x.ts': "import { seedTrace } from '../../../generators/farma.js';\nexport const x = seedTrace;\n",
+        'src/guards/baselines/y.ts': "import { normalizeText } from '../sentinel/text-match.js';\nimport { ok } from '../text/text-match.js';\nexport const y = [normalizeText, ok];\n",
+        'src/guards/registry.ts': "import { createSentinel } from './sentinel/sentinel.js';\nimport { z } from './sentinel/index.js';\nexport const r = [createSentinel, z];\n",
+        'src/domain/e.ts': "export * from '../memory/store.js';\n",
+      });
+      try {
+        expect(ruleViolations(root, sourceFiles(root, 'src'), FOLDER_RULES).sort()).toEqual([
+          'src/domain/e.ts -> src/memory/store.ts',
+          'src/guards/baselines/y.ts -> src/guards/sentinel/text-match.ts',
+          'src/guards/registry.ts -> src/guards/sentinel/sentinel.ts',
+          'src/guards/sentinel/x.ts -> generators/farma.ts',
+        ].sort());
+      } finally {
+        cleanup();
+      }
+    });
+
+    it('a file in a folder without a rule is reported', () => {
+      const root = plant({ 'src/newfolder/z.ts': 'export const z = 1;\n' });
+      try {
+        expect(ruleViolations(root, sourceFiles(root, 'src'), FOLDER_RULES.filter((r) => r.folder !== 'src'))).toEqual(['src/newfolder/z.ts: no folder rule']);
+      } finally {
+        cleanup();
+      }
+    });
+  });
+});

@@ -5,7 +5,7 @@
  */
 import { DOMAINS, extractKeys } from '../../src/domain/index.js';
 import type { Claim, DomainId, MemoryEntry } from '../../src/domain/index.js';
-import { findClaim } from '../claims.js';
+import { findClaim } from '../claims/claims.js';
 import { ALL_RUN_NOUNS, claimLexicon } from './claim-lexicon.js';
 import { canonicalText, matchForm, phraseForm } from './canonical-text.js';
 

@@ -3,10 +3,8 @@
  * (STYLE.md §3). An id with no implementation fails to compile.
  */
 import { GuardLoadError, UsageError, type Guard, type GuardFactory } from '../domain/index.js';
-import { createKeywordFilter, type KeywordFilterOptions } from './baselines/keyword-filter.js';
-import { createNoDefense } from './baselines/no-defense.js';
-import { LAYER_IDS, type LayerId, type SentinelConfig } from './sentinel/config.js';
-import { createSentinel } from './sentinel/sentinel.js';
+import { createKeywordFilter, createNoDefense, type KeywordFilterOptions } from './baselines/index.js';
+import { createSentinel, LAYER_IDS, type LayerId, type SentinelConfig } from './sentinel/index.js';
 import { amemguardFactory } from './amemguard/index.js';
 
 export interface GuardEntry {

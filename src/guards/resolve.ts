@@ -4,12 +4,8 @@
  */
 import { GuardLoadError } from '../domain/index.js';
 import type { Guard } from '../domain/index.js';
-import { createExecGuard } from './adapters/exec-guard.js';
-import type { ExecGuardOptions } from './adapters/exec-guard.js';
-import { createHttpGuard } from './adapters/http-guard.js';
-import type { HttpGuardOptions } from './adapters/http-guard.js';
-import { loadModuleGuard } from './adapters/module-guard.js';
-import type { ModuleGuardOptions } from './adapters/module-guard.js';
+import { createExecGuard, createHttpGuard, loadModuleGuard } from './adapters/index.js';
+import type { ExecGuardOptions, HttpGuardOptions, ModuleGuardOptions } from './adapters/index.js';
 
 /** What a spec string names. */
 export type GuardSpecKind = 'builtin' | 'module' | 'http' | 'exec';

@@ -7,7 +7,7 @@
 import type { FuzzCase } from '../domain/fuzz-case.js';
 import type { CellStats, Tally } from '../fuzz/stats.js';
 import { interval, type Interval } from './model.js';
-import { pct } from './markdown.js';
+import { pct } from './percent.js';
 
 /** What the adaptive generator writes for a rewrite that lost the claim (generators/adaptive.ts): a marker, then one prefixed id per operator. */
 export const DISCARDED_OPERATOR_PREFIX = 'discarded:';

@@ -11,7 +11,7 @@
  */
 import type { Verdict } from '../domain/verdict.js';
 import { interval, type Interval } from './model.js';
-import { pct } from './markdown.js';
+import { pct } from './percent.js';
 import { printableLine } from './format-verdict.js';
 
 export interface CoverageRow {

@@ -9,7 +9,7 @@ import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import { formatCounterexample } from './format-verdict.js';
 import { formatGateCheck, gate, type GateThresholds } from './gate.js';
-import { pct } from './markdown.js';
+import { pct } from './percent.js';
 import type { ReportCell, ReportData } from './model.js';
 import { xmlSafe, xmlSafeLine } from './xml-text.js';
 

@@ -4,16 +4,13 @@
  * counterexample with its replay command.
  */
 import { formatCounterexample, printableLine } from './format-verdict.js';
-import type { Interval, ReportData } from './model.js';
+import type { ReportData } from './model.js';
 import { renderAdaptiveSection, renderAttackSection } from './adaptive.js';
 import { renderCoverage } from './coverage.js';
 import { formatFlip } from './flip.js';
+import { pct } from './percent.js';
 
-/** `12.3% [8.1%, 17.9%]` */
-export function pct(i: Interval): string {
-  const p = (x: number): string => `${(x * 100).toFixed(1)}%`;
-  return i.n === 0 ? 'n/a (0 runs)' : `${p(i.rate)} [${p(i.low)}, ${p(i.high)}]`;
-}
+export { pct };
 
 /**
  * The realism-gap sentence: the gap in percentage points, or why there is none (every real

@@ -5,7 +5,7 @@
  */
 import { appendFileSync } from 'node:fs';
 import { formatGateCheck, type GateResult } from './gate.js';
-import { pct } from './markdown.js';
+import { pct } from './percent.js';
 import type { ReportData } from './model.js';
 
 /** GitHub refuses job summaries above 1 MiB; stay well below it. */

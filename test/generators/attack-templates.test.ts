@@ -6,7 +6,7 @@ import { DOMAINS, REASONING_TRACE_TYPES, extractKeys } from '../../src/domain/in
 import type { DomainId } from '../../src/domain/index.js';
 import { defaultTemplates, TEMPLATES_DIR } from '../../generators/templates.js';
 import type { CompiledTemplate } from '../../generators/templates.js';
-import { CLAIM_CHECKS, EHR_REQUIREMENTS, checkIds, claimOf, findClaim, isClaimCheck } from '../../generators/claims.js';
+import { CLAIM_CHECKS, EHR_REQUIREMENTS, checkIds, claimOf, findClaim, isClaimCheck } from '../../generators/claims/claims.js';
 import { DERIVED_SLOTS, entrySlots, subjectSlots, timeSlots } from '../../generators/slots.js';
 import type { AttackSlots } from '../../generators/slots.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DOMAINS } from '../../src/domain/index.js';
-import { CLAIM_CHECKS, checkIds, claimOf, findClaim, findPrecedent, isClaimCheck } from '../../generators/claims.js';
+import { CLAIM_CHECKS, checkIds, claimOf, findClaim, findPrecedent, isClaimCheck } from '../../generators/claims/claims.js';
 
 describe('claimOf', () => {
   it('orders and deduplicates checks by the registry, and adds the precedent only when given', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DOMAINS, UsageError, extractKeys } from '../../src/domain/index.js';
 import type { DomainId, FuzzCase, MemoryEntry } from '../../src/domain/index.js';
 import { defaultTemplates } from '../../generators/templates.js';
-import { claimOf, findClaim } from '../../generators/claims.js';
+import { claimOf, findClaim } from '../../generators/claims/claims.js';
 import {
   FORGED_SOURCE,
   FORGED_TRUST,

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DOMAINS, extractKeys } from '../../src/domain/index.js';
 import { defaultTemplates } from '../../generators/templates.js';
-import { claimOf, findClaim } from '../../generators/claims.js';
+import { claimOf, findClaim } from '../../generators/claims/claims.js';
 import { buildNaiveCase, naiveAttack, naiveValue } from '../../generators/naive.js';
 
 const templates = defaultTemplates();

@@ -6,7 +6,7 @@ import { claimPreserved, recoverClaim } from '../../generators/paraphrase/claim-
 import { DROPPED_OPERATORS } from '../../generators/paraphrase/dropped-operators.js';
 import { OPERATORS, applyOperators } from '../../generators/paraphrase/operators.js';
 import { countWithinStore } from '../../generators/paraphrase/count-operators.js';
-import { sampleForgedCases } from '../../generators/paraphrase/sample-entries.js';
+import { sampleForgedCases } from '../helpers/sample-entries.js';
 
 const base: MemoryEntry = {
   id: 'x',

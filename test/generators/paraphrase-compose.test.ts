@@ -12,7 +12,7 @@ import { OPERATOR_IDS, applyOperators, operatorChoiceArb, precedentRule } from '
 import type { OperatorChoice } from '../../generators/paraphrase/operators.js';
 import type { OperatorContext } from '../../generators/paraphrase/operator.js';
 import { claimPreserved } from '../../generators/paraphrase/claim-check.js';
-import { sampleForgedCases } from '../../generators/paraphrase/sample-entries.js';
+import { sampleForgedCases } from '../helpers/sample-entries.js';
 
 const forgedCase: fc.Arbitrary<FuzzCase> = fc.oneof(...DOMAINS.flatMap((d) => [seedTrace(d), amplificationChain(d, { maxSeeds: 3, maxCycles: 4 })]));
 const ctxOf = (c: FuzzCase): OperatorContext => ({ domain: c.truth.domain as OperatorContext['domain'], claim: c.truth.claim ?? { subject: '', checks: [] }, storeSize: c.setup?.length ?? 0 });

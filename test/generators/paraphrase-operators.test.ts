@@ -13,7 +13,7 @@ import { OPERATORS, OPERATOR_IDS, listOperators } from '../../generators/paraphr
 import { OPERATOR_GROUPS, PRESERVABLE } from '../../generators/paraphrase/operator.js';
 import type { Operator, OperatorContext } from '../../generators/paraphrase/operator.js';
 import { claimPreserved } from '../../generators/paraphrase/claim-check.js';
-import { sampleForgedCases } from '../../generators/paraphrase/sample-entries.js';
+import { sampleForgedCases } from '../helpers/sample-entries.js';
 
 const forgedCase: fc.Arbitrary<FuzzCase> = fc.oneof(...DOMAINS.flatMap((d) => [seedTrace(d), amplificationChain(d, { maxSeeds: 3, maxCycles: 4 })]));
 

@@ -5,7 +5,7 @@
  */
 import type { Claim, DomainId, MemoryEntry } from '../../src/domain/index.js';
 import { DOMAINS } from '../../src/domain/index.js';
-import { loadTemplates } from '../templates.js';
+import { loadTemplates } from '../../generators/templates.js';
 
 export interface SampleForgedCase {
   name: string;

@@ -6,7 +6,7 @@
  * Check ids are the same as those of `templates/lexicons/claim-<domain>.json`, so the
  * paraphrase side's claim recovery and this module agree on what a claim is.
  */
-import type { Claim, DomainId } from '../src/domain/fuzz-case.js';
+import type { Claim, DomainId } from '../../src/domain/fuzz-case.js';
 
 /** One claimable safety check. */
 export interface CheckSpec {
