@@ -1,7 +1,7 @@
 /**
  * The family registry: each attack or benign family, its ground-truth label and its
  * arbitrary per domain. Ids are derived from the object, so an id without an
- * implementation fails to compile (STYLE.md §3).
+ * implementation fails to compile (docs/STYLE.md §3).
  */
 import fc from 'fast-check';
 import type { DomainId, FuzzCase, Label } from '../src/domain/fuzz-case.js';

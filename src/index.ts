@@ -1,5 +1,5 @@
 /**
- * farma-fuzz public API. Each name is listed on purpose (STYLE.md §1); everything else is
+ * farma-fuzz public API. Each name is listed on purpose (docs/STYLE.md §1); everything else is
  * internal. Generators live in `farma-fuzz/generators`.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Import boundaries (DESIGN.md "Layout and direction of imports", STYLE.md §6), checked by
+ * Import boundaries (DESIGN.md "Layout and direction of imports", docs/STYLE.md §6), checked by
  * reading the import lines of every source file.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The paraphrase/mutation operator contract (DESIGN.md, "Claim preservation"; STYLE.md §4).
+ * The paraphrase/mutation operator contract (DESIGN.md, "Claim preservation"; docs/STYLE.md §4).
  * An operator is a pure function of (entry, choice, ctx): the same input gives the same
  * output, and nothing reads Math.random or the clock. `choice` is a non-negative integer
  * that selects among the operator's variants (taken modulo the variant count).

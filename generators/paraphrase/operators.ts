@@ -1,5 +1,5 @@
 /**
- * The operator registry of the adaptive attacker (DESIGN.md "Claim preservation", STYLE.md §3)
+ * The operator registry of the adaptive attacker (DESIGN.md "Claim preservation", docs/STYLE.md §3)
  * and the helpers that apply a sequence of operator choices and generate such sequences.
  */
 import fc from 'fast-check';

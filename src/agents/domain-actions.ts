@@ -1,7 +1,7 @@
 /**
  * The action set of each simulated agent (paper §V-A, §V-E): one attacker-target action and
  * one or more safe, careful actions. A typed registry, so a domain without actions fails to
- * compile (STYLE.md §3).
+ * compile (docs/STYLE.md §3).
  */
 import type { DomainId } from '../domain/index.js';
 

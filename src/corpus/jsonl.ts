@@ -1,6 +1,6 @@
 /**
  * JSONL reading that never gives up on a whole file because of one bad line
- * (STYLE.md §2: corpus loading returns good records plus line-numbered issues).
+ * (docs/STYLE.md §2: corpus loading returns good records plus line-numbered issues).
  *
  * - Lines are split on `\n`; a trailing `\r` (CRLF files) is removed.
  * - A UTF-8 byte-order mark at the very start of the file is removed.

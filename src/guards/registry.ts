@@ -1,6 +1,6 @@
 /**
  * The built-in guard registry: a typed object whose keys are the guard ids
- * (STYLE.md §3). An id with no implementation fails to compile.
+ * (docs/STYLE.md §3). An id with no implementation fails to compile.
  */
 import { GuardLoadError, UsageError, type Guard, type GuardFactory } from '../domain/index.js';
 import { createKeywordFilter, createNoDefense, type KeywordFilterOptions } from './baselines/index.js';

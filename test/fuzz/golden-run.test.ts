@@ -1,5 +1,5 @@
 /**
- * One golden run, snapshot-tested (STYLE.md §5): a pinned seed must keep giving the same
+ * One golden run, snapshot-tested (docs/STYLE.md §5): a pinned seed must keep giving the same
  * cases, verdicts and minimal counterexamples. A change here means generation, shrinking
  * or SENTINEL changed: review the diff, then update with `npx vitest run -u`.
  */
