@@ -121,7 +121,7 @@ export const FOLDER_RULES: readonly FolderRule[] = [
   { folder: 'src/metrics', mayImport: [] },
   { folder: 'src/llm', mayImport: ['src/domain'] },
   { folder: 'src/corpus', mayImport: ['src/domain'] },
-  { folder: 'src/config', mayImport: ['src/domain'] },
+  { folder: 'src/config', mayImport: ['src/domain', 'src/guards/adapters/import-module.ts'] },
   { folder: 'src/fuzz', mayImport: ['src/domain', 'src/corpus', 'src/metrics'] },
   { folder: 'src/report', mayImport: ['src/domain', 'src/fuzz', 'src/metrics'] },
   { folder: 'src/agents', mayImport: ['src/domain', 'src/memory', 'src/llm'] },

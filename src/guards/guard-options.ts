@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { UsageError } from '../domain/index.js';
-import { DEFAULT_SENTINEL_CONFIG, LAYER_IDS, SIGNAL_IDS } from './sentinel/config.js';
+import { DEFAULT_SENTINEL_CONFIG, LAYER_IDS, SIGNAL_IDS } from './sentinel/index.js';
 import type { BuiltinGuardId } from './registry.js';
 
 const unit = z.number().min(0).max(1);
