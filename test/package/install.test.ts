@@ -12,7 +12,7 @@
  * own build when the versions match (same Node, same machine); otherwise it is rebuilt with
  * `npm rebuild`. FARMA_FULL_INSTALL=1 runs npm's install scripts instead.
  */
-import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
