@@ -273,6 +273,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .addOption(new Option('--phase <phase>', 'guard path').choices(['write', 'retrieve']).default('write'))
     .option('--mark-fixed', 'mark open records that now pass as fixed')
     .option('--timeout <ms>', 'per-entry time bound for module, http and exec guards', '5000')
+    .option('--guard-option <key=value>', GUARD_OPTION_HELP, collect)
     .action(async (opts: Record<string, string | boolean | undefined>) => {
       const [{ MemoryStore }, { runReplay }] = await Promise.all([import('../memory/index.js'), import('./commands/replay.js')]);
       const guardSpec = String(opts.guard);
@@ -288,17 +289,21 @@ export function buildProgram(exit: (code: number) => void): Command {
             phase: parsePhase(String(opts.phase)),
             markFixed: opts.markFixed === true,
           });
+          const flips = r.summary.results.filter((x) => x.flip);
           for (const issue of r.issues) process.stderr.write(`warning: ${printable(issue)}\n`);
           process.stdout.write(`${r.lines.join('\n')}\n`);
           const c = r.summary.counts;
           if (!existsSync(r.file)) process.stdout.write(`no corpus file yet for guard ${guard.id}: ${r.file} (fuzz writes it when it finds a counterexample)\n`);
           if (r.marked > 0) process.stdout.write(`marked ${r.marked} record(s) as fixed in ${r.file}\n`);
           process.stdout.write(
-            `\n${r.records.length} records from ${r.file}: ${c.open} open, ${c['now-passing']} now passing, ${c.fixed} fixed, ${c.regressed} regressed, ${c.error} errors (${r.summary.perSecond.toFixed(0)} entries/s)\n`,
+            `\n${r.records.length} records from ${r.file}: ${c.open} open, ${c['now-passing']} now passing, ${c.fixed} fixed, ${c.regressed} regressed, ${c.error} errors (${r.summary.perSecond.toFixed(0)} entries/s)\n` +
+              (flips.length > 0
+                ? `${flips.length} flip records (original + rewrite): ${['reproduced', 'original-admitted', 'rewrite-rejected', 'both-changed', 'error'].map((k) => `${flips.filter((x) => x.flip?.status === k).length} ${k}`).join(', ')}\n`
+                : ''),
           );
           if (r.issues.length > 0) process.stderr.write(`error: ${r.issues.length} corpus line(s) could not be read and were not replayed (named above); fix or remove them\n`);
           exit(c.regressed > 0 ? EXIT.failed : r.issues.length > 0 ? EXIT.input : EXIT.ok);
-        });
+        }, parseGuardOptionFlags((opts.guardOption as unknown as string[] | undefined) ?? []));
       } finally {
         store.close();
       }

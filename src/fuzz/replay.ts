@@ -14,6 +14,24 @@ export interface ReplayableRecord {
   id: string;
   status: 'open' | 'fixed';
   case: FuzzCase;
+  /** Attack-mode flips: the rejected original of `case` (issue 10.2); replay checks both halves. */
+  original?: { case: FuzzCase };
+}
+
+/**
+ * Both halves of a flip record: `reproduced` (original still rejected, rewrite still admitted);
+ * `original-admitted` (the unmutated base now gets through: the operators no longer do the
+ * work); `rewrite-rejected` (the guard now stops the rewrite); `both-changed`; `error` (either
+ * half got an error verdict).
+ */
+export type FlipReplayStatus = 'reproduced' | 'original-admitted' | 'rewrite-rejected' | 'both-changed' | 'error';
+
+/** Status of a flip from the verdicts of its two halves. */
+export function flipStatus(original: Pick<Verdict, 'decision'>, rewrite: Pick<Verdict, 'decision'>): FlipReplayStatus {
+  if (original.decision === 'error' || rewrite.decision === 'error') return 'error';
+  const o = original.decision === 'reject';
+  const r = rewrite.decision === 'admit';
+  return o && r ? 'reproduced' : !o && r ? 'original-admitted' : o ? 'rewrite-rejected' : 'both-changed';
 }
 
 /**
@@ -27,6 +45,8 @@ export interface ReplayResult {
   status: ReplayStatus;
   judgement: Judgement;
   verdict: Verdict;
+  /** For flip records: the original's verdict and the status of both halves. */
+  flip?: { status: FlipReplayStatus; original: Verdict };
 }
 
 export interface ReplaySummary {
@@ -57,7 +77,12 @@ export async function replayRecords(
     const j = judge(r.case.truth, verdict);
     const status = replayStatus(r.status, j);
     counts[status] += 1;
-    results.push({ id: r.id, status, judgement: j, verdict });
+    const result: ReplayResult = { id: r.id, status, judgement: j, verdict };
+    if (r.original) {
+      const original = await evaluateCase(guard, r.original.case, store, phase);
+      result.flip = { status: flipStatus(original, verdict), original };
+    }
+    results.push(result);
   }
   const seconds = (performance.now() - started) / 1000;
   return { results, counts, perSecond: seconds > 0 ? records.length / seconds : records.length };

@@ -173,6 +173,8 @@ export interface SearchSummary {
   resisting: Array<{ domain: string; template: string; bestScore: number }>;
   discarded: number;
   proposed: number;
+  /** Start cases the guard admitted unmutated: skipped, not searched (`--from rejected`). */
+  skipped?: Array<{ domain: string; family: string; template: string }>;
 }
 
 /** Linear-interpolation quantile (type 7) of sorted numbers; p in [0,1]. */
@@ -248,7 +250,8 @@ export function renderSearchSummary(s: SearchSummary): string {
   const out: string[] = [];
   out.push(`### Black-box search: ${s.mode} mode, ${s.strategy}, budget ${s.budget} queries`);
   out.push('');
-  out.push(`Start cases: ${s.rows.length} (one per template). Bypassed within the budget: ${pct(s.bypass)}.`);
+  const skippedNote = s.skipped && s.skipped.length > 0 ? ` ${s.skipped.length} more start cases were admitted unmutated and skipped (listed below).` : '';
+  out.push(`Start cases searched: ${s.rows.length} (one per template, rejected unmutated). Bypassed within the budget: ${pct(s.bypass)}.${skippedNote}`);
   if (s.queries) {
     const q = s.queries;
     out.push(`Queries to bypass (bypassed cases only): median ${num(q.median)}, quartiles ${num(q.q1)}–${num(q.q3)}, min ${q.min}, max ${q.max}, mean ${num(q.mean)}.`);
@@ -276,6 +279,10 @@ export function renderSearchSummary(s: SearchSummary): string {
     for (const r of s.resisting) out.push(`- \`${r.template}\` (lowest F ${r.bestScore.toFixed(2)})`);
   }
   out.push('');
+  if (s.skipped && s.skipped.length > 0) {
+    out.push(`Skipped start cases (admitted unmutated, no search needed): ${s.skipped.map((x) => `\`${x.template}\``).join(', ')}.`);
+    out.push('');
+  }
   out.push('| template | result | queries | path | minimal set | discarded / proposed |');
   out.push('| --- | --- | ---: | --- | --- | ---: |');
   for (const r of s.rows) {

@@ -7,6 +7,7 @@ import { loadRegressions, regressionFile, updateStatus, type RegressionRecord } 
 import { replayRecords, type ReplaySummary } from '../../fuzz/replay.js';
 import type { ScratchStore } from '../../fuzz/evaluate.js';
 import { formatCounterexample } from '../../report/format-verdict.js';
+import { formatFlip } from '../../report/flip.js';
 import { UsageError } from '../../domain/errors.js';
 import { existsSync, statSync } from 'node:fs';
 
@@ -55,10 +56,14 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
   for (const [i, res] of summary.results.entries()) {
     const r = records[i];
     if (!r) continue;
-    lines.push(`${res.status.padEnd(12)} ${r.id}  ${r.domain}/${r.family}  ${r.property}  → ${res.verdict.decision}${res.verdict.layer ? ` at ${res.verdict.layer}` : ''}`);
+    const flip = res.flip ? `  · flip ${res.flip.status} (original → ${res.flip.original.decision}${res.flip.original.layer ? ` at ${res.flip.original.layer}` : ''})` : '';
+    lines.push(`${res.status.padEnd(12)} ${r.id}  ${r.domain}/${r.family}  ${r.property}  → ${res.verdict.decision}${res.verdict.layer ? ` at ${res.verdict.layer}` : ''}${flip}`);
     if (o.id !== undefined) {
+      const replay = `npm run cli -- replay --guard ${o.guardSpec} --id ${r.id}`;
       lines.push(
-        formatCounterexample({ id: r.id, property: r.property, judgement: res.judgement, signature: '-', case: r.case, verdict: res.verdict, replay: `npm run cli -- replay --guard ${o.guardSpec} --id ${r.id}` }),
+        r.original && res.flip
+          ? formatFlip({ id: r.id, original: { case: r.original.case, verdict: res.flip.original }, rewrite: { case: r.case, verdict: res.verdict }, operators: r.original.operators, replay })
+          : formatCounterexample({ id: r.id, property: r.property, judgement: res.judgement, signature: '-', case: r.case, verdict: res.verdict, replay }),
       );
     }
   }

@@ -23,7 +23,9 @@ import { writeFileAtomic } from '../../corpus/atomic.js';
 import { renderSearchSummary, summariseSearch, type SearchRow, type SearchSummary } from '../../report/adaptive.js';
 import { pct } from '../../report/markdown.js';
 import { interval } from '../../report/model.js';
-import { adaptiveNeighbours, minimalOperatorSet, START_FAMILIES, startCases, type StartFamily } from '../../../generators/adaptive.js';
+import { adaptiveMoves, adaptiveNeighbours, minimalOperatorSet, START_FAMILIES, startCases, type StartFamily } from '../../../generators/adaptive.js';
+import { runAttack } from '../../fuzz/attack.js';
+import { parseGuardOptionFlags } from '../../guards/guard-options.js';
 import { llmFamilyAvailability, runLlmParaphraseFamily, type LlmFamilyCounts } from '../../../generators/llm-paraphrase.js';
 import { loadGuard, MAX_TIMEOUT_MS, parseList, parseSeed, positiveInt, reportsDir, versions, writableDir } from '../context.js';
 
@@ -33,11 +35,14 @@ export interface SearchRunOptions {
   domains: DomainId[];
   families: StartFamily[];
   mode: SearchMode;
-  strategy: SearchStrategy;
+  /** `mcts` (default on the command line): MCTS-Explore + UCB1 arms over the domain's start cases (`src/fuzz/attack.ts`). */
+  strategy: SearchStrategy | 'mcts';
   budget: number;
   beamWidth: number;
   seed: number;
   phase: Phase;
+  /** `rejected` (default): start cases the guard admits unmutated are skipped and listed apart; `all`: every start case is searched. */
+  from?: 'rejected' | 'all';
   /** Test each bypass for a 1-minimal operator set (extra queries, reported apart). Default true. */
   minimise?: boolean;
   onRow?: (row: SearchRow) => void;
@@ -46,9 +51,59 @@ export interface SearchRunOptions {
 /** Runs the search for every start case; rows in domain, family, template order. */
 export async function runSearch(o: SearchRunOptions): Promise<SearchSummary> {
   const rows: SearchRow[] = [];
+  const skipped: Array<{ domain: string; family: string; template: string }> = [];
+  const from = o.from ?? 'rejected';
+  const meta = { guard: o.guard.id, mode: o.mode, strategy: o.strategy, budget: o.budget, seed: o.seed };
+  if (o.strategy === 'mcts') {
+    for (const domain of o.domains) {
+      const starts = o.families.flatMap((family) => startCases(domain, family, o.seed).map((s) => ({ family, ...s })));
+      const out = await runAttack({
+        guard: o.guard,
+        store: o.store,
+        phase: o.phase,
+        bases: starts.map((s) => s.case),
+        moves: adaptiveMoves(domain),
+        budget: o.budget,
+        seed: cellSeed(o.seed, domain, 'search'),
+        feedback: o.mode === 'score' ? 'auto' : 'decision',
+        minimise: o.minimise ?? true,
+      });
+      for (const r of out.results) {
+        const start = starts[r.index];
+        if (!start) continue;
+        if (r.status === 'skipped' && from === 'rejected') {
+          skipped.push({ domain, family: start.family, template: start.template });
+          continue;
+        }
+        const row: SearchRow = {
+          domain,
+          family: start.family,
+          template: start.template,
+          bypassed: r.status === 'flipped' || r.status === 'skipped',
+          queries: r.flip?.queriesToFlip ?? r.queries,
+          path: r.flip?.found.map((x) => x.op) ?? [],
+          minimal: r.flip?.minimal.map((x) => x.op) ?? [],
+          minimiseQueries: r.flip?.minimiseQueries ?? 0,
+          bestScore: r.bestScore,
+          proposed: r.proposed,
+          discarded: r.discarded,
+          restarts: 0,
+          errors: r.queryErrors,
+          partialAdmits: 0,
+        };
+        rows.push(row);
+        o.onRow?.(row);
+      }
+    }
+    return { ...summariseSearch(meta, rows), skipped };
+  }
   for (const domain of o.domains) {
     for (const family of o.families) {
       for (const start of startCases(domain, family, o.seed)) {
+        if (from === 'rejected' && (await evaluateCase(o.guard, start.case, o.store, o.phase)).verdict.decision === 'admit') {
+          skipped.push({ domain, family, template: start.template });
+          continue;
+        }
         const mutate = adaptiveNeighbours(domain);
         const r = await searchBypass({
           guard: o.guard,
@@ -96,7 +151,7 @@ export async function runSearch(o: SearchRunOptions): Promise<SearchSummary> {
       }
     }
   }
-  return summariseSearch({ guard: o.guard.id, mode: o.mode, strategy: o.strategy, budget: o.budget, seed: o.seed }, rows);
+  return { ...summariseSearch(meta, rows), skipped };
 }
 
 /** One domain's LLM family result, for the report. */
@@ -131,12 +186,14 @@ export function registerSearchCommand(program: Command, exit: (code: number) => 
     .command('search')
     .description('adaptive attacker as a black-box search: per start template, queries until the guard admits a claim-keeping rewrite; writes search.md/json')
     .option('-g, --guard <spec>', 'guard to attack (built-in id, module path, http(s) URL or exec:CMD)', 'sentinel')
-    .addOption(new Option('--strategy <s>', 'search strategy').choices(['greedy', 'beam']).default('greedy'))
+    .addOption(new Option('--strategy <s>', 'search strategy: mcts (MCTS-Explore over the start cases, UCB1 over operators), greedy or beam').choices(['mcts', 'greedy', 'beam']).default('mcts'))
     .addOption(new Option('--mode <m>', 'what the attacker sees: decision (admit/reject) or score (also F)').choices(['decision', 'score']).default('decision'))
     .option('-b, --budget <n>', 'queries per start case', '200')
     .option('--beam-width <n>', 'cases kept per generation by beam', '3')
     .option('-d, --domain <list>', `domains, comma-separated or "all" (${DOMAINS.join(', ')})`, 'all')
-    .option('--start <list>', `start families, comma-separated or "all" (${START_FAMILIES.join(', ')})`, 'seed')
+    .option('--start <list>', `start families, comma-separated or "all" (${START_FAMILIES.join(', ')})`, 'all')
+    .addOption(new Option('--from <which>', 'rejected: skip start cases the guard admits unmutated (listed apart); all: search every start case').choices(['rejected', 'all']).default('rejected'))
+    .option('--guard-option <key=value>', 'option of a built-in guard, repeatable (as for fuzz)', (v: string, p: string[] = []) => [...p, v])
     .option('-s, --seed <n>', 'seed of the start cases and of the search', '1')
     .addOption(new Option('--phase <phase>', 'guard path').choices(['write', 'retrieve']).default('write'))
     .option('--no-minimise', 'do not test bypasses for a minimal operator set')
@@ -156,14 +213,14 @@ export function registerSearchCommand(program: Command, exit: (code: number) => 
       const domains = parseList<DomainId>('--domain', String(opts.domain), DOMAINS);
       const families = parseList<StartFamily>('--start', String(opts.start), START_FAMILIES);
       const mode = opts.mode as SearchMode;
-      const strategy = opts.strategy as SearchStrategy;
+      const strategy = opts.strategy as SearchStrategy | 'mcts';
       const phase = opts.phase as Phase;
       const timeoutMs = positiveInt('--timeout', opts.timeout as string, 5000, MAX_TIMEOUT_MS);
       // A requested LLM family that cannot run is a usage error, found before any search work.
       const avail = opts.llm || opts.llmReplay ? await llmFamilyAvailability({ replay: Boolean(opts.llmReplay), fixtureDir: path.resolve(String(opts.fixtures)) }) : undefined;
       if (avail && !avail.on) throw new UsageError(avail.reason);
       const store = new MemoryStore(':memory:');
-      const guard = await loadGuard(String(opts.guard), timeoutMs);
+      const guard = await loadGuard(String(opts.guard), timeoutMs, parseGuardOptionFlags((opts.guardOption as unknown as string[] | undefined) ?? []));
       try {
         const summary = await runSearch({
           guard,
@@ -176,6 +233,7 @@ export function registerSearchCommand(program: Command, exit: (code: number) => 
           beamWidth,
           seed,
           phase,
+          from: opts.from as 'rejected' | 'all',
           minimise: opts.minimise !== false,
           onRow: (r) => {
             if (!opts.quiet) process.stderr.write(`${r.template}: ${r.bypassed ? `bypassed after ${r.queries} queries [${r.minimal.join(' + ') || 'unmutated'}]` : `resists ${r.queries} queries`}\n`);
