@@ -27,6 +27,15 @@ export interface StoreView {
    * best first. Used by consensus guards such as A-MemGuard.
    */
   search(query: string, k: number, store?: StoreName): MemoryEntry[];
+  /**
+   * Committed entries holding at least one term of `query`, unranked and bounded: for each
+   * distinct term (letter/digit runs, lower-cased, read as `search` reads them; at most 64),
+   * up to `perTerm` of the newest entries holding it; de-duplicated, in order of first find.
+   * Its cost grows with terms × `perTerm`, not with the store size, so a guard can rank these
+   * few candidates itself (A-MemGuard ranks them by embedding cosine). Optional: a view without
+   * it offers only `search`.
+   */
+  termMatches?(query: string, perTerm: number, store?: StoreName): MemoryEntry[];
 }
 
 /** An empty store, for checks with no history. */

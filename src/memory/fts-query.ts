@@ -11,20 +11,29 @@ export const MAX_QUERY_TERMS = 64;
 const TERM_RE = /[\p{L}\p{N}\p{M}]+/gu;
 
 /**
- * @returns the FTS5 MATCH expression, or `undefined` when the text has no searchable term
- *   (the caller then returns no results).
- * @example
- * toFtsQuery('NEAR("a" b*) -c'); // '"near" OR "a" OR "b" OR "c"'
+ * The distinct searchable terms of `text` (letter/digit runs, lower-cased), first seen first,
+ * at most {@link MAX_QUERY_TERMS}. Each becomes one quoted FTS5 string in a query.
  */
-export function toFtsQuery(text: string): string | undefined {
+export function queryTerms(text: string): string[] {
   const terms: string[] = [];
   const seen = new Set<string>();
   for (const m of text.matchAll(TERM_RE)) {
     const t = m[0].toLowerCase();
     if (seen.has(t)) continue;
     seen.add(t);
-    terms.push(`"${t}"`);
+    terms.push(t);
     if (terms.length >= MAX_QUERY_TERMS) break;
   }
-  return terms.length === 0 ? undefined : terms.join(' OR ');
+  return terms;
+}
+
+/**
+ * @returns the FTS5 MATCH expression, or `undefined` when the text has no searchable term
+ *   (the caller then returns no results).
+ * @example
+ * toFtsQuery('NEAR("a" b*) -c'); // '"near" OR "a" OR "b" OR "c"'
+ */
+export function toFtsQuery(text: string): string | undefined {
+  const terms = queryTerms(text);
+  return terms.length === 0 ? undefined : terms.map((t) => `"${t}"`).join(' OR ');
 }

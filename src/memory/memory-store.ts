@@ -7,7 +7,7 @@
 import Database from 'better-sqlite3';
 import { StoreError, checkedVerdict, errorVerdict, extractKeys, isStoreName, errorMessage } from '../domain/index.js';
 import type { Guard, MemoryEntry, Phase, StoreName, StoreView, SyncGuard, Verdict } from '../domain/index.js';
-import { toFtsQuery } from './fts-query.js';
+import { queryTerms, toFtsQuery } from './fts-query.js';
 import { SCHEMA_SQL, VIEW_SQL, WRITE_SQL } from './schema.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
@@ -194,6 +194,7 @@ export class MemoryStore {
         }
       },
       search: (query: string, k: number, store?: StoreName): MemoryEntry[] => this.search(query, k, store),
+      termMatches: (query: string, perTerm: number, store?: StoreName): MemoryEntry[] => this.termMatches(query, perTerm, store),
     };
   }
 
@@ -333,6 +334,35 @@ export class MemoryStore {
       return rows.map(toEntry);
     } catch (err) {
       throw this.#error('search failed', err);
+    }
+  }
+
+  /**
+   * Unranked, bounded candidates (see `StoreView.termMatches`): for each distinct term of
+   * `query`, up to `perTerm` of the newest entries holding it, de-duplicated by store + id in
+   * order of first find. No bm25, so no term's whole doclist is scored: the cost grows with
+   * terms × perTerm, not with the store size. `perTerm <= 0` or a query with no term gives `[]`.
+   * @throws StoreError on SQLite failure.
+   */
+  termMatches(query: string, perTerm: number, store?: StoreName): MemoryEntry[] {
+    const limit = Math.floor(perTerm);
+    if (!(limit > 0)) return [];
+    const seen = new Set<string>();
+    const out: MemoryEntry[] = [];
+    try {
+      for (const term of queryTerms(query)) {
+        const match = `"${term}"`;
+        const rows = (store === undefined ? this.#q.termAll.all(match, limit) : this.#q.termOne.all(match, store, limit)) as EntryRow[];
+        for (const row of rows) {
+          const key = `${row.store}\u0000${row.id}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          out.push(toEntry(row));
+        }
+      }
+      return out;
+    } catch (err) {
+      throw this.#error('termMatches failed', err);
     }
   }
 

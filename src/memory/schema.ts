@@ -64,6 +64,13 @@ export const VIEW_SQL = {
   searchAll: `SELECT e.id, e.store, e.content, e.source, e.trust, e.trace_type, e.timestamp, e.metadata
     FROM entries_fts f JOIN entries e ON e.rowid = f.rowid
     WHERE entries_fts MATCH ? ORDER BY f.rank LIMIT ?`,
+  // One term, newest first, no ranking: FTS5 walks the term's doclist and stops at the limit.
+  termOne: `SELECT e.id, e.store, e.content, e.source, e.trust, e.trace_type, e.timestamp, e.metadata
+    FROM entries_fts f JOIN entries e ON e.rowid = f.rowid
+    WHERE entries_fts MATCH ? AND e.store = ? ORDER BY f.rowid DESC LIMIT ?`,
+  termAll: `SELECT e.id, e.store, e.content, e.source, e.trust, e.trace_type, e.timestamp, e.metadata
+    FROM entries_fts f JOIN entries e ON e.rowid = f.rowid
+    WHERE entries_fts MATCH ? ORDER BY f.rowid DESC LIMIT ?`,
 } as const;
 
 /** Statements of the write side. */

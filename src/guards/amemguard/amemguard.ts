@@ -19,12 +19,26 @@ import type { LessonStore } from './lesson-store.js';
 import { DEFAULT_NUM_LESSONS, createLessonStore } from './lesson-store.js';
 import type { AsyncEmbedder, Embedder } from './lexical-embedder.js';
 import { createLexicalEmbedder } from './lexical-embedder.js';
+import type { RetrievalMode } from './retrieval.js';
+import { RETRIEVAL_DEFAULTS, createRetriever } from './retrieval.js';
 
 export interface AMemGuardOptions {
-  /** Related committed entries fetched with `ctx.store.search(entry.content, k)`. Default 8. */
+  /** Related committed entries compared with the candidate (top k). Default 8. */
   k?: number;
   /** Restrict the neighbour search to one store; default both. */
   store?: StoreName;
+  /**
+   * How the top-k related entries are found (see `retrieval.ts`). `terms` (default): bounded
+   * candidates from the candidate's most distinctive terms (`StoreView.termMatches`), ranked by
+   * lexical-embedding cosine; its cost does not grow with the store. `bm25`: the store's FTS5
+   * bm25 search (`StoreView.search`), whose cost grows with the store. A view without
+   * `termMatches` always uses `bm25`.
+   */
+  retrieval?: RetrievalMode;
+  /** Distinct terms looked up per check (retrieval `terms`). Default 12. */
+  retrievalTerms?: number;
+  /** Newest entries taken per term (retrieval `terms`). Default 8. */
+  retrievalPerTerm?: number;
   /** DBSCAN radius in cosine distance (≤ eps is a neighbour). Default 0.5 (upstream). */
   eps?: number;
   /** DBSCAN min_samples, the point itself included. Default 2 (upstream). */
@@ -54,6 +68,9 @@ export interface AMemGuardConfig {
   mode: 'heuristic' | 'judge';
   k: number;
   store: StoreName | 'both';
+  retrieval: RetrievalMode;
+  retrievalTerms: number;
+  retrievalPerTerm: number;
   eps: number;
   minSamples: number;
   extractor: string;
@@ -73,17 +90,6 @@ export interface AMemGuard extends Guard {
 }
 
 const nowUs = (): number => performance.now() * 1000;
-
-function related(entry: MemoryEntry, ctx: GuardContext, k: number, store: StoreName | undefined): MemoryEntry[] {
-  const seen = new Set<string>([entry.id]);
-  const out: MemoryEntry[] = [];
-  for (const e of ctx.store.search(entry.content, k, store)) {
-    if (seen.has(e.id)) continue;
-    seen.add(e.id);
-    out.push(e);
-  }
-  return out;
-}
 
 function toVerdict(result: ConsensusFilterResult, candidateIndex: number, neighbours: number, elapsedUs: number): Verdict {
   const layer = result.method;
@@ -117,8 +123,9 @@ function admitAlone(t0: number): Verdict {
 /**
  * Builds the A-MemGuard baseline guard (id `amemguard`).
  *
- * For `check(entry, ctx)`: fetch the top-k related committed entries
- * (`ctx.store.search(entry.content, k)`, the candidate's own id excluded), append the candidate
+ * For `check(entry, ctx)`: fetch the top-k related committed entries (bounded term lookups
+ * ranked by embedding cosine, or bm25 with `retrieval: 'bm25'`; the candidate's own id
+ * excluded), append the candidate
  * last, derive one chain per entry, and decide for the whole group:
  * - heuristic mode (default, `mode: 'sync'`): DBSCAN (cosine, eps 0.5, min_samples 2); admit iff
  *   the candidate is in the largest cluster; no cluster → reject. `score` is the cosine distance
@@ -130,7 +137,7 @@ function admitAlone(t0: number): Verdict {
  * Rejected chains (candidate and neighbours) are recorded in `lessons`; lessons never change a
  * verdict. An extractor/embedder that throws gives an `error` verdict (kind `threw`).
  *
- * @throws UsageError for invalid numeric options (k, eps, minSamples, lessonCapacity).
+ * @throws UsageError for invalid options (k, eps, minSamples, lessonCapacity, retrieval, retrievalTerms, retrievalPerTerm).
  * @example
  * const guard = createAMemGuard();
  * const v = guard.check(entry, { phase: 'write', store }); // Verdict (sync)
@@ -144,6 +151,12 @@ export function createAMemGuard(options: AMemGuardOptions = {}): AMemGuard {
   if (!(dbscan.eps > 0)) throw new UsageError(`amemguard: eps must be > 0, got ${dbscan.eps}`);
   if (!Number.isInteger(dbscan.minSamples) || dbscan.minSamples < 1) throw new UsageError(`amemguard: minSamples must be an integer >= 1, got ${dbscan.minSamples}`);
   if (!Number.isInteger(lessonCapacity) || lessonCapacity < 1) throw new UsageError(`amemguard: lessonCapacity must be an integer >= 1, got ${lessonCapacity}`);
+  const retrieval = options.retrieval ?? RETRIEVAL_DEFAULTS.mode;
+  const retrievalTerms = options.retrievalTerms ?? RETRIEVAL_DEFAULTS.terms;
+  const retrievalPerTerm = options.retrievalPerTerm ?? RETRIEVAL_DEFAULTS.perTerm;
+  if (retrieval !== 'terms' && retrieval !== 'bm25') throw new UsageError(`amemguard: retrieval must be terms|bm25, got ${JSON.stringify(retrieval)}`);
+  if (!Number.isInteger(retrievalTerms) || retrievalTerms < 1) throw new UsageError(`amemguard: retrievalTerms must be an integer >= 1, got ${retrievalTerms}`);
+  if (!Number.isInteger(retrievalPerTerm) || retrievalPerTerm < 1) throw new UsageError(`amemguard: retrievalPerTerm must be an integer >= 1, got ${retrievalPerTerm}`);
 
   const extractor = options.extractor ?? createHeuristicChainExtractor();
   const embedder = options.embedder ?? createLexicalEmbedder();
@@ -154,11 +167,15 @@ export function createAMemGuard(options: AMemGuardOptions = {}): AMemGuard {
   // Lessons are matched lexically even when an async embedder drives consensus (they never affect verdicts).
   const lessons = createLessonStore(embedder.async ? createLexicalEmbedder() : embedder, lessonCapacity);
   const searchStore = options.store;
+  const related = createRetriever({ k, store: searchStore, mode: retrieval, terms: retrievalTerms, perTerm: retrievalPerTerm });
 
   const config: AMemGuardConfig = {
     mode: judge ? 'judge' : 'heuristic',
     k,
     store: searchStore ?? 'both',
+    retrieval,
+    retrievalTerms,
+    retrievalPerTerm,
     eps: dbscan.eps,
     minSamples: dbscan.minSamples,
     extractor: typeof extractor === 'function' ? 'injected-async' : extractor.id,
@@ -190,7 +207,7 @@ export function createAMemGuard(options: AMemGuardOptions = {}): AMemGuard {
   const checkSync = (entry: MemoryEntry, ctx: GuardContext): Verdict => {
     const t0 = nowUs();
     try {
-      const neighbours = related(entry, ctx, k, searchStore);
+      const neighbours = related(entry, ctx.store);
       if (neighbours.length === 0 && emptyStore === 'admit') return admitAlone(t0);
       const group = [...neighbours, entry];
       const chains: string[] = [];
@@ -211,7 +228,7 @@ export function createAMemGuard(options: AMemGuardOptions = {}): AMemGuard {
   const checkAsync = async (entry: MemoryEntry, ctx: GuardContext): Promise<Verdict> => {
     const t0 = nowUs();
     try {
-      const neighbours = related(entry, ctx, k, searchStore);
+      const neighbours = related(entry, ctx.store);
       if (neighbours.length === 0 && emptyStore === 'admit') return admitAlone(t0);
       const group = [...neighbours, entry];
       const query = entry.content;
@@ -282,6 +299,12 @@ export function parseAMemGuardOptions(raw: Record<string, unknown> = {}): AMemGu
   if (eps !== undefined) out.eps = eps;
   const minSamples = num(raw, 'minSamples');
   if (minSamples !== undefined) out.minSamples = minSamples;
+  const retrievalTerms = num(raw, 'retrievalTerms');
+  if (retrievalTerms !== undefined) out.retrievalTerms = retrievalTerms;
+  const retrievalPerTerm = num(raw, 'retrievalPerTerm');
+  if (retrievalPerTerm !== undefined) out.retrievalPerTerm = retrievalPerTerm;
+  const retrievalMode = oneOf(raw, 'retrieval', ['terms', 'bm25'] as const);
+  if (retrievalMode !== undefined) out.retrieval = retrievalMode;
   const cap = num(raw, 'lessonCapacity');
   if (cap !== undefined) out.lessonCapacity = cap;
   const store = oneOf(raw, 'store', ['reasoning', 'general'] as const);

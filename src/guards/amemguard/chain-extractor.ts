@@ -31,7 +31,8 @@ export interface HeuristicChainOptions {
 }
 
 // Function words that never act as anchors or relation words. Written for this project.
-const STOPWORDS = new Set(
+/** Function words (lower-case) that never act as anchors or relation words; also skipped as retrieval terms. */
+export const STOPWORDS: ReadonlySet<string> = new Set(
   (
     'a an the and or but nor so yet of to in on at by for from with without into onto over under about ' +
     'as than then that this these those there here it its it\'s is are was were be been being am do does did ' +

@@ -5,7 +5,10 @@ export { consensusFilter, consensusFilterAsync, decideByClustering, decideByJudg
 export type { AsyncConsensusOptions, ConsensusFilterResult, ConsensusMethod, ConsensusOptions, RejectedEntry } from './consensus-filter.js';
 export { createHeuristicChainExtractor, renderChains } from './chain-extractor.js';
 export type { AsyncChainExtractor, Chain, ChainExtractor, HeuristicChainOptions } from './chain-extractor.js';
-export { createLexicalEmbedder, cosineSimilarity, cosineDistance } from './lexical-embedder.js';
+export { createLexicalEmbedder, cosineSimilarity, cosineDistance, sparseLexicalVector, sparseDot } from './lexical-embedder.js';
+export type { SparseVector } from './lexical-embedder.js';
+export { RETRIEVAL_DEFAULTS, createRetriever, distinctiveTerms } from './retrieval.js';
+export type { RetrievalMode, RetrievalOptions, Retriever } from './retrieval.js';
 export type { AsyncEmbedder, Embedder, LexicalEmbedderOptions } from './lexical-embedder.js';
 export { AMEMGUARD_DBSCAN, dbscanConsensus, distanceToCentroid } from './dbscan-consensus.js';
 export type { ConsensusClusters, DbscanParams } from './dbscan-consensus.js';

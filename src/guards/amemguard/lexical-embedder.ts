@@ -56,30 +56,72 @@ export function createLexicalEmbedder(options: LexicalEmbedderOptions = {}): Emb
   const bigramWeight = options.bigramWeight ?? 0.5;
   if (!Number.isInteger(dim) || dim <= 0) throw new RangeError(`lexical embedder: dim must be a positive integer, got ${dim}`);
   const embedOne = (text: string): number[] => {
-    const features = new Map<string, number>();
-    const words = Array.from(text.toLowerCase().matchAll(WORD_RE), (m) => m[0]);
-    for (let i = 0; i < words.length; i++) {
-      const w = `1:${words[i]}`;
-      features.set(w, (features.get(w) ?? 0) + 1);
-      if (i + 1 < words.length && bigramWeight > 0) {
-        const p = `2:${words[i]} ${words[i + 1]}`;
-        features.set(p, (features.get(p) ?? 0) + 1);
-      }
-    }
     const v = new Array<number>(dim).fill(0);
-    for (const [f, c] of features) {
-      const b = fnv1a(f) % dim;
-      v[b] = (v[b] ?? 0) + Math.log1p(c) * (f.startsWith('1:') ? 1 : bigramWeight);
-    }
-    let norm = 0;
-    for (const x of v) norm += x * x;
-    if (norm > 0) {
-      const inv = 1 / Math.sqrt(norm);
-      for (let i = 0; i < dim; i++) v[i] = (v[i] ?? 0) * inv;
-    }
+    for (const [b, x] of bucketWeights(text, dim, bigramWeight)) v[b] = x;
     return v;
   };
   return { id: 'lexical-hash', dim, embed: (texts) => texts.map(embedOne) };
+}
+
+/** `[bucket, L2-normalised weight]` of `text`, non-zero buckets only, ascending, as `createLexicalEmbedder` computes them. */
+function bucketWeights(text: string, dim: number, bigramWeight: number): Array<[number, number]> {
+  const features = new Map<string, number>();
+  const words = Array.from(text.toLowerCase().matchAll(WORD_RE), (m) => m[0]);
+  for (let i = 0; i < words.length; i++) {
+    const w = `1:${words[i]}`;
+    features.set(w, (features.get(w) ?? 0) + 1);
+    if (i + 1 < words.length && bigramWeight > 0) {
+      const p = `2:${words[i]} ${words[i + 1]}`;
+      features.set(p, (features.get(p) ?? 0) + 1);
+    }
+  }
+  const buckets = new Map<number, number>();
+  for (const [f, c] of features) {
+    const b = fnv1a(f) % dim;
+    buckets.set(b, (buckets.get(b) ?? 0) + Math.log1p(c) * (f.startsWith('1:') ? 1 : bigramWeight));
+  }
+  // Summed in bucket order, as a dense loop over the vector would: the same rounding as before.
+  const sorted = [...buckets].sort((x, y) => x[0] - y[0]);
+  let norm = 0;
+  for (const [, x] of sorted) norm += x * x;
+  if (norm > 0) {
+    const inv = 1 / Math.sqrt(norm);
+    for (const e of sorted) e[1] *= inv;
+  }
+  return sorted;
+}
+
+/** A sparse, L2-normalised vector: bucket indices ascending, with their weights. */
+export interface SparseVector {
+  readonly idx: Int32Array;
+  readonly val: Float64Array;
+}
+
+/**
+ * The default lexical embedding of `text` (`createLexicalEmbedder()` with its defaults), kept
+ * sparse: only the non-zero buckets, indices ascending. A text with no words gives an empty vector.
+ * @example
+ * sparseDot(sparseLexicalVector('a b c'), sparseLexicalVector('a b c')); // 1 (up to rounding)
+ */
+export function sparseLexicalVector(text: string, options: LexicalEmbedderOptions = {}): SparseVector {
+  const dim = options.dim ?? 1024;
+  const buckets = bucketWeights(text, dim, options.bigramWeight ?? 0.5);
+  return { idx: Int32Array.from(buckets, (x) => x[0]), val: Float64Array.from(buckets, (x) => x[1]) };
+}
+
+/** Dot product of two sparse vectors; for normalised vectors it is their cosine similarity, in [0,1] here. */
+export function sparseDot(a: SparseVector, b: SparseVector): number {
+  let i = 0;
+  let j = 0;
+  let dot = 0;
+  while (i < a.idx.length && j < b.idx.length) {
+    const x = a.idx[i] as number;
+    const y = b.idx[j] as number;
+    if (x === y) dot += (a.val[i++] as number) * (b.val[j++] as number);
+    else if (x < y) i++;
+    else j++;
+  }
+  return dot;
 }
 
 /**
