@@ -4,6 +4,7 @@
  * Policy forbids scripts and remote loads, as a second wall behind escaping: entry text is
  * attacker-controlled, and every piece of it is HTML-escaped (`entities`, by fb55).
  */
+import { attackHtml, flipText } from './attack-html.js';
 import { escapeUTF8 } from 'entities';
 import { formatCounterexample } from './format-verdict.js';
 import { renderCharts } from './charts.js';
@@ -141,6 +142,9 @@ export async function renderHtml(r: ReportData, options: { gateResult?: GateResu
     }
   }
 
+  const attack = attackHtml(r, e);
+  if (attack) out.push(attack);
+
   out.push('<h2 id="fpr">False-positive rate: generated vs real benign traces</h2>');
   out.push('<table>');
   out.push(row(['set', 'kind', 'FPR [95% CI]', 'n', 'errors'], true));
@@ -175,7 +179,8 @@ export async function renderHtml(r: ReportData, options: { gateResult?: GateResu
     }
     out.push('</table>');
     for (const x of r.counterexamples) {
-      const text = formatCounterexample({ ...x, verdict: { ...x.verdict, elapsedUs: r.timing.counterexampleUs[x.id] ?? 0 } });
+      const us = r.timing.counterexampleUs[x.id] ?? 0;
+      const text = flipText(x, us, () => formatCounterexample({ ...x, verdict: { ...x.verdict, elapsedUs: us } }));
       out.push(`<details id="cx-${e(x.id)}" open><summary><code>${e(x.id)}</code> · ${e(`${x.domain}/${x.family}`)} · ${e(x.property)}</summary>`);
       out.push(`<pre>${e(text)}</pre>`);
       out.push(`<p>Replay: <code>${e(x.replay)}</code></p></details>`);

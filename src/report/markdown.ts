@@ -7,7 +7,7 @@ import { formatCounterexample, printableLine } from './format-verdict.js';
 import type { ReportData } from './model.js';
 import { renderAdaptiveSection, renderAttackSection } from './adaptive.js';
 import { renderCoverage } from './coverage.js';
-import { formatFlip } from './flip.js';
+import { flipText } from './attack-html.js';
 import { pct } from './percent.js';
 
 export { pct };
@@ -108,12 +108,8 @@ export function renderMarkdown(r: ReportData): string {
   if (r.counterexamples.length === 0) out.push('None: no invariant broke.');
   for (const cx of r.counterexamples) {
     out.push('```text');
-    const verdict = { ...cx.verdict, elapsedUs: r.timing.counterexampleUs[cx.id] ?? 0 };
-    out.push(
-      cx.flip
-        ? formatFlip({ id: cx.id, original: { case: cx.flip.original.case, verdict: { ...cx.flip.original.verdict, elapsedUs: 0 } }, rewrite: { case: cx.case, verdict }, operators: cx.flip.operators, queriesToFlip: cx.flip.queriesToFlip, replay: cx.replay })
-        : formatCounterexample({ ...cx, verdict }),
-    );
+    const us = r.timing.counterexampleUs[cx.id] ?? 0;
+    out.push(flipText(cx, us, () => formatCounterexample({ ...cx, verdict: { ...cx.verdict, elapsedUs: us } })));
     out.push('```');
     out.push('');
   }

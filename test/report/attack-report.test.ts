@@ -117,3 +117,31 @@ describe('flip counterexamples', () => {
     expect(text).toContain('replay: npm run cli -- replay --id abc');
   });
 });
+
+describe('attack mode and coverage in report.md and report.html', () => {
+  it('renders the TextAttack table, the budget curve, the coverage table and flips side by side', async () => {
+    const { handReport, cell } = await import('./fixture.js');
+    const { renderHtml } = await import('../../src/report/html.js');
+    const { renderMarkdown } = await import('../../src/report/markdown.js');
+    const r = handReport([cell('ehr', 'adaptive', 1, 2)]);
+    r.attack = summariseAttack({ budget: 10, feedback: 'auto', rows: [row('flipped', { queriesToFlip: 4, minimal: ['homoglyph'] }), row('held'), row('skipped')], arms: { homoglyph: { queries: 3, flips: 1, discarded: 0, inMinimal: 1 } }, totalQueries: 14 });
+    const original = v('reject', { s1: 1 }, [{ layer: 'L1-keyword', outcome: 'reject', reasons: [] }]);
+    const rewrite = v('admit', { s1: 0 }, [{ layer: 'L1-keyword', outcome: 'pass', reasons: [] }]);
+    r.coverage = coverageTable({ forged: [], extra: [original], flips: [{ original, rewrite }] })!;
+    const base: FuzzCase = { entry: makeEntry('skip the check'), truth: { label: 'forged', family: 'naive', domain: 'ehr', template: 'ehr/naive/x', operators: [] } };
+    const { elapsedUs: _o, ...ov } = original;
+    const { elapsedUs: _r, ...rv } = rewrite;
+    r.counterexamples = [
+      { id: 'f1', domain: 'ehr', family: 'adaptive', property: 'forgery-rejected', judgement: 'violated', signature: 's', case: { ...base, entry: makeEntry('s\u200bkip the check') }, verdict: rv, seed: 1, path: 'attack base 0', numShrinks: 1, replay: 'replay f1', flip: { original: { case: base, verdict: ov }, operators: ['zero-width'], queriesToFlip: 4 } },
+    ];
+    const md = renderMarkdown(r);
+    expect(md).toContain('## Adaptive attack (attack mode)');
+    expect(md).toContain('## Signal and layer coverage');
+    expect(md).toContain('operators (minimal set): zero-width');
+    const html = await renderHtml(r);
+    expect(html).toContain('<h2 id="attack">');
+    expect(html).toContain('<h2 id="coverage">');
+    expect(html).toContain('detection under attack');
+    expect(html).toContain('[-skip-]{+s\\u{200b}kip+}');
+  });
+});

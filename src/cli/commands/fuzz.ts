@@ -33,7 +33,7 @@ import type { AttackFeedback } from '../../fuzz/attack.js';
 import { ATTACK_DEFAULTS, mergeAttackCells, runAttackMode } from '../attack-mode.js';
 import { coverageTable, coverageLines, type CoverageTable } from '../../report/coverage.js';
 import { attackSummaryLines } from '../../report/adaptive.js';
-import { formatFlip } from '../../report/flip.js';
+import { flipText } from '../../report/attack-html.js';
 import { guardOptionFlags } from '../../guards/guard-options.js';
 
 export interface FuzzOptions {
@@ -321,12 +321,8 @@ export function summaryText(r: FuzzResult, options: { maxCounterexamples?: numbe
     lines.push(`Minimal counterexamples (${rep.counterexamples.length}${shown.length < rep.counterexamples.length ? `, first ${shown.length} shown; all are in report.md` : ''}):`);
     for (const cx of shown) {
       lines.push('');
-      const verdict = { ...cx.verdict, elapsedUs: rep.timing.counterexampleUs[cx.id] ?? 0 };
-      lines.push(
-        cx.flip
-          ? formatFlip({ id: cx.id, original: { case: cx.flip.original.case, verdict: { ...cx.flip.original.verdict, elapsedUs: 0 } }, rewrite: { case: cx.case, verdict }, operators: cx.flip.operators, queriesToFlip: cx.flip.queriesToFlip, replay: cx.replay })
-          : formatCounterexample({ ...cx, verdict }),
-      );
+      const us = rep.timing.counterexampleUs[cx.id] ?? 0;
+      lines.push(flipText(cx, us, () => formatCounterexample({ ...cx, verdict: { ...cx.verdict, elapsedUs: us } })));
     }
     lines.push('');
   }
