@@ -19,7 +19,7 @@ import { parseGuardOptionFlags } from '../guards/guard-options.js';
 import { loadGuard, MAX_TIMEOUT_MS, parseList, parsePhase, parseSeed, positiveInt, reportsDir, writableDir, writableFile } from './context.js';
 import { createProgress } from './progress.js';
 import { listText, LISTABLE } from './list.js';
-import { redactSecrets } from '../llm/config.js';
+import { redactDeep, redactSecrets } from '../domain/secrets.js';
 import { DEFAULT_CONFIG, loadConfigFile, mergeConfig, type ConfigFlags } from '../config/index.js';
 import { gate, type GateThresholds } from '../report/gate.js';
 import { exitVerdict, FUZZ_EXIT_HELP } from './exit-verdict.js';
@@ -369,7 +369,8 @@ export function buildProgram(exit: (code: number) => void): Command {
       const store = new MemoryStore(':memory:');
       try {
         await withGuard(String(opts.guard), positiveInt('--timeout', opts.timeout as string, 5000, MAX_TIMEOUT_MS), async (guard) => {
-          const report = await measureFpr(
+          // Rejected entries quote the guard's reasons and signal names: redacted before any output.
+          const report = redactDeep(await measureFpr(
             {
               guard,
               store,
@@ -381,7 +382,7 @@ export function buildProgram(exit: (code: number) => void): Command {
               realData: opts.real !== false,
             },
             createProgress(!opts.quiet),
-          );
+          ));
           const dir = writableDir('--out', typeof opts.out === 'string' ? opts.out : path.join(reportsDir(), `fpr-${defaultRunId(guard.id, seed, new Date())}`));
           await writeFprReport(report, dir);
           for (const issue of report.issues) process.stderr.write(`warning: ${issue}\n`);

@@ -108,49 +108,8 @@ export function llmConfigFromEnv(env: Env = process.env): LlmConfigResult {
   };
 }
 
-/** Variable names whose values are treated as secrets by `redactSecrets`. */
-export const SECRET_NAME_RE = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i;
-
-/**
- * Shortest value of a secret-named variable (other than `OPENAI_API_KEY`) that gets redacted.
- * Shorter values (`1`, `true`, `off`) are flags, and blanking them everywhere would wreck text.
- */
-export const MIN_REDACTED_LENGTH = 6;
-
-export const REDACTED = '[redacted]';
-
-/**
- * The secret values to hide: `OPENAI_API_KEY` (any non-blank value), every variable whose name
- * matches `SECRET_NAME_RE` with a value of at least `MIN_REDACTED_LENGTH` characters, and
- * `extra` values (e.g. a key passed in code rather than through the environment).
- * Longest first, so that a secret containing another is replaced whole.
- */
-export function secretValues(env: Env = process.env, extra: readonly string[] = []): string[] {
-  const out = new Set<string>();
-  for (const [name, value] of Object.entries(env)) {
-    const v = value?.trim();
-    if (!v) continue;
-    if (name === 'OPENAI_API_KEY' || (SECRET_NAME_RE.test(name) && v.length >= MIN_REDACTED_LENGTH)) out.add(v);
-  }
-  for (const v of extra) if (v.trim()) out.add(v.trim());
-  return [...out].sort((a, b) => b.length - a.length);
-}
-
-/**
- * Replaces every secret value (see `secretValues`) occurring in `text` with `[redacted]`.
- * Used for every string that leaves `src/llm`: error messages, fixture lines, logs.
- * Plain substring replacement; never throws.
- *
- * @example
- * redactSecrets('auth failed for sk-abc123', { OPENAI_API_KEY: 'sk-abc123' }) // 'auth failed for [redacted]'
- */
-export function redactSecrets(text: string, env: Env = process.env, extra: readonly string[] = []): string {
-  let out = text;
-  for (const secret of secretValues(env, extra)) {
-    if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-  }
-  return out;
-}
+// Secret redaction lives in src/domain/secrets.ts (guards' text needs it too); re-exported here.
+export { MIN_REDACTED_LENGTH, REDACTED, SECRET_NAME_RE, SECRET_VALUE_RE, redactDeep, redactSecrets, secretValues } from '../domain/secrets.js';
 
 /**
  * A config for `replay` mode when no server is configured: only `model` (and the embedding

@@ -14,7 +14,7 @@ import canonicalize from 'canonicalize';
 import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
 import { LlmError } from '../domain/index.js';
-import { redactSecrets } from './config.js';
+import { redactDeep } from './config.js';
 import type { ChatMessage } from './messages.js';
 
 /** Default folder for fixtures, relative to the repository root. */
@@ -105,14 +105,6 @@ function parseLines(file: string, text: string): Parsed {
   return { records, issues, badLines };
 }
 
-function redactDeep<T>(value: T, env: Readonly<Record<string, string | undefined>>, extra: readonly string[]): T {
-  if (typeof value === 'string') return redactSecrets(value, env, extra) as T;
-  if (Array.isArray(value)) return value.map((v) => redactDeep(v, env, extra)) as T;
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, env, extra)])) as T;
-  }
-  return value;
-}
 
 export interface FixtureStoreOptions {
   /** Environment whose secret values are redacted from every record (default `process.env`). */

@@ -7,6 +7,7 @@
 import Database from 'better-sqlite3';
 import { StoreError, checkedVerdict, errorVerdict, extractKeys, isStoreName, errorMessage } from '../domain/index.js';
 import type { Guard, MemoryEntry, Phase, StoreName, StoreView, SyncGuard, Verdict } from '../domain/index.js';
+import { redactWith, secretValues } from '../domain/secrets.js';
 import { queryTerms, toFtsQuery } from './fts-query.js';
 import { SCHEMA_SQL, VIEW_SQL, WRITE_SQL } from './schema.js';
 
@@ -132,6 +133,7 @@ export class MemoryStore {
   readonly #q: Statements;
   readonly #insertBatch: (entries: readonly MemoryEntry[]) => void;
   #savepoints = 0;
+  #secretList: readonly string[] | undefined;
   #asyncQueue: Promise<unknown> = Promise.resolve();
 
   /**
@@ -160,6 +162,11 @@ export class MemoryStore {
       for (const e of entries) this.#insertOne(e);
     });
     this.view = this.#makeView();
+  }
+
+  /** Secrets of the environment, read once per store (see `secretValues`). */
+  #secrets(): readonly string[] {
+    return (this.#secretList ??= secretValues());
   }
 
   #error(what: string, err: unknown): StoreError {
@@ -269,7 +276,8 @@ export class MemoryStore {
       return { committed: true, verdict };
     }
     try {
-      this.#q.logRejected.run(phase, guard.id, verdict.decision, entry.store, entry.id, JSON.stringify(entry), JSON.stringify(verdict));
+      // The verdict is the guard's text: it is stored with the environment's secrets redacted.
+      this.#q.logRejected.run(phase, guard.id, verdict.decision, entry.store, entry.id, JSON.stringify(entry), JSON.stringify(redactWith(verdict, this.#secrets())));
     } catch (err) {
       throw this.#error('logging a rejected write failed', err);
     }

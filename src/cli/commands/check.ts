@@ -9,6 +9,7 @@ import type { Guard, Phase } from '../../domain/guard.js';
 import type { ScratchStore } from '../../fuzz/evaluate.js';
 import { evaluateCase } from '../../fuzz/evaluate.js';
 import { readJsonl, validateMemoryEntry } from '../../corpus/jsonl.js';
+import { redactWith, secretValues } from '../../domain/secrets.js';
 
 export interface CheckLine {
   line: number;
@@ -24,6 +25,8 @@ export async function checkFile(file: string, guard: Guard, store: ScratchStore,
     ...issues.map((i) => ({ line: i.line, error: `${i.file}:${i.line}: ${i.message}` })),
   ].sort((a, b) => a.line - b.line);
   const out: CheckLine[] = [];
+  // Guard text (reasons, signal and layer names, error messages) never carries a secret out.
+  const secrets = secretValues();
   for (const row of rows) {
     if (row.entry === undefined) {
       out.push({ line: row.line, output: { line: row.line, error: row.error ?? 'bad line' }, error: row.error ?? 'bad line' });
@@ -41,7 +44,7 @@ export async function checkFile(file: string, guard: Guard, store: ScratchStore,
       elapsedUs: Math.round(v.elapsedUs * 100) / 100,
     };
     if (v.error) output.error = v.error;
-    out.push({ line: row.line, output });
+    out.push({ line: row.line, output: secrets.length > 0 ? redactWith(output, secrets) : output });
   }
   return out;
 }

@@ -14,7 +14,7 @@ import { runCampaign, type CampaignOutcome, type CellSpec } from '../../fuzz/cam
 import type { CellOutcome } from '../../fuzz/property.js';
 import { runCampaignParallel } from '../../fuzz/parallel.js';
 import { fuzzWorkerPool, localCellRunner } from '../fuzz-worker.js';
-import { redactSecrets, secretValues } from '../../llm/config.js';
+import { redactDeep as redactDeepIn, redactSecrets } from '../../domain/secrets.js';
 import { formatGateCheck, gate, type GateThresholds } from '../../report/gate.js';
 import { measureBenignEntries } from '../../fuzz/measure.js';
 import type { ScratchStore } from '../../fuzz/evaluate.js';
@@ -100,16 +100,9 @@ function observedOf(v: Omit<Verdict, 'elapsedUs'>): ObservedVerdict {
   };
 }
 
-/** Returns a copy of `value` with every secret from the environment replaced in every string. */
+/** Returns a copy of `value` with every secret from the environment replaced in every string and object key. */
 export function redactDeep<T>(value: T): T {
-  if (secretValues().length === 0) return value;
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return redactSecrets(v);
-    if (Array.isArray(v)) return v.map(walk);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
-    return v;
-  };
-  return walk(value) as T;
+  return redactDeepIn(value);
 }
 
 /** Command that replays one corpus record (or says how to keep it, when the corpus is off). */

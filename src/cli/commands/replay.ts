@@ -9,6 +9,7 @@ import type { ScratchStore } from '../../fuzz/evaluate.js';
 import { formatCounterexample } from '../../report/format-verdict.js';
 import { formatFlip } from '../../report/flip.js';
 import { UsageError } from '../../domain/errors.js';
+import { redactWith, secretValues } from '../../domain/secrets.js';
 import { existsSync, statSync } from 'node:fs';
 
 export interface ReplayOptions {
@@ -74,5 +75,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
       if (r && res.status === 'now-passing') marked += (await updateStatus(file, r.id, 'fixed')).updated;
     }
   }
-  return { file, records, summary, issues: loaded.issues.map((x) => `${x.file}:${x.line}: ${x.message}`), lines, marked };
+  // Replay lines quote the guard's answers: no secret from the environment may reach the console.
+  const secrets = secretValues();
+  return { file, records, summary, issues: redactWith(loaded.issues.map((x) => `${x.file}:${x.line}: ${x.message}`), secrets), lines: redactWith(lines, secrets), marked };
 }

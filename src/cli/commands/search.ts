@@ -8,6 +8,7 @@
  * With `--llm` it also runs the LLM paraphrase family, or says why that family is off.
  * Exit code 0 (a search finding is a measurement, not a failed invariant); 2 on usage errors.
  */
+import { redactDeep, redactSecrets } from '../../domain/secrets.js';
 import { UsageError } from '../../domain/errors.js';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -273,8 +274,9 @@ export function registerSearchCommand(program: Command, exit: (code: number) => 
           ...(opts.llm || opts.llmReplay ? [llmMarkdown(llmRows, llmMode, llmOff)] : []),
         ].join('\n');
         const json = { phase, families, domains, versions: versions(), search: summary, ...(opts.llm || opts.llmReplay ? { llm: llmOff !== undefined ? { off: llmOff } : { mode: llmMode, rows: llmRows } } : {}) };
-        await writeFileAtomic(path.join(outDir, 'search.md'), md);
-        await writeFileAtomic(path.join(outDir, 'search.json'), `${JSON.stringify(json, null, 2)}\n`);
+        // Counterexamples quote the guard's answers: no secret from the environment reaches a file.
+        await writeFileAtomic(path.join(outDir, 'search.md'), redactSecrets(md));
+        await writeFileAtomic(path.join(outDir, 'search.json'), `${JSON.stringify(redactDeep(json), null, 2)}\n`);
         const q = summary.queries;
         process.stdout.write(
           `search ${summary.guard} (${mode}, ${strategy}, budget ${budget}): bypassed ${summary.bypass.k}/${summary.bypass.n} start cases (${pct(summary.bypass)})` +
