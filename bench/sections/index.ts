@@ -12,6 +12,7 @@ import { workers } from './workers.js';
 import { hugeEntrySection } from './huge-entry.js';
 import { memory } from './memory.js';
 import { cliStart } from './cli-start.js';
+import { attack } from './attack.js';
 
 export const SECTIONS: readonly BenchSection[] = [
   guardCost,
@@ -22,4 +23,5 @@ export const SECTIONS: readonly BenchSection[] = [
   hugeEntrySection,
   memory,
   cliStart,
+  attack,
 ];
