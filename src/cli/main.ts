@@ -16,18 +16,19 @@ import { DOMAINS, type DomainId } from '../domain/fuzz-case.js';
 import { FAMILY_IDS } from '../../generators/family-ids.js';
 import { GUARD_SPEC_FORMS } from '../guards/resolve.js';
 import { parseGuardOptionFlags } from '../guards/guard-options.js';
-import { loadGuard, MAX_TIMEOUT_MS, parseList, parsePhase, parseSeed, positiveInt, reportsDir, writableDir, writableFile } from './context.js';
+import { cliCommand, loadGuard, MAX_TIMEOUT_MS, parseList, parsePhase, parseSeed, positiveInt, reportsDir, writableDir, writableFile } from './context.js';
 import { createProgress } from './progress.js';
 import { listText, LISTABLE } from './list.js';
 import { redactDeep, redactSecrets } from '../domain/secrets.js';
 import { DEFAULT_CONFIG, loadConfigFile, mergeConfig, type ConfigFlags } from '../config/index.js';
-import { gate, type GateThresholds } from '../report/gate.js';
-import { exitVerdict, FUZZ_EXIT_HELP } from './exit-verdict.js';
-import { writeStepSummary } from '../report/step-summary.js';
+import type { GateThresholds } from '../report/gate.js';
+import { FUZZ_EXIT_HELP } from './exit-verdict.js';
+import { writeRunOutputs } from './run-outputs.js';
+import { registerMergeReportsCommand } from './commands/merge-reports.js';
+import { parseShard, shardBlobName, type ShardSpec } from '../report/merge.js';
 import { printable, printableLine } from '../report/format-verdict.js';
 import { readJsonl, validateMemoryEntry } from '../corpus/jsonl.js';
-import { writeFileAtomic } from '../corpus/atomic.js';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 
 const GUARD_HELP = `guard to test: ${GUARD_SPEC_FORMS.map((f) => f.trim().replace(/\s{2,}/g, ' = ')).join('; ')}`;
 
@@ -59,6 +60,13 @@ async function withGuard<T>(spec: string, timeoutMs: number | undefined, fn: (g:
 /** Commander collector of a repeatable flag. */
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 const GUARD_OPTION_HELP = 'option of a built-in guard, repeatable: key=value with a JSON value; dotted keys reach into config (e.g. tauGuard=0.25, layers=\'["L1-keyword","L5-reasoning-guard"]\', weights.s1=0.2)';
+
+/** Parses `--shard i/n`, or throws UsageError naming the flag. */
+function shardOf(text: string): ShardSpec {
+  const r = parseShard(text);
+  if (!r.ok) throw new UsageError(r.message);
+  return r.shard;
+}
 
 /** Turns the flags the user typed (not commander's defaults) into config fields. */
 function configFlags(opts: Record<string, string | boolean | undefined>, sourceOf: (key: string) => string | undefined): ConfigFlags {
@@ -153,6 +161,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--max-failures <k>', 'distinct failure signatures to shrink per cell', '5')
     .option('--max-fpr <rate>', 'CI gate: fail when the Wilson 95% upper bound of any FPR exceeds this rate in [0,1]')
     .option('--max-bypass <rate>', 'CI gate: fail when the Wilson 95% upper bound of any bypass rate exceeds this rate in [0,1]')
+    .option('--shard <i/n>', 'run shard i of n of the campaign (cells round robin) and write its blob beside the report; merge the shards with merge-reports')
     .option('--require-invariants', 'with a gate, also fail (exit 1) when any invariant fails; without a gate the invariants decide anyway')
     .option('--junit <file>', 'write JUnit XML (one testcase per property × family × domain)')
     .option('--html [file]', 'write the HTML report (default: report.html in the report directory)')
@@ -166,7 +175,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .addOption(new Option('--attack-feedback <f>', 'what the attacker sees: auto (F when the guard gives one), score, or decision').choices(['auto', 'score', 'decision']).default('auto'))
     .option('-q, --quiet', 'no progress output')
     .action(async (opts: Record<string, string | boolean | undefined>, cmd: Command) => {
-      const [{ MemoryStore }, { runFuzz, summaryText }] = await Promise.all([import('../memory/index.js'), import('./commands/fuzz.js')]);
+      const [{ MemoryStore }, { runFuzz }] = await Promise.all([import('../memory/index.js'), import('./commands/fuzz.js')]);
       const flags = configFlags(opts, (k) => cmd.getOptionValueSource(k));
       const { config: fileConfig, file: configFile } = await loadConfigFile(typeof opts.config === 'string' ? opts.config : undefined, process.cwd(), { families: FAMILY_IDS });
       const cfg = mergeConfig(fileConfig, flags, DEFAULT_CONFIG);
@@ -182,6 +191,8 @@ export function buildProgram(exit: (code: number) => void): Command {
       const timeoutMs = positiveInt('--timeout', opts.timeout as string, 5000, MAX_TIMEOUT_MS);
       const workers = positiveInt('--workers', opts.workers as string, 1, 64);
       const thresholds = cfg.thresholds ?? {};
+      const shard = typeof opts.shard === 'string' ? shardOf(opts.shard) : undefined;
+      if (shard && timeS !== undefined) throw new UsageError('--shard needs --runs, not --time: a wall-clock budget gives each machine different cases, and the shards could not be merged exactly');
       const guardOptions = parseGuardOptionFlags((opts.guardOption as unknown as string[] | undefined) ?? [], fileConfig.guardOptions ?? {});
       const attack = {
         ...(opts.attackBases !== undefined ? { bases: positiveInt('--attack-bases', opts.attackBases as string, 200, 100_000) } : {}),
@@ -226,37 +237,20 @@ export function buildProgram(exit: (code: number) => void): Command {
               signal: activeRun.signal,
               attack,
               guardOptions,
+              ...(shard ? { shard } : {}),
             },
             progress,
           );
           const interrupted = activeRun.signal.aborted;
           activeRun = undefined;
-          const report = result.report;
-          const gateResult = gate(report, thresholds);
-          const extra: string[] = [];
-          if (cfg.html !== false) {
-            const htmlFile = typeof cfg.html === 'string' ? path.resolve(cfg.html) : path.join(outDir, 'report.html');
-            const { renderHtml } = await import('../report/html.js');
-            await writeFileAtomic(htmlFile, await renderHtml(report, { gateResult }));
-            extra.push(`html: ${htmlFile}`);
-          }
-          if (cfg.junit !== undefined) {
-            const junitFile = path.resolve(cfg.junit);
-            mkdirSync(path.dirname(junitFile), { recursive: true });
-            const { renderJunit } = await import('../report/junit.js');
-            await writeFileAtomic(junitFile, renderJunit(report, thresholds));
-            extra.push(`junit: ${junitFile}`);
-          }
-          const verdict = exitVerdict(report, gateResult, { thresholds, requireInvariants: opts.requireInvariants === true, reportDir: path.relative(process.cwd(), outDir) || outDir });
-          const summaryFile = writeStepSummary(report, process.env, gateResult, verdict.lines);
-          if (summaryFile) extra.push(`step summary: ${summaryFile}`);
-          process.stdout.write(`${redactSecrets(summaryText(result, { maxCounterexamples: 12, extra }))}\n`);
-          if (!interrupted) process.stdout.write(`\n${verdict.lines.join('\n')}\n`);
-          if (interrupted) {
-            process.stderr.write('farma-fuzz: interrupted: the report and the corpus hold the cases run before Ctrl-C\n');
-            exit(130);
-            return;
-          }
+          const verdict = await writeRunOutputs(result, {
+            ...(cfg.html !== undefined ? { html: cfg.html } : {}),
+            ...(cfg.junit !== undefined ? { junit: cfg.junit } : {}),
+            thresholds,
+            requireInvariants: opts.requireInvariants === true,
+            interrupted,
+            ...(shard ? { notes: [`shard ${shard.index}/${shard.total}: ${path.join(outDir, shardBlobName(shard))} (merge all shards with: ${cliCommand()} merge-reports DIR…; the corpus grows there)`] } : {}),
+          });
           exit(verdict.code);
         }, guardOptions);
       } finally {
@@ -440,6 +434,8 @@ export function buildProgram(exit: (code: number) => void): Command {
       }
     });
 
+
+  registerMergeReportsCommand(program, exit);
 
   program
     .command('list')

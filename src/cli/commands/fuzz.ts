@@ -35,6 +35,8 @@ import { coverageTable, coverageLines, type CoverageTable } from '../../report/c
 import { attackSummaryLines } from '../../report/adaptive.js';
 import { flipText } from '../../report/attack-html.js';
 import { guardOptionFlags } from '../../guards/guard-options.js';
+import type { AttackModeResult } from '../attack-mode.js';
+import { inShard, shardBlob, shardBlobName, type FinishSettings, type ShardParts, type ShardSpec } from '../../report/merge.js';
 
 export interface FuzzOptions {
   guardSpec: string;
@@ -68,6 +70,11 @@ export interface FuzzOptions {
   attack?: { bases?: number; budget?: number; feedback?: AttackFeedback } | false;
   /** `--guard-option` values the guard was built with (hashed into the report). */
   guardOptions?: Record<string, unknown>;
+  /**
+   * `--shard i/n`: run only this shard's part of the campaign (see `src/report/merge.ts`) and
+   * write its blob beside the report; the corpus is then grown by `merge-reports`.
+   */
+  shard?: ShardSpec;
 }
 
 export interface FuzzResult {
@@ -84,7 +91,7 @@ function guardConfigHash(guard: Guard, options?: Record<string, unknown>): strin
 }
 
 /** The coverage table of forged cells and attack bases and flips, when the guard exposes signals or layers. */
-function coverageOf(outcome: CampaignOutcome, attack?: Awaited<ReturnType<typeof runAttackMode>>): { coverage: CoverageTable } | undefined {
+function coverageOf(outcome: CampaignOutcome, attack?: Omit<AttackModeResult, 'cells'>): { coverage: CoverageTable } | undefined {
   const forged = outcome.cells.filter((c) => c.property === 'forgery-rejected' && !(attack && c.family === 'adaptive')).map((c) => c.stats);
   const table = coverageTable({ forged, extra: attack?.originals ?? [], flips: attack?.flipVerdicts ?? [] });
   return table ? { coverage: table } : undefined;
@@ -141,6 +148,11 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
       cells.push({ domain, family, arbitrary: FAMILY_REGISTRY[family].arbitrary(domain), ...(ex ? { examples: ex } : {}) });
     }
   }
+  // A shard runs every n-th unit: the campaign cells in order, then attack mode as one unit.
+  const mine = (unit: number): boolean => inShard(unit, o.shard);
+  const attackUnit = cells.length;
+  for (let k = cells.length - 1; k >= 0; k--) if (!mine(k)) cells.splice(k, 1);
+  const runAttack = attackMode && mine(attackUnit);
   const total = cells.length * o.runs;
   let doneBefore = 0;
   progress.start(total, `${o.guard.id}: ${cells.length} cells`);
@@ -187,7 +199,7 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
 
   // Attack mode: the adaptive family attacks the forged bases the guard rejects (issue 10).
   let attack: Awaited<ReturnType<typeof runAttackMode>> | undefined;
-  if (attackMode && !o.signal?.aborted) {
+  if (runAttack && !o.signal?.aborted) {
     const a = o.attack === false ? {} : (o.attack ?? {});
     const t0 = performance.now();
     attack = await runAttackMode({
@@ -224,17 +236,55 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
       })),
     });
   };
-  if (o.realData) {
+  // The real benign sets are measured once, by shard 1.
+  const measureReal = o.shard === undefined || o.shard.index === 1;
+  if (o.realData && measureReal) {
     const react = loadReactThoughts();
     for (const issue of react.issues) warnings.push(`${issue.file}:${issue.line}: ${issue.message}`);
     for (const set of react.sets) await toReal(`react-${set.name}`, 'ReAct prompts, MIT', set.entries);
   }
-  if (o.benignFile) {
+  if (o.benignFile && measureReal) {
     const user = loadBenignJsonl(o.benignFile);
     for (const issue of user.issues) warnings.push(`${issue.file}:${issue.line}: ${issue.message}`);
     await toReal(path.basename(o.benignFile), 'user export', user.entries);
   }
 
+  const settings: FinishSettings = {
+    guardSpec: o.guardSpec,
+    guardId: o.guard.id,
+    guardConfigHash: guardConfigHash(o.guard, o.guardOptions),
+    ...(o.guardOptions ? { guardOptions: o.guardOptions } : {}),
+    ...(o.corpusDir !== undefined ? { corpusDir: o.corpusDir } : {}),
+    phase: o.phase,
+    generatedAt: o.generatedAt,
+    domains: o.domains,
+    families: o.families,
+    maxFailures: o.maxFailures,
+    ...(o.thresholds ? { thresholds: o.thresholds } : {}),
+    outDir: o.outDir,
+  };
+  const parts: FuzzParts = { outcome, realSets, warnings, ...(attack ? { attack: { report: attack.report, flips: attack.flips, originals: attack.originals, flipVerdicts: attack.flipVerdicts } } : {}) };
+  if (!o.shard) return finishFuzz(settings, parts);
+  // A shard writes its blob (the merge input) and a partial report; merge-reports grows the corpus.
+  mkdirSync(o.outDir, { recursive: true });
+  const blob = redactDeep(shardBlob(o.shard, { ...settings, runsPerCell: o.runs, seed: o.seed }, parts));
+  await writeFileAtomic(path.join(o.outDir, shardBlobName(o.shard)), `${JSON.stringify(blob)}\n`);
+  const { corpusDir: _c, ...partial } = settings;
+  return finishFuzz(partial, parts);
+}
+
+/** What a finished campaign gives {@link finishFuzz}: its outcome, the attack, the real sets. */
+export type FuzzParts = ShardParts;
+
+/**
+ * Turns campaign parts into the report: counterexample ids and replay commands, corpus
+ * growth, `report.json` and `report.md`. Shared by `fuzz` and `merge-reports`, so a merged
+ * report is built by the same code as an unsharded one.
+ */
+export async function finishFuzz(o: FinishSettings, parts: FuzzParts): Promise<FuzzResult> {
+  const { outcome, realSets } = parts;
+  const attack = parts.attack;
+  const warnings = [...parts.warnings];
   // Counterexamples: ids, replay commands, corpus growth.
   // Nothing a guard says may carry a secret from the environment into files or the console.
   for (const cell of outcome.cells) for (const cx of cell.counterexamples) cx.verdict = redactDeep(cx.verdict);
@@ -246,13 +296,13 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
   });
   let corpus: ReportData['corpus'];
   if (o.corpusDir && cxWithIds.length > 0) {
-    const file = regressionFile(o.corpusDir, o.guard.id);
+    const file = regressionFile(o.corpusDir, o.guardId);
     const v = versions();
     const records = cxWithIds.map(({ cx, flip }) => {
       const { elapsedUs: _e, ...observed } = cx.verdict;
       return newRegressionRecord({
         ...(flip ? { original: { case: flip.original.case, observed: observedOf(flip.original.verdict), operators: flip.operators } } : {}),
-        guard: o.guard.id,
+        guard: o.guardId,
         property: cx.property,
         case: cx.case,
         observed: {
@@ -276,7 +326,7 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
   const report = buildReport({
     outcome,
     version: versions()['farma-fuzz'] ?? 'unknown',
-    guardConfigHash: guardConfigHash(o.guard, o.guardOptions),
+    guardConfigHash: o.guardConfigHash,
     ...(o.guardOptions && Object.keys(o.guardOptions).length > 0 ? { guardOptions: o.guardOptions } : {}),
     ...(attack ? { attack: attack.report } : {}),
     ...(coverageOf(outcome, attack) ?? {}),
