@@ -1,6 +1,7 @@
 /**
- * Evaluates one case against a guard: puts `setup` in a scratch store, checks `entry` on
- * the chosen path, rolls the store back. A guard that throws yields an `error` verdict;
+ * Evaluates one case against a guard: puts `setup` in a layer of its own over the committed
+ * store (history directly, attacker writes through the guard), checks `entry` on the chosen
+ * path, then drops the layer. A guard that throws yields an `error` verdict;
  * nothing a guard does is ever counted as a rejection unless it says `reject`.
  */
 import type { FuzzCase } from '../domain/fuzz-case.js';
@@ -9,14 +10,47 @@ import type { MemoryEntry } from '../domain/entry.js';
 import { errorVerdict, type Verdict } from '../domain/verdict.js';
 import { checkedVerdict } from '../domain/verdict-schema.js';
 
-/** What the engine needs from a memory store: run a check on top of `setup`, then roll back. */
+/** One case's temporary store state: the view a guard reads, and the commit of an admitted write. */
+export interface ScratchLayer {
+  readonly view: StoreView;
+  insert(entry: MemoryEntry): void;
+}
+
+/**
+ * What the engine needs from a memory store: run a check on top of `setup`, then forget it.
+ * With `overlay` (the SQLite `MemoryStore` has it), each case gets its own in-memory layer
+ * over the committed store: no write per case, and cases in flight at once never see each
+ * other's entries. Without it, the engine falls back to `scratch`/`scratchAsync` + `insert`
+ * (one case at a time, rolled back).
+ */
 export interface ScratchStore {
+  /** A fresh copy-on-write layer holding `setup` (see `StoreOverlay`). */
+  overlay?(setup: readonly MemoryEntry[]): ScratchLayer;
   scratch<T>(setup: readonly MemoryEntry[], fn: (view: StoreView) => T): T;
   scratchAsync<T>(setup: readonly MemoryEntry[], fn: (view: StoreView) => Promise<T>): Promise<T>;
   /** Commits one entry inside the current scratch (rolled back with it). */
   insert(entry: MemoryEntry): void;
   /** The store as it is outside any scratch (used as is when a case has no setup). */
   readonly view: StoreView;
+}
+
+/** Runs `fn` on a layer holding `setup`: an overlay when the store has one, else a rolled-back scratch. */
+function withLayer<T>(store: ScratchStore, setup: readonly MemoryEntry[], fn: (layer: ScratchLayer) => T): T {
+  if (store.overlay) return fn(store.overlay(setup));
+  return store.scratch(setup, (view) => fn({ view, insert: (e) => store.insert(e) }));
+}
+
+function withLayerAsync<T>(store: ScratchStore, setup: readonly MemoryEntry[], fn: (layer: ScratchLayer) => Promise<T>): Promise<T> {
+  if (store.overlay) {
+    let layer: ScratchLayer;
+    try {
+      layer = store.overlay(setup);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return fn(layer);
+  }
+  return store.scratchAsync(setup, (view) => fn({ view, insert: (e) => store.insert(e) }));
 }
 
 /** Splits `setup` into history (committed directly) and the attacker's earlier writes (through the guard). */
@@ -40,7 +74,8 @@ export function evaluateSync(guard: Guard, c: FuzzCase, store: ScratchStore, pha
   const { history, attacker } = splitSetup(c);
   if (history.length === 0 && attacker.length === 0) return checkSync(guard, c, store.view, phase);
   const partsFrom = attacker.length - Math.max(0, (c.truth.claimParts ?? 1) - 1);
-  return store.scratch(history, (view) => {
+  return withLayer(store, history, (layer) => {
+    const view = layer.view;
     let partRejected: Verdict | undefined;
     for (const [i, e] of attacker.entries()) {
       let v: Verdict;
@@ -50,7 +85,7 @@ export function evaluateSync(guard: Guard, c: FuzzCase, store: ScratchStore, pha
       } catch (err) {
         v = errorVerdict('threw', describeThrow(err));
       }
-      if (v.decision === 'admit') store.insert(e);
+      if (v.decision === 'admit') layer.insert(e);
       else if (i >= partsFrom && v.decision === 'reject') partRejected ??= v;
     }
     const final = checkSync(guard, c, view, phase);
@@ -99,7 +134,8 @@ async function bounded(guard: Guard, entry: FuzzCase['entry'], ctx: Parameters<G
 export async function evaluateAsync(guard: Guard, c: FuzzCase, store: ScratchStore, phase: Phase, timeoutMs?: number): Promise<Verdict> {
   const { history, attacker } = splitSetup(c);
   const partsFrom = attacker.length - Math.max(0, (c.truth.claimParts ?? 1) - 1);
-  return store.scratchAsync(history, async (view) => {
+  return withLayerAsync(store, history, async (layer) => {
+    const view = layer.view;
     let partRejected: Verdict | undefined;
     for (const [i, e] of attacker.entries()) {
       let v: Verdict;
@@ -108,7 +144,7 @@ export async function evaluateAsync(guard: Guard, c: FuzzCase, store: ScratchSto
       } catch (err) {
         v = errorVerdict('threw', describeThrow(err));
       }
-      if (v.decision === 'admit') store.insert(e);
+      if (v.decision === 'admit') layer.insert(e);
       else if (i >= partsFrom && v.decision === 'reject') partRejected ??= v;
     }
     let final: Verdict;

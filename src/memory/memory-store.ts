@@ -10,6 +10,7 @@ import type { Guard, MemoryEntry, Phase, StoreName, StoreView, SyncGuard, Verdic
 import { redactWith, secretValues } from '../domain/secrets.js';
 import { queryTerms, toFtsQuery } from './fts-query.js';
 import { SCHEMA_SQL, VIEW_SQL, WRITE_SQL } from './schema.js';
+import { StoreOverlay } from './store-overlay.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
 type Statements = Record<keyof typeof VIEW_SQL | keyof typeof WRITE_SQL, Statement>;
@@ -470,6 +471,25 @@ export class MemoryStore {
     const result = this.#asyncQueue.then(run, run);
     this.#asyncQueue = result.catch(() => undefined);
     return result;
+  }
+
+  /**
+   * A copy-on-write layer over the committed store holding `setup` (see {@link StoreOverlay}):
+   * reads through `layer.view` behave as if `setup` (and later `layer.insert` calls) were
+   * inserted here, but nothing is written, so any number of layers can be open at once and
+   * nothing needs rolling back. This is how the fuzz engine sets up each case.
+   * @throws StoreError as {@link MemoryStore.insertMany} would for `setup`.
+   */
+  overlay(setup: readonly MemoryEntry[] = []): StoreOverlay {
+    return new StoreOverlay(
+      {
+        path: this.path,
+        view: this.view,
+        has: (store, id) => this.get(store, id) !== undefined,
+        searchWith: (extra, query, k, store) => this.scratch(extra, () => this.search(query, k, store)),
+      },
+      setup,
+    );
   }
 
   /** Closes the database. Further calls throw StoreError. Closing twice is harmless. */

@@ -1,0 +1,111 @@
+/**
+ * A copy-on-write layer over a committed memory store: the temporary entries of one fuzz
+ * case (its history and the attacker writes the guard admitted) live in memory, and the
+ * layer answers every `StoreView` read exactly as the SQLite store would with those entries
+ * inserted. The committed store is never written, so many layers can be open at once (one
+ * per case in flight) and none has to be rolled back.
+ *
+ * - `size`, `countByKey`, `countByTraceType`: the committed count plus this layer's count,
+ *   kept in maps on insert (the same `extractKeys` the SQLite index uses).
+ * - `search`: with no temporary entry it is the committed store's search; otherwise the
+ *   layer's entries are put into SQLite inside a savepoint, the bm25 query runs, and the
+ *   savepoint is rolled back, all synchronously (so the ranking, ties included, is SQLite's
+ *   own). Only guards that search (e.g. A-MemGuard) pay for this.
+ * - Ids: an id already committed, or already in the layer, in the same store part is a
+ *   `StoreError` with the SQLite store's message.
+ */
+import { StoreError, extractKeys, isStoreName } from '../domain/index.js';
+import type { MemoryEntry, StoreName, StoreView } from '../domain/index.js';
+
+/** What a layer needs from the committed store under it. */
+export interface OverlayBase {
+  /** The database path, for error messages. */
+  readonly path: string;
+  /** Reads of the committed store. */
+  readonly view: StoreView;
+  /** True when `id` is committed in `store`. */
+  has(store: StoreName, id: string): boolean;
+  /** bm25 top-k over the committed entries plus `extra` (inserted in order), rolled back after. */
+  searchWith(extra: readonly MemoryEntry[], query: string, k: number, store?: StoreName): MemoryEntry[];
+}
+
+const STORES: readonly StoreName[] = ['reasoning', 'general'];
+
+/**
+ * One case's temporary state over a committed store. Create it with
+ * `MemoryStore.overlay(setup)`; drop it when the case is done (nothing to roll back).
+ * @example
+ * const layer = store.overlay(history);
+ * const v = guard.check(write, { phase: 'write', store: layer.view });
+ * if (v.decision === 'admit') layer.insert(write);
+ */
+export class StoreOverlay {
+  /** The view a guard receives: committed entries plus this layer's. */
+  readonly view: StoreView;
+  readonly #base: OverlayBase;
+  readonly #entries: MemoryEntry[] = [];
+  readonly #ids: Record<StoreName, Set<string>> = { reasoning: new Set(), general: new Set() };
+  readonly #sizes: Record<StoreName, number> = { reasoning: 0, general: 0 };
+  readonly #keys = new Map<string, number>();
+  readonly #traces = new Map<string, number>();
+
+  /**
+   * @throws StoreError (with the SQLite store's message) when two `setup` entries share a
+   *   store part and id, one is already committed, or one names an unknown store part.
+   */
+  constructor(base: OverlayBase, setup: readonly MemoryEntry[] = []) {
+    this.#base = base;
+    const seen = new Set<string>();
+    for (const e of setup) {
+      const k = `${e.store}\u0000${e.id}`;
+      if (seen.has(k)) throw new StoreError(`${base.path}: entry id ${JSON.stringify(e.id)} appears twice in one insert batch (${e.store} store)`);
+      seen.add(k);
+    }
+    for (const e of setup) this.insert(e);
+    const own = this;
+    this.view = {
+      size: (store?: StoreName): number => base.view.size(store) + own.#sum(store, (s) => own.#sizes[s]),
+      countByKey: (key: string, store?: StoreName): number => {
+        const k = key.toLowerCase();
+        return base.view.countByKey(key, store) + own.#sum(store, (s) => own.#keys.get(`${s}\u0000${k}`) ?? 0);
+      },
+      countByTraceType: (traceType: string, store?: StoreName): number =>
+        base.view.countByTraceType(traceType, store) + own.#sum(store, (s) => own.#traces.get(`${s}\u0000${traceType}`) ?? 0),
+      search: (query: string, k: number, store?: StoreName): MemoryEntry[] =>
+        own.#entries.length === 0 ? base.view.search(query, k, store) : base.searchWith(own.#entries, query, k, store),
+    };
+  }
+
+  #sum(store: StoreName | undefined, f: (s: StoreName) => number): number {
+    if (store !== undefined) return isStoreName(store) ? f(store) : 0;
+    let n = 0;
+    for (const s of STORES) n += f(s);
+    return n;
+  }
+
+  /** Entries in this layer, in insertion order. */
+  get entries(): readonly MemoryEntry[] {
+    return this.#entries;
+  }
+
+  /**
+   * Adds one entry to this layer (the committed store is untouched).
+   * @throws StoreError when the id is taken in that store part, or the part is unknown.
+   */
+  insert(e: MemoryEntry): void {
+    const base = this.#base;
+    if (!isStoreName(e.store)) throw new StoreError(`${base.path}: entry ${JSON.stringify(e.id)} has an unknown store ${JSON.stringify(e.store)}`);
+    if (this.#ids[e.store].has(e.id) || base.has(e.store, e.id)) {
+      throw new StoreError(`${base.path}: entry id ${JSON.stringify(e.id)} is already in the ${e.store} store`);
+    }
+    this.#ids[e.store].add(e.id);
+    this.#entries.push(e);
+    this.#sizes[e.store] += 1;
+    for (const key of extractKeys(e.content)) {
+      const k = `${e.store}\u0000${key}`;
+      this.#keys.set(k, (this.#keys.get(k) ?? 0) + 1);
+    }
+    const t = `${e.store}\u0000${e.traceType}`;
+    this.#traces.set(t, (this.#traces.get(t) ?? 0) + 1);
+  }
+}
