@@ -18,6 +18,13 @@ export default defineConfig({
   // Write report.html beside report.md.
   html: true,
   corpus: 'corpora/regressions',
+  // Guard calls in flight for async guards (module async, HTTP, exec, LLM judge); sync guards
+  // always use 1. Results are identical for every value.
+  concurrency: 8,
+  // Re-checks of each finding; one that does not reproduce every time is labelled flaky.
+  recheck: 3,
+  // Wall-clock bound per cell, seconds; a cell that reaches it reports "interrupted".
+  cellTime: 600,
   // Also available: seed (fixed fast-check seed), time (seconds budget), junit ('junit.xml'),
   // out (report directory, default reports/<date>-<guard>-<seed>).
 });

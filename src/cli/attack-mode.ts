@@ -14,7 +14,7 @@ import { runAttack, type AttackFeedback, type BaseResult } from '../fuzz/attack.
 import { cellSeed, type CampaignOutcome } from '../fuzz/campaign.js';
 import type { ScratchStore } from '../fuzz/evaluate.js';
 import { judge } from '../fuzz/oracle.js';
-import type { CellOutcome, Counterexample } from '../fuzz/property.js';
+import { DEFAULT_RECHECK, recheckFinding, type CellOutcome, type Counterexample } from '../fuzz/property.js';
 import { failureSignature } from '../fuzz/signature.js';
 import { emptyStats, record } from '../fuzz/stats.js';
 import { summariseAttack, type AttackBaseRow, type AttackReport } from '../report/adaptive.js';
@@ -108,11 +108,15 @@ export async function runAttackMode(o: AttackModeOptions): Promise<AttackModeRes
       const signature = failureSignature(r.flip.case, r.flip.verdict, 'violated');
       if (seen.has(signature) || found.length >= o.maxFailures) continue;
       seen.add(signature);
+      // Re-checked like property-mode findings: a flip that does not reproduce every time is flaky.
+      const checked = await recheckFinding(o.guard, r.flip.case, r.flip.verdict, o.store, o.phase, DEFAULT_RECHECK, o.timeoutMs);
       const cx: Counterexample = {
         domain,
         family: 'adaptive',
         property: 'forgery-rejected',
         judgement: 'violated',
+        kind: checked.kind,
+        recheck: checked.recheck,
         signature,
         case: r.flip.case,
         verdict: r.flip.verdict,

@@ -66,7 +66,7 @@ export const BUILTIN_GUARD_IDS = Object.keys(GUARDS);
  * @throws GuardLoadError as resolveGuard; UsageError when a module, HTTP or exec guard
  *   claims the id of a built-in guard (it would write into that guard's corpus).
  */
-export async function loadGuard(spec: string, timeoutMs?: number, guardOptions?: Record<string, unknown>): Promise<Guard> {
+export async function loadGuard(spec: string, timeoutMs?: number, guardOptions?: Record<string, unknown>, concurrency?: number): Promise<Guard> {
   // --guard-option / guardOptions (issue 10.6): checked against the guard's schema before anything loads.
   const given = guardOptions !== undefined && Object.keys(guardOptions).length > 0;
   if (given && guardSpecKind(spec) !== 'builtin') {
@@ -76,7 +76,7 @@ export async function loadGuard(spec: string, timeoutMs?: number, guardOptions?:
   const guard = await resolveGuard(
     spec,
     { createBuiltin: (id) => createGuard(id, options), knownIds: BUILTIN_GUARD_IDS },
-    timeoutMs !== undefined ? { timeoutMs } : {},
+    { ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(concurrency !== undefined ? { concurrency } : {}) },
   );
   if (guardSpecKind(spec) !== 'builtin' && BUILTIN_GUARD_IDS.includes(guard.id)) {
     await Promise.resolve(guard.close?.()).catch(() => undefined);

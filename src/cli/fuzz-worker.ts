@@ -15,10 +15,17 @@ import { FAMILY_REGISTRY, isDomainId, isFamilyId, type FamilyId } from '../../ge
 import { guardSpecKind } from '../guards/resolve.js';
 import { loadGuard } from './context.js';
 
-/** What a worker needs to build the guard: the `--guard` spec and the per-entry time bound (ms). */
+/**
+ * What a worker needs to build and drive the guard: the `--guard` spec, the per-entry time
+ * bound (ms), and the per-guard run settings (calls in flight, re-checks per finding, the
+ * per-cell time bound in ms).
+ */
 export interface FuzzWorkerGuard {
   spec: string;
   timeoutMs?: number;
+  concurrency?: number;
+  recheck?: number;
+  cellTimeLimitMs?: number;
 }
 
 /** This file, as a URL. */
@@ -48,12 +55,12 @@ async function withGuard<T>(g: FuzzWorkerGuard, fn: (guard: Guard) => Promise<T>
     const key = `${g.spec}\u0000${g.timeoutMs ?? ''}`;
     let p = builtinGuards.get(key);
     if (!p) {
-      p = loadGuard(g.spec, g.timeoutMs);
+      p = loadGuard(g.spec, g.timeoutMs, undefined, g.concurrency);
       builtinGuards.set(key, p);
     }
     return fn(await p);
   }
-  const guard = await loadGuard(g.spec, g.timeoutMs);
+  const guard = await loadGuard(g.spec, g.timeoutMs, undefined, g.concurrency);
   try {
     return await fn(guard);
   } finally {
@@ -66,6 +73,9 @@ function runTask(task: CellTask<FuzzWorkerGuard>, guard: Guard, scratch: Scratch
   if (!isDomainId(task.domain)) throw new UsageError(`unknown domain "${task.domain}"`);
   if (!isFamilyId(task.family)) throw new UsageError(`unknown family "${task.family}"`);
   const domain: DomainId = task.domain;
+  const g = task.guard;
+  const bound = g.cellTimeLimitMs !== undefined && Number.isFinite(g.cellTimeLimitMs) ? g.cellTimeLimitMs : undefined;
+  const timeLimitMs = task.timeLimitMs === undefined ? bound : bound === undefined ? task.timeLimitMs : Math.min(task.timeLimitMs, bound);
   return runCell({
     domain,
     family: task.family,
@@ -76,7 +86,10 @@ function runTask(task: CellTask<FuzzWorkerGuard>, guard: Guard, scratch: Scratch
     runs: task.runs,
     seed: task.seed,
     ...(task.maxFailures !== undefined ? { maxFailures: task.maxFailures } : {}),
-    ...(task.timeLimitMs !== undefined ? { timeLimitMs: task.timeLimitMs } : {}),
+    ...(timeLimitMs !== undefined ? { timeLimitMs } : {}),
+    ...(g.timeoutMs !== undefined ? { timeoutMs: g.timeoutMs } : {}),
+    ...(g.concurrency !== undefined ? { concurrency: g.concurrency } : {}),
+    ...(g.recheck !== undefined ? { recheck: g.recheck } : {}),
     ...(task.examples ? { examples: task.examples } : {}),
     onProgress,
   });

@@ -30,6 +30,12 @@ import { printable, printableLine } from '../report/format-verdict.js';
 import { readJsonl, validateMemoryEntry } from '../corpus/jsonl.js';
 import { existsSync, statSync } from 'node:fs';
 
+/** Upper bounds of --concurrency and --recheck (beyond these a typo is likelier than intent). */
+const MAX_CONCURRENCY = 256;
+const MAX_RECHECK = 100;
+const CONCURRENCY_HELP = 'guard calls in flight for async guards (module async, http, exec, LLM judge); sync guards always use 1; results are identical for any value (default 8)';
+const RECHECK_HELP = 'checks of each finding (fuzz) or of a passing/flaky record (replay); one that does not reproduce every time is labelled flaky (default 3)';
+
 const GUARD_HELP = `guard to test: ${GUARD_SPEC_FORMS.map((f) => f.trim().replace(/\s{2,}/g, ' = ')).join('; ')}`;
 
 /** Guards open right now, closed on Ctrl-C so no subprocess outlives the CLI. */
@@ -46,14 +52,19 @@ async function closeGuard(guard: Guard): Promise<void> {
   }
 }
 
-async function withGuard<T>(spec: string, timeoutMs: number | undefined, fn: (g: Guard) => Promise<T>, guardOptions?: Record<string, unknown>): Promise<T> {
-  const guard = await loadGuard(spec, timeoutMs, guardOptions);
+async function withGuard<T>(spec: string, timeoutMs: number | undefined, fn: (g: Guard) => Promise<T>, guardOptions?: Record<string, unknown>, concurrency?: number): Promise<T> {
+  const guard = await loadGuard(spec, timeoutMs, guardOptions, concurrency);
   openGuards.add(guard);
   try {
     return await fn(guard);
   } finally {
     await closeGuard(guard);
   }
+}
+
+/** {@link withGuard} with `concurrency` calls in flight (the HTTP/exec adapters size their pools to it). */
+function withGuardIn<T>(spec: string, timeoutMs: number | undefined, concurrency: number, fn: (g: Guard) => Promise<T>, guardOptions?: Record<string, unknown>): Promise<T> {
+  return withGuard(spec, timeoutMs, fn, guardOptions, concurrency);
 }
 
 
@@ -85,6 +96,9 @@ function configFlags(opts: Record<string, string | boolean | undefined>, sourceO
   if (given('phase')) f.phase = parsePhase(str('phase'));
   if (given('maxFailures')) f.maxFailures = positiveInt('--max-failures', str('maxFailures'), 5);
   if (given('junit')) f.junit = str('junit');
+  if (given('concurrency')) f.concurrency = positiveInt('--concurrency', str('concurrency'), 8, MAX_CONCURRENCY);
+  if (given('recheck')) f.recheck = positiveInt('--recheck', str('recheck'), 3, MAX_RECHECK);
+  if (given('cellTime')) f.cellTime = positiveInt('--cell-time', str('cellTime'), 600, MAX_TIMEOUT_MS / 1000);
   if (given('html')) f.html = opts.html === false ? false : opts.html === true ? true : str('html');
   const t: GateThresholds = {};
   if (given('maxFpr')) t.maxFpr = rate('--max-fpr', str('maxFpr'));
@@ -173,6 +187,9 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--attack-bases <n>', 'adaptive attack mode: forged bases drawn per domain (default min(runs, 200))')
     .option('--attack-budget <n>', 'adaptive attack mode: guard queries per rejected base, the original included', '30')
     .addOption(new Option('--attack-feedback <f>', 'what the attacker sees: auto (F when the guard gives one), score, or decision').choices(['auto', 'score', 'decision']).default('auto'))
+    .option('--concurrency <n>', CONCURRENCY_HELP)
+    .option('--recheck <k>', RECHECK_HELP)
+    .option('--cell-time <seconds>', 'wall-clock bound per cell (domain × family); a cell that reaches it stops and reports "interrupted" with what ran (default 600)')
     .option('-q, --quiet', 'no progress output')
     .action(async (opts: Record<string, string | boolean | undefined>, cmd: Command) => {
       const [{ MemoryStore }, { runFuzz }] = await Promise.all([import('../memory/index.js'), import('./commands/fuzz.js')]);
@@ -190,6 +207,9 @@ export function buildProgram(exit: (code: number) => void): Command {
       const maxFailures = cfg.maxFailures ?? 5;
       const timeoutMs = positiveInt('--timeout', opts.timeout as string, 5000, MAX_TIMEOUT_MS);
       const workers = positiveInt('--workers', opts.workers as string, 1, 64);
+      const concurrency = cfg.concurrency ?? 8;
+      const recheck = cfg.recheck ?? 3;
+      const cellTimeLimitMs = (cfg.cellTime ?? 600) * 1000;
       const thresholds = cfg.thresholds ?? {};
       const shard = typeof opts.shard === 'string' ? shardOf(opts.shard) : undefined;
       if (shard && timeS !== undefined) throw new UsageError('--shard needs --runs, not --time: a wall-clock budget gives each machine different cases, and the shards could not be merged exactly');
@@ -233,6 +253,9 @@ export function buildProgram(exit: (code: number) => void): Command {
               generatedAt: now.toISOString(),
               workers,
               timeoutMs,
+              concurrency,
+              recheck,
+              cellTimeLimitMs,
               thresholds,
               signal: activeRun.signal,
               attack,
@@ -252,7 +275,7 @@ export function buildProgram(exit: (code: number) => void): Command {
             ...(shard ? { notes: [`shard ${shard.index}/${shard.total}: ${path.join(outDir, shardBlobName(shard))} (merge all shards with: ${cliCommand()} merge-reports DIR…; the corpus grows there)`] } : {}),
           });
           exit(verdict.code);
-        }, guardOptions);
+        }, guardOptions, concurrency);
       } finally {
         store.close();
       }
@@ -265,16 +288,24 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('-c, --corpus <dir>', 'regression corpus directory', 'corpora/regressions')
     .option('--id <id>', 'replay one record (an id or a unique prefix), printed in full')
     .addOption(new Option('--phase <phase>', 'guard path').choices(['write', 'retrieve']).default('write'))
-    .option('--mark-fixed', 'mark open records that now pass as fixed')
+    .option('--mark-fixed', 'mark open records that now pass (on every re-check) as fixed')
     .option('--timeout <ms>', 'per-entry time bound for module, http and exec guards', '5000')
     .option('--guard-option <key=value>', GUARD_OPTION_HELP, collect)
+    .option('--concurrency <n>', CONCURRENCY_HELP)
+    .option('--recheck <k>', RECHECK_HELP)
     .action(async (opts: Record<string, string | boolean | undefined>) => {
       const [{ MemoryStore }, { runReplay }] = await Promise.all([import('../memory/index.js'), import('./commands/replay.js')]);
       const guardSpec = String(opts.guard);
       const store = new MemoryStore(':memory:');
       try {
-        await withGuard(guardSpec, positiveInt('--timeout', opts.timeout as string, 5000, MAX_TIMEOUT_MS), async (guard) => {
+        const timeoutMs = positiveInt('--timeout', opts.timeout as string, 5000, MAX_TIMEOUT_MS);
+        const concurrency = positiveInt('--concurrency', opts.concurrency as string | undefined, 8, MAX_CONCURRENCY);
+        const recheck = positiveInt('--recheck', opts.recheck as string | undefined, 3, MAX_RECHECK);
+        await withGuardIn(guardSpec, timeoutMs, concurrency, async (guard) => {
           const r = await runReplay({
+            timeoutMs,
+            concurrency,
+            recheck,
             guard,
             guardSpec,
             store,
@@ -290,7 +321,7 @@ export function buildProgram(exit: (code: number) => void): Command {
           if (!existsSync(r.file)) process.stdout.write(`no corpus file yet for guard ${guard.id}: ${r.file} (fuzz writes it when it finds a counterexample)\n`);
           if (r.marked > 0) process.stdout.write(`marked ${r.marked} record(s) as fixed in ${r.file}\n`);
           process.stdout.write(
-            `\n${r.records.length} records from ${r.file}: ${c.open} open, ${c['now-passing']} now passing, ${c.fixed} fixed, ${c.regressed} regressed, ${c.error} errors (${r.summary.perSecond.toFixed(0)} entries/s)\n` +
+            `\n${r.records.length} records from ${r.file}: ${c.open} open, ${c['now-passing']} now passing, ${c.fixed} fixed, ${c.regressed} regressed, ${c.flaky} flaky, ${c.error} errors (${r.summary.perSecond.toFixed(0)} entries/s)\n` +
               (flips.length > 0
                 ? `${flips.length} flip records (original + rewrite): ${['reproduced', 'original-admitted', 'rewrite-rejected', 'both-changed', 'error'].map((k) => `${flips.filter((x) => x.flip?.status === k).length} ${k}`).join(', ')}\n`
                 : ''),
@@ -311,6 +342,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--store <path>', 'SQLite memory store to check against (default: an empty store)')
     .addOption(new Option('--phase <phase>', 'guard path').choices(['write', 'retrieve']).default('write'))
     .option('--timeout <ms>', 'per-entry time bound for module, http and exec guards', '5000')
+    .option('--concurrency <n>', CONCURRENCY_HELP)
     .action(async (opts: Record<string, string | undefined>) => {
       const [{ MemoryStore, probeStoreFile }, { checkFile }] = await Promise.all([import('../memory/index.js'), import('./commands/check.js')]);
       if (opts.store !== undefined) {
@@ -320,8 +352,9 @@ export function buildProgram(exit: (code: number) => void): Command {
       }
       const store = new MemoryStore(opts.store ?? ':memory:');
       try {
-        await withGuard(String(opts.guard), positiveInt('--timeout', opts.timeout, 5000, MAX_TIMEOUT_MS), async (guard) => {
-          const lines = await checkFile(String(opts.input), guard, store, parsePhase(String(opts.phase)));
+        const concurrency = positiveInt('--concurrency', opts.concurrency, 8, MAX_CONCURRENCY);
+        await withGuardIn(String(opts.guard), positiveInt('--timeout', opts.timeout, 5000, MAX_TIMEOUT_MS), concurrency, async (guard) => {
+          const lines = await checkFile(String(opts.input), guard, store, parsePhase(String(opts.phase)), concurrency);
           let bad = 0;
           for (const l of lines) {
             process.stdout.write(`${JSON.stringify(l.output)}\n`);
@@ -352,6 +385,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .addOption(new Option('--phase <phase>', 'guard path').choices(['write', 'retrieve']).default('write'))
     .option('-o, --out <dir>', 'report directory (default: reports/fpr-<date>-<guard>-<seed>)')
     .option('--timeout <ms>', 'per-entry time bound for module, http and exec guards', '5000')
+    .option('--concurrency <n>', CONCURRENCY_HELP)
     .option('-q, --quiet', 'no progress output')
     .action(async (opts: Record<string, string | boolean | undefined>) => {
       const [{ MemoryStore }, { measureFpr, renderFprMarkdown, writeFprReport }] = await Promise.all([import('../memory/index.js'), import('./commands/fpr.js')]);
@@ -362,10 +396,12 @@ export function buildProgram(exit: (code: number) => void): Command {
       const domains = parseList<DomainId>('--domain', String(opts.domain), DOMAINS);
       const store = new MemoryStore(':memory:');
       try {
-        await withGuard(String(opts.guard), positiveInt('--timeout', opts.timeout as string, 5000, MAX_TIMEOUT_MS), async (guard) => {
+        const concurrency = positiveInt('--concurrency', opts.concurrency as string | undefined, 8, MAX_CONCURRENCY);
+        await withGuardIn(String(opts.guard), positiveInt('--timeout', opts.timeout as string, 5000, MAX_TIMEOUT_MS), concurrency, async (guard) => {
           // Rejected entries quote the guard's reasons and signal names: redacted before any output.
           const report = redactDeep(await measureFpr(
             {
+              concurrency,
               guard,
               store,
               domains,

@@ -49,6 +49,19 @@ export interface FarmaFuzzConfig {
    * Checked against the guard's schema (`src/guards/guard-options.ts`); hashed into the report.
    */
   guardOptions?: Record<string, unknown>;
+  /**
+   * Guard calls in flight at once for an async guard (module async, HTTP, exec, LLM judge);
+   * positive integer (`--concurrency`), default 8. Sync guards always run one call at a time.
+   * Results are identical for every value with the same seed.
+   */
+  concurrency?: number;
+  /**
+   * Re-checks of each finding, positive integer (`--recheck`), default 3. A finding that does
+   * not reproduce on every re-check is labelled flaky, never a clean bypass or false positive.
+   */
+  recheck?: number;
+  /** Wall-clock bound per cell in seconds, positive integer (`--cell-time`), default 600; the cell then reports interrupted. */
+  cellTime?: number;
 }
 
 /**
@@ -66,6 +79,9 @@ export const DEFAULT_CONFIG = {
   thresholds: {},
   html: true,
   corpus: 'corpora/regressions',
+  concurrency: 8,
+  recheck: 3,
+  cellTime: 600,
 } as const satisfies FarmaFuzzConfig;
 
 /**

@@ -13,7 +13,7 @@ import { importModule } from '../guards/adapters/import-module.js';
 /** File names looked for in the working folder, first found wins. */
 export const CONFIG_FILE_NAMES = ['farma-fuzz.config.ts', 'farma-fuzz.config.mjs', 'farma-fuzz.config.js'] as const;
 
-const FIELDS = ['guard', 'families', 'domains', 'runs', 'seed', 'time', 'phase', 'maxFailures', 'thresholds', 'junit', 'html', 'corpus', 'out', 'guardOptions'] as const;
+const FIELDS = ['guard', 'families', 'domains', 'runs', 'seed', 'time', 'phase', 'maxFailures', 'thresholds', 'junit', 'html', 'corpus', 'out', 'guardOptions', 'concurrency', 'recheck', 'cellTime'] as const;
 type Field = (typeof FIELDS)[number];
 
 /** Names known to the checker; each list is optional (without it any non-empty string passes). */
@@ -72,6 +72,9 @@ export function validateConfig(value: unknown, where: string, known: KnownIds = 
   posInt('time');
   if (has('phase') && v.phase !== 'write' && v.phase !== 'retrieve') fail('phase', '"write" or "retrieve"', v.phase);
   posInt('maxFailures');
+  posInt('concurrency');
+  posInt('recheck');
+  posInt('cellTime');
   if (has('thresholds')) {
     const t = v.thresholds;
     if (typeof t !== 'object' || t === null || Array.isArray(t)) fail('thresholds', 'an object { maxFpr?, maxBypass? }', t);

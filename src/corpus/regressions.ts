@@ -67,6 +67,14 @@ export interface RegressionRecord {
    * `replay` can check both halves. `operators` is the minimal operator set that flipped it.
    */
   original?: RegressionOriginal;
+  /**
+   * What the finding was when found: `bypass`, `false-positive`, `flaky` (did not reproduce
+   * on every re-check), `crash` (the input crashes or hangs the guard) or `guard-error`.
+   * Absent in records written before re-checks existed.
+   */
+  finding?: string;
+  /** Re-checks when found, and how many reproduced the failure. */
+  recheck?: { reproduced: number; of: number };
 }
 
 /** The rejected half of a flip record. */
@@ -95,6 +103,8 @@ export function newRegressionRecord(input: {
   status?: RegressionStatus;
   /** The rejected original of a flip and the operators that flipped it. */
   original?: { case: FuzzCase; observed: ObservedVerdict; operators: string[] };
+  finding?: string;
+  recheck?: { reproduced: number; of: number };
 }): RegressionRecord {
   const record: RegressionRecord = {
     id: caseId(input.case),
@@ -113,6 +123,8 @@ export function newRegressionRecord(input: {
   };
   if (input.path !== undefined) record.path = input.path;
   if (input.original) record.original = { case: input.original.case, entry: input.original.case.entry, observed: input.original.observed, operators: input.original.operators };
+  if (input.finding !== undefined) record.finding = input.finding;
+  if (input.recheck !== undefined) record.recheck = { ...input.recheck };
   return record;
 }
 

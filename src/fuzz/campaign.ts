@@ -27,6 +27,16 @@ export interface CampaignOptions {
   timeLimitMs?: number;
   /** Time bound per async guard call, ms (timeouts are `error` verdicts). */
   timeoutMs?: number;
+  /**
+   * Wall-clock bound for each cell, ms (default {@link DEFAULT_CELL_TIME_MS}): a cell that
+   * reaches it stops and reports `interrupted`, with the cases run so far. It keeps a guard
+   * that crashes or hangs from holding one cell for ever. `Infinity` removes the bound.
+   */
+  cellTimeLimitMs?: number;
+  /** Guard calls in flight for an async guard (default 8); results are identical for any value. */
+  concurrency?: number;
+  /** Re-checks of each finding (default 3); see `CellOptions.recheck`. */
+  recheck?: number;
   /** Stops the campaign between batches; the cells run so far are returned. */
   signal?: AbortSignal;
   onCellStart?: (cell: CellSpec, index: number) => void;
@@ -47,6 +57,9 @@ export interface CampaignOutcome {
   failed: boolean;
 }
 
+/** Default per-cell time bound: 10 minutes. */
+export const DEFAULT_CELL_TIME_MS = 600_000;
+
 /** FNV-1a 32-bit over a string: a stable per-cell seed derivation. */
 export function cellSeed(seed: number, domain: string, family: string): number {
   let h = 0x811c9dc5 ^ (seed >>> 0);
@@ -64,10 +77,12 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignOutcome> 
   for (const [i, cell] of o.cells.entries()) {
     if (o.signal?.aborted) break;
     o.onCellStart?.(cell, i);
-    let timeLimitMs: number | undefined;
+    const cellBound = o.cellTimeLimitMs ?? DEFAULT_CELL_TIME_MS;
+    let timeLimitMs: number | undefined = Number.isFinite(cellBound) ? cellBound : undefined;
     if (o.timeLimitMs !== undefined) {
       const left = o.timeLimitMs - (performance.now() - started);
-      timeLimitMs = Math.max(1, left / (o.cells.length - i));
+      const share = Math.max(1, left / (o.cells.length - i));
+      timeLimitMs = timeLimitMs === undefined ? share : Math.min(timeLimitMs, share);
     }
     const outcome = await runCell({
       domain: cell.domain,
@@ -82,6 +97,8 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignOutcome> 
       ...(timeLimitMs !== undefined ? { timeLimitMs } : {}),
       ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
       ...(o.signal ? { signal: o.signal } : {}),
+      ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
+      ...(o.recheck !== undefined ? { recheck: o.recheck } : {}),
       ...(cell.examples ? { examples: cell.examples } : {}),
       onProgress: (done) => o.onProgress?.(cell, done),
     });

@@ -130,8 +130,19 @@ async function bounded(guard: Guard, entry: FuzzCase['entry'], ctx: Parameters<G
   }
 }
 
-/** Async evaluation, for any guard. `timeoutMs` bounds each guard call (default: none). */
-export async function evaluateAsync(guard: Guard, c: FuzzCase, store: ScratchStore, phase: Phase, timeoutMs?: number): Promise<Verdict> {
+/**
+ * Bounds how many guard calls run at once (a `p-limit` limiter): a call waits for a free
+ * slot before its time bound starts.
+ */
+export type CallLimit = <T>(fn: () => Promise<T>) => Promise<T>;
+
+/**
+ * Async evaluation, for any guard. `timeoutMs` bounds each guard call (default: none);
+ * `limit`, when given, is shared by every call of every case evaluated at once.
+ */
+export async function evaluateAsync(guard: Guard, c: FuzzCase, store: ScratchStore, phase: Phase, timeoutMs?: number, limit?: CallLimit): Promise<Verdict> {
+  const call = (entry: MemoryEntry, ctx: Parameters<Guard['check']>[1]): Promise<Verdict> =>
+    limit ? limit(() => bounded(guard, entry, ctx, timeoutMs)) : bounded(guard, entry, ctx, timeoutMs);
   const { history, attacker } = splitSetup(c);
   const partsFrom = attacker.length - Math.max(0, (c.truth.claimParts ?? 1) - 1);
   return withLayerAsync(store, history, async (layer) => {
@@ -140,7 +151,7 @@ export async function evaluateAsync(guard: Guard, c: FuzzCase, store: ScratchSto
     for (const [i, e] of attacker.entries()) {
       let v: Verdict;
       try {
-        v = await bounded(guard, e, { phase: 'write', store: view }, timeoutMs);
+        v = await call(e, { phase: 'write', store: view });
       } catch (err) {
         v = errorVerdict('threw', describeThrow(err));
       }
@@ -149,7 +160,7 @@ export async function evaluateAsync(guard: Guard, c: FuzzCase, store: ScratchSto
     }
     let final: Verdict;
     try {
-      final = await bounded(guard, c.entry, { phase, store: view }, timeoutMs);
+      final = await call(c.entry, { phase, store: view });
     } catch (e) {
       final = errorVerdict('threw', describeThrow(e));
     }

@@ -5,22 +5,46 @@
  * budget is spent. Every non-shrink evaluation is tallied, so the cell also yields rates.
  */
 import fc from 'fast-check';
+import pLimit from 'p-limit';
 import type { FuzzCase } from '../domain/fuzz-case.js';
 import type { Guard, Phase } from '../domain/guard.js';
 import type { Verdict } from '../domain/verdict.js';
-import { evaluateAsync, evaluateCase, evaluateSync, type ScratchStore } from './evaluate.js';
+import { evaluateAsync, evaluateSync, type ScratchStore } from './evaluate.js';
 import { judge, propertyFor, type Judgement, type PropertyId } from './oracle.js';
 import { failureSignature } from './signature.js';
 import { emptyStats, record, type CellStats } from './stats.js';
 import { EngineError, errorMessage } from '../domain/errors.js';
+
+/**
+ * What a finding is, after its re-checks:
+ * - `bypass` / `false-positive`: the invariant broke on every re-check (a clean finding);
+ * - `flaky`: it broke at least once but not on every re-check (e.g. an LLM judge at
+ *   temperature > 0); never reported as a clean bypass or false positive;
+ * - `crash`: the input makes the guard crash, hang (time out) or throw on every re-check;
+ * - `guard-error`: another reproducible error verdict (malformed output, guard unavailable).
+ */
+export type FindingKind = 'bypass' | 'false-positive' | 'flaky' | 'crash' | 'guard-error';
+
+/** Error kinds that mean "this input crashes the guard" when they reproduce. */
+export const CRASH_ERROR_KINDS: readonly string[] = ['crashed', 'timeout', 'threw'];
+
+/** Default re-checks of each finding (`--recheck`). */
+export const DEFAULT_RECHECK = 3;
+
+/** Default guard calls in flight for async guards (`--concurrency`); sync guards always use 1. */
+export const DEFAULT_ASYNC_CONCURRENCY = 8;
 
 export interface Counterexample {
   domain: string;
   family: string;
   property: PropertyId;
   judgement: Exclude<Judgement, 'holds'>;
+  /** What the finding is once re-checked (see {@link FindingKind}). */
+  kind: FindingKind;
+  /** Re-checks of the reported case, and how many reproduced the failure (same judgement and error kind). */
+  recheck: { reproduced: number; of: number };
   signature: string;
-  /** The shrunk case. */
+  /** The shrunk case (a flaky finding is not shrunk: it is the case that first failed). */
   case: FuzzCase;
   verdict: Verdict;
   /** fast-check seed and path that reproduce the shrunk failure. */
@@ -51,8 +75,20 @@ export interface CellOptions {
   path?: string;
   /** Time bound per async guard call, ms; past it the verdict is an `error` (timeout). */
   timeoutMs?: number;
-  /** Stops the cell between batches (e.g. on Ctrl-C); the cell then reports `interrupted`. */
+  /** Stops the cell (e.g. on Ctrl-C) without waiting for guard calls in flight; the cell then reports `interrupted`. */
   signal?: AbortSignal;
+  /**
+   * Guard calls in flight at once for an async guard (default 8; sync guards always 1).
+   * Results are identical for every value: cases are drawn ahead with the same seed,
+   * evaluated concurrently, and consumed by fast-check in order; shrinking is sequential.
+   */
+  concurrency?: number;
+  /**
+   * Re-checks of each failure (default 3, at least 1). A failure that does not reproduce on
+   * every re-check is a `flaky` finding and is not shrunk; while shrinking, a candidate counts
+   * as failing only when one more check reproduces it.
+   */
+  recheck?: number;
 }
 
 /**
@@ -81,6 +117,166 @@ export function roundSeed(seed: number, round: number): number {
   return (seed + Math.imul(round, 0x9e3779b9)) >>> 0;
 }
 
+/** A failure's class: its judgement, and for errors the error kind. Re-checks must match it. */
+function failureClass(c: FuzzCase, v: Verdict): string {
+  const j = judge(c.truth, v);
+  return j === 'error' ? `error:${v.error?.kind ?? 'unknown'}` : j;
+}
+
+function findingKind(property: PropertyId, judgement: Exclude<Judgement, 'holds'>, verdict: Verdict, flaky: boolean): FindingKind {
+  if (flaky) return 'flaky';
+  if (judgement === 'error') return CRASH_ERROR_KINDS.includes(verdict.error?.kind ?? '') ? 'crash' : 'guard-error';
+  return property === 'benign-admitted' ? 'false-positive' : 'bypass';
+}
+
+/**
+ * Re-checks a failing case `times` times (concurrently for an async guard) and labels the
+ * finding: `flaky` unless every re-check fails in the same way as `verdict` did. For finders
+ * outside `runCell` (e.g. attack mode), so their findings are re-checked as property mode's are.
+ * @returns the kind, the re-check counts, and the first reproducing verdict (else `verdict`).
+ */
+export async function recheckFinding(
+  guard: Guard,
+  c: FuzzCase,
+  verdict: Verdict,
+  store: ScratchStore,
+  phase: Phase,
+  times = DEFAULT_RECHECK,
+  timeoutMs?: number,
+): Promise<{ kind: FindingKind; recheck: { reproduced: number; of: number }; verdict: Verdict }> {
+  const n = Math.max(1, Math.floor(times));
+  const cls = failureClass(c, verdict);
+  const vs =
+    guard.mode === 'sync'
+      ? Array.from({ length: n }, () => evaluateSync(guard, c, store, phase))
+      : await Promise.all(Array.from({ length: n }, () => evaluateAsync(guard, c, store, phase, timeoutMs)));
+  const matching = vs.filter((v) => failureClass(c, v) === cls);
+  const j = judge(c.truth, verdict);
+  const judgement: Exclude<Judgement, 'holds'> = j === 'holds' ? 'violated' : j;
+  const shown = matching[0] ?? verdict;
+  return { kind: findingKind(propertyFor(c.truth), judgement, shown, matching.length < n), recheck: { reproduced: matching.length, of: n }, verdict: shown };
+}
+
+const ABORTED = Symbol('aborted');
+
+/** Resolves to `p`'s value, or to {@link ABORTED} as soon as `signal` aborts (the guard call is left to settle). */
+function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T | typeof ABORTED> {
+  if (!signal) return p;
+  if (signal.aborted) return Promise.resolve(ABORTED);
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => resolve(ABORTED);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}
+
+/**
+ * Draws the cases one `fc.check` call will generate with these parameters, in order: the
+ * same seed, run count and examples give the same values whatever the property answers, up
+ * to its first failure.
+ */
+function drawCases(arbitrary: fc.Arbitrary<FuzzCase>, params: fc.Parameters<[FuzzCase]>): FuzzCase[] {
+  const out: FuzzCase[] = [];
+  const { interruptAfterTimeLimit: _t, path: _p, ...rest } = params;
+  fc.check(
+    fc.property(arbitrary, (c) => {
+      out.push(c);
+      return true;
+    }),
+    rest,
+  );
+  return out;
+}
+
+function sameCase(a: FuzzCase, b: FuzzCase): boolean {
+  return a.entry.id === b.entry.id && a.entry.content === b.entry.content && a.truth.template === b.truth.template && (a.setup?.length ?? 0) === (b.setup?.length ?? 0);
+}
+
+/**
+ * Evaluates drawn cases ahead of the property, with up to `concurrency` guard calls in flight
+ * and at most `window` cases ahead of the one fast-check asks for. Verdicts are handed out
+ * by index, so completion order never matters.
+ */
+class Prefetcher {
+  readonly #cases: FuzzCase[];
+  readonly #evaluate: (c: FuzzCase) => Promise<Verdict>;
+  readonly #concurrency: number;
+  readonly #window: number;
+  readonly #verdicts: Array<Promise<Verdict> | undefined> = [];
+  readonly #pending = new Set<Promise<unknown>>();
+  #next = 0;
+  #consumed = 0;
+  #stopped = false;
+
+  constructor(cases: FuzzCase[], evaluate: (c: FuzzCase) => Promise<Verdict>, concurrency: number) {
+    this.#cases = cases;
+    this.#evaluate = evaluate;
+    this.#concurrency = concurrency;
+    this.#window = concurrency * 4;
+    this.#pump();
+  }
+
+  #start(i: number): Promise<Verdict> {
+    const p = this.#evaluate(this.#cases[i] as FuzzCase);
+    this.#verdicts[i] = p;
+    const settled = p.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#pending.add(settled);
+    void settled.then(() => {
+      this.#pending.delete(settled);
+      this.#pump();
+    });
+    return p;
+  }
+
+  #pump(): void {
+    while (!this.#stopped && this.#pending.size < this.#concurrency && this.#next < this.#cases.length && this.#next < this.#consumed + this.#window) {
+      const i = this.#next++;
+      if (this.#verdicts[i] === undefined) this.#start(i);
+    }
+  }
+
+  /** The verdict of case `i`, or undefined when `c` is not the drawn case `i` (then evaluate it directly). */
+  take(i: number, c: FuzzCase): Promise<Verdict> | undefined {
+    const drawn = this.#cases[i];
+    if (drawn === undefined || !sameCase(drawn, c)) {
+      this.stop();
+      return undefined;
+    }
+    this.#consumed = i + 1;
+    const p = this.#verdicts[i] ?? this.#start(i);
+    this.#verdicts[i] = undefined;
+    if (this.#next <= i) this.#next = i + 1;
+    this.#pump();
+    return p;
+  }
+
+  /** Starts no more calls (those in flight settle on their own). */
+  stop(): void {
+    this.#stopped = true;
+  }
+
+  /** Resolves when every call started has settled. */
+  async drain(): Promise<void> {
+    this.stop();
+    while (this.#pending.size > 0) await Promise.all([...this.#pending]);
+  }
+}
+
+/** What the property decides about one observation: pass/fail now, or after `n` more checks of the case. */
+type Step = boolean | { recheck: number; then: (verdicts: Verdict[]) => boolean };
+
 /**
  * Runs one cell. Never throws for guard failures (they are `error` verdicts); rejects only
  * when the arbitrary itself throws (e.g. a broken template), naming the cell.
@@ -91,21 +287,41 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
   const found: Counterexample[] = [];
   const seen = new Set<string>();
   const maxFailures = o.maxFailures ?? 5;
+  const rechecks = Math.max(1, Math.floor(o.recheck ?? DEFAULT_RECHECK));
+  const concurrency = o.guard.mode === 'sync' ? 1 : Math.max(1, Math.floor(o.concurrency ?? DEFAULT_ASYNC_CONCURRENCY));
   const deadline = o.timeLimitMs !== undefined ? started + o.timeLimitMs : Infinity;
+  const aborted = (): boolean => o.signal?.aborted === true;
   let property: PropertyId | 'mixed' | undefined;
   let interrupted = false;
   let round = 0;
+
+  const evalSync = (c: FuzzCase): Verdict => evaluateSync(o.guard, c, o.store, o.phase);
+  // One limiter for every call of the cell (prefetch, shrinking, re-checks): never more than N in flight.
+  const limit = concurrency > 1 ? pLimit(concurrency) : undefined;
+  const evalAsync = (c: FuzzCase): Promise<Verdict> => evaluateAsync(o.guard, c, o.store, o.phase, o.timeoutMs, limit);
+  const againSync = (c: FuzzCase, n: number): Verdict[] => Array.from({ length: n }, () => evalSync(c));
+  const againAsync = async (c: FuzzCase, n: number): Promise<Verdict[]> => {
+    if (concurrency > 1) return Promise.all(Array.from({ length: n }, () => evalAsync(c)));
+    const out: Verdict[] = [];
+    for (let i = 0; i < n; i++) out.push(await evalAsync(c));
+    return out;
+  };
 
   const maxRounds = maxFailures * 4;
   let failRounds = 0;
   while (stats.runs < o.runs && !interrupted) {
     const hunting = found.length < maxFailures && failRounds < maxRounds;
     let shrinking = false;
-    let trigger: { signature: string; template: string } | undefined;
+    let runIndex = 0;
+    let trigger: { signature: string; template: string; cls: string; reproduced: number } | undefined;
     let last: { c: FuzzCase; verdict: Verdict; judgement: Exclude<Judgement, 'holds'> } | undefined;
-    const observe = (c: FuzzCase, verdict: Verdict): boolean => {
+    const remaining = o.runs - stats.runs;
+    const seed = roundSeed(o.seed, round);
+    const observe = (c: FuzzCase, verdict: Verdict): Step => {
       const j = judge(c.truth, verdict);
+      const at = runIndex;
       if (!shrinking) {
+        runIndex += 1;
         const p = propertyFor(c.truth);
         property = property === undefined || property === p ? p : 'mixed';
         record(stats, c, verdict, j);
@@ -113,23 +329,56 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
       }
       if (j === 'holds' || !hunting) return true;
       const signature = failureSignature(c, verdict, j);
+      const cls = failureClass(c, verdict);
       if (!shrinking) {
         if (seen.has(signature)) return true;
-        shrinking = true;
-        trigger = { signature, template: c.truth.template };
-      } else if (seen.has(signature) && c.truth.template !== trigger?.template) {
-        // While shrinking, a smaller case of the same template still counts (fewer operators,
-        // shorter chains), even when it lands on a known signature; another template does not.
-        return true;
+        return {
+          recheck: rechecks,
+          then: (vs) => {
+            const reproduced = vs.filter((v) => failureClass(c, v) === cls).length;
+            if (reproduced < rechecks) {
+              // Flaky: reported as such, never shrunk (shrinking would walk on noise).
+              seen.add(signature);
+              found.push({
+                domain: o.domain,
+                family: o.family,
+                property: propertyFor(c.truth),
+                judgement: j,
+                kind: 'flaky',
+                recheck: { reproduced, of: rechecks },
+                signature,
+                case: c,
+                verdict,
+                seed,
+                path: String(at),
+                numShrinks: 0,
+              });
+              return true;
+            }
+            shrinking = true;
+            trigger = { signature, template: c.truth.template, cls, reproduced };
+            last = { c, verdict, judgement: j };
+            return false;
+          },
+        };
       }
-      last = { c, verdict, judgement: j };
-      return false;
+      // While shrinking, only the trigger's failure class counts (a bypass never shrinks onto a crash).
+      if (cls !== trigger?.cls) return true;
+      // A smaller case of the same template still counts (fewer operators, shorter chains),
+      // even when it lands on a known signature; another template does not.
+      if (seen.has(signature) && c.truth.template !== trigger.template) return true;
+      return {
+        recheck: 1,
+        then: (vs) => {
+          if (!vs.every((v) => failureClass(c, v) === cls)) return true;
+          last = { c, verdict, judgement: j };
+          return false;
+        },
+      };
     };
-    const remaining = o.runs - stats.runs;
-    const seed = roundSeed(o.seed, round);
     if (round > 0) await yieldToEventLoop();
     const timeLeft = deadline - performance.now();
-    if (timeLeft <= 0 || o.signal?.aborted) {
+    if (timeLeft <= 0 || aborted()) {
       interrupted = true;
       break;
     }
@@ -141,36 +390,69 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
       ...(o.path !== undefined ? { path: o.path } : {}),
     };
     let details: fc.RunDetails<[FuzzCase]>;
+    let prefetch: Prefetcher | undefined;
     try {
       if (o.guard.mode === 'sync') {
-        details = fc.check(fc.property(o.arbitrary, (c) => observe(c, evaluateSync(o.guard, c, o.store, o.phase))), params);
+        details = fc.check(
+          fc.property(o.arbitrary, (c) => {
+            const step = observe(c, evalSync(c));
+            return typeof step === 'boolean' ? step : step.then(againSync(c, step.recheck));
+          }),
+          params,
+        );
       } else {
+        if (concurrency > 1 && o.path === undefined) prefetch = new Prefetcher(drawCases(o.arbitrary, params), evalAsync, concurrency);
+        const pf = prefetch;
         details = await fc.check(
-          fc.asyncProperty(o.arbitrary, async (c) => observe(c, await evaluateAsync(o.guard, c, o.store, o.phase, o.timeoutMs))),
+          fc.asyncProperty(o.arbitrary, async (c) => {
+            if (aborted()) return true;
+            const ahead = !shrinking && pf ? pf.take(runIndex, c) : undefined;
+            const v = await abortable(ahead ?? evalAsync(c), o.signal);
+            if (v === ABORTED) return true;
+            const step = observe(c, v);
+            if (typeof step === 'boolean') return step;
+            const again = await abortable(againAsync(c, step.recheck), o.signal);
+            if (again === ABORTED) return true;
+            const ok = step.then(again);
+            if (!ok) pf?.stop();
+            return ok;
+          }),
           params,
         );
       }
     } catch (cause) {
+      prefetch?.stop();
       throw new EngineError(`generator failed in cell ${o.domain}/${o.family}: ${errorMessage(cause)}`, { cause });
     }
-    if (details.failed && details.counterexample !== null && last !== undefined) {
+    if (prefetch) {
+      if (aborted()) prefetch.stop();
+      else await prefetch.drain();
+    }
+    if (details.failed && details.counterexample !== null && last !== undefined && trigger !== undefined) {
       const [c] = details.counterexample;
-      // Re-evaluate the shrunk case for its own verdict (the last observed one may be a rejected shrink attempt).
-      const verdict = await evaluateCase(o.guard, c, o.store, o.phase, o.timeoutMs);
+      const t = trigger;
+      // Re-check the shrunk case for its own verdicts (the last observed one may be a rejected shrink attempt).
+      const vs = aborted() ? [] : o.guard.mode === 'sync' ? againSync(c, rechecks) : await againAsync(c, rechecks);
+      const matching = vs.filter((v) => failureClass(c, v) === t.cls);
+      const verdict = matching[0] ?? vs[0] ?? last.verdict;
+      const reproduced = vs.length > 0 ? matching.length : t.reproduced;
       const j = judge(c.truth, verdict);
       const judgement: Exclude<Judgement, 'holds'> = j === 'holds' ? last.judgement : j;
       const signature = failureSignature(c, verdict, judgement);
       const duplicate = seen.has(signature);
       seen.add(signature);
       // The case that started this shrink is covered when it shrank within its own template.
-      if (trigger && trigger.template === c.truth.template) seen.add(trigger.signature);
+      if (t.template === c.truth.template) seen.add(t.signature);
       // A case that shrinks onto a known finding (e.g. its operators were not needed) is not a new one.
       if (!duplicate) {
+        const p = propertyFor(c.truth);
         found.push({
           domain: o.domain,
           family: o.family,
-          property: propertyFor(c.truth),
+          property: p,
           judgement,
+          kind: findingKind(p, judgement, verdict, reproduced < rechecks),
+          recheck: { reproduced, of: rechecks },
           signature,
           case: c,
           verdict,
@@ -186,7 +468,7 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
     } else if (details.failed && details.counterexample === null && !details.interrupted) {
       throw new EngineError(`cell ${o.domain}/${o.family}: fast-check gave up (too many skipped values)`);
     }
-    if (details.interrupted && stats.runs < o.runs) interrupted = true;
+    if ((details.interrupted || aborted()) && stats.runs < o.runs) interrupted = true;
     if (o.path !== undefined) break;
     if (details.failed) failRounds += 1;
     round += 1;

@@ -8,6 +8,7 @@ import type { Guard, Phase } from '../domain/guard.js';
 import type { Verdict } from '../domain/verdict.js';
 import { evaluateCase, type ScratchStore } from './evaluate.js';
 import { judge, type Judgement } from './oracle.js';
+import { mapInOrder } from './in-flight.js';
 
 /** The fields of a regression record that replay reads. */
 export interface ReplayableRecord {
@@ -16,6 +17,8 @@ export interface ReplayableRecord {
   case: FuzzCase;
   /** Attack-mode flips: the rejected original of `case` (issue 10.2); replay checks both halves. */
   original?: { case: FuzzCase };
+  /** `flaky` when the record was a flaky finding (see `FindingKind`). */
+  finding?: string;
 }
 
 /**
@@ -35,10 +38,13 @@ export function flipStatus(original: Pick<Verdict, 'decision'>, rewrite: Pick<Ve
 }
 
 /**
- * - `open`: open and still failing; `now-passing`: open but the invariant now holds (mark it fixed);
- * - `fixed`: fixed and holding; `regressed`: fixed but failing again; `error`: the guard errored.
+ * - `open`: open and still failing; `now-passing`: open but the invariant now holds on every
+ *   re-check (mark it fixed);
+ * - `fixed`: fixed and holding; `regressed`: fixed but failing again; `error`: the guard errored;
+ * - `flaky`: an open record whose re-checks disagree (it failed on some and held on others):
+ *   neither still open for sure nor passing, never offered for `--mark-fixed`.
  */
-export type ReplayStatus = 'open' | 'now-passing' | 'fixed' | 'regressed' | 'error';
+export type ReplayStatus = 'open' | 'now-passing' | 'fixed' | 'regressed' | 'flaky' | 'error';
 
 export interface ReplayResult {
   id: string;
@@ -47,6 +53,22 @@ export interface ReplayResult {
   verdict: Verdict;
   /** For flip records: the original's verdict and the status of both halves. */
   flip?: { status: FlipReplayStatus; original: Verdict };
+  /** For re-checked records: how many checks failed, of how many. */
+  recheck?: { failed: number; of: number };
+}
+
+export interface ReplayOptions {
+  /** Guard path (default `write`). */
+  phase?: Phase;
+  /** Guard calls in flight for an async guard (default 1); results are identical for any value. */
+  concurrency?: number;
+  /**
+   * Checks of a record before it is called `now-passing`, and of a record found flaky
+   * (default 3). A record that fails on some and holds on others is `flaky`.
+   */
+  recheck?: number;
+  /** Time bound per async guard call, ms. */
+  timeoutMs?: number;
 }
 
 export interface ReplaySummary {
@@ -62,28 +84,52 @@ export function replayStatus(recorded: 'open' | 'fixed', j: Judgement): ReplaySt
   return j === 'holds' ? 'now-passing' : 'open';
 }
 
-/** Replays records in order. Guard errors become `error` results; nothing throws for them. */
+/**
+ * Replays records in input order (up to `concurrency` at once for an async guard). Guard
+ * errors become `error` results; nothing throws for them. An open record that now holds, or
+ * one recorded as flaky, is checked `recheck` times in all: a mix of failing and holding
+ * checks makes it `flaky`.
+ */
 export async function replayRecords(
   records: readonly ReplayableRecord[],
   guard: Guard,
   store: ScratchStore,
-  phase: Phase = 'write',
+  options: Phase | ReplayOptions = 'write',
 ): Promise<ReplaySummary> {
+  const o: ReplayOptions = typeof options === 'string' ? { phase: options } : options;
+  const phase = o.phase ?? 'write';
+  const rechecks = Math.max(1, Math.floor(o.recheck ?? 3));
   const started = performance.now();
-  const results: ReplayResult[] = [];
-  const counts: Record<ReplayStatus, number> = { open: 0, 'now-passing': 0, fixed: 0, regressed: 0, error: 0 };
-  for (const r of records) {
-    const verdict = await evaluateCase(guard, r.case, store, phase);
+  const counts: Record<ReplayStatus, number> = { open: 0, 'now-passing': 0, fixed: 0, regressed: 0, flaky: 0, error: 0 };
+  const once = (r: ReplayableRecord): Verdict | Promise<Verdict> => evaluateCase(guard, r.case, store, phase, o.timeoutMs);
+  const one = async (r: ReplayableRecord): Promise<ReplayResult> => {
+    const verdict = await once(r);
     const j = judge(r.case.truth, verdict);
     const status = replayStatus(r.status, j);
-    counts[status] += 1;
-    const result: ReplayResult = { id: r.id, status, judgement: j, verdict };
-    if (r.original) {
-      const original = await evaluateCase(guard, r.original.case, store, phase);
-      result.flip = { status: flipStatus(original, verdict), original };
+    const recheckable = r.status === 'open' && j !== 'error' && (status === 'now-passing' || r.finding === 'flaky');
+    let result: ReplayResult = { id: r.id, status, judgement: j, verdict };
+    if (recheckable && rechecks > 1) {
+      let failed = j === 'violated' ? 1 : 0;
+      let firstFailing = j === 'violated' ? verdict : undefined;
+      for (let i = 1; i < rechecks; i++) {
+        const v = await once(r);
+        if (judge(r.case.truth, v) === 'violated') {
+          failed += 1;
+          firstFailing ??= v;
+        }
+      }
+      const mixed = failed > 0 && failed < rechecks;
+      const s: ReplayStatus = mixed ? 'flaky' : failed === 0 ? 'now-passing' : 'open';
+      result = { id: r.id, status: s, judgement: failed > 0 ? 'violated' : 'holds', verdict: firstFailing ?? verdict, recheck: { failed, of: rechecks } };
     }
-    results.push(result);
-  }
+    if (r.original) {
+      const original = await evaluateCase(guard, r.original.case, store, phase, o.timeoutMs);
+      result.flip = { status: flipStatus(original, result.verdict), original };
+    }
+    return result;
+  };
+  const results = await mapInOrder(records, one, guard.mode === 'sync' ? 1 : (o.concurrency ?? 1));
+  for (const r of results) counts[r.status] += 1;
   const seconds = (performance.now() - started) / 1000;
   return { results, counts, perSecond: seconds > 0 ? records.length / seconds : records.length };
 }

@@ -80,16 +80,28 @@ export interface PrintableCounterexample {
   id: string;
   property: string;
   judgement: string;
+  /** Finding kind (see `FindingKind`); absent in records written before re-checks existed. */
+  kind?: string;
+  recheck?: { reproduced: number; of: number };
   signature: string;
   case: FuzzCase;
   verdict: Verdict;
   replay: string;
 }
 
+/** What a finding is, in words: e.g. `bypass (forged entry admitted)`, `FLAKY bypass (reproduced 1/3 re-checks)`. */
+export function findingLabel(cx: Pick<PrintableCounterexample, 'property' | 'judgement' | 'kind' | 'recheck' | 'verdict'>): string {
+  const base = cx.judgement === 'error' ? 'guard error' : cx.property === 'benign-admitted' ? 'false positive (benign entry rejected)' : 'bypass (forged entry admitted)';
+  const times = cx.recheck ? `reproduced ${cx.recheck.reproduced}/${cx.recheck.of} re-checks` : '';
+  if (cx.kind === 'flaky') return `FLAKY ${cx.judgement === 'error' ? 'guard error' : cx.property === 'benign-admitted' ? 'false positive' : 'bypass'} (${times}; not a clean finding)`;
+  if (cx.kind === 'crash') return `this input crashes the guard (${printableLine(cx.verdict.error?.kind ?? 'error')}${times ? `, ${times}` : ''})`;
+  return times ? `${base}, ${times}` : base;
+}
+
 /** A multi-line block describing one minimal counterexample. */
 export function formatCounterexample(cx: PrintableCounterexample): string {
   const e = cx.case.entry;
-  const what = cx.judgement === 'error' ? 'guard error' : cx.property === 'benign-admitted' ? 'false positive (benign entry rejected)' : 'bypass (forged entry admitted)';
+  const what = findingLabel(cx);
   const lines = [
     `✗ ${cx.property} · ${cx.case.truth.domain}/${cx.case.truth.family} · ${what} · id ${cx.id}`,
     `  signature: ${cx.signature}`,

@@ -173,9 +173,10 @@ export async function renderHtml(r: ReportData, options: { gateResult?: GateResu
   if (r.counterexamples.length === 0) out.push('<p>None: no invariant broke.</p>');
   else {
     out.push('<table>');
-    out.push(row(['id', 'domain', 'family', 'property', 'judgement', 'decision', 'shrinks'], true));
+    out.push(row(['id', 'domain', 'family', 'property', 'judgement', 'finding', 'reproduced', 'decision', 'shrinks'], true));
     for (const x of r.counterexamples) {
-      out.push(row([`<a href="#cx-${e(x.id)}"><code>${e(x.id)}</code></a>`, e(x.domain), e(x.family), e(x.property), e(x.judgement), e(x.verdict.decision), num(x.numShrinks)]));
+      const rep = x.recheck ? `${x.recheck.reproduced}/${x.recheck.of}` : '–';
+      out.push(row([`<a href="#cx-${e(x.id)}"><code>${e(x.id)}</code></a>`, e(x.domain), e(x.family), e(x.property), e(x.judgement), x.kind === 'flaky' ? '<td class="bad">flaky</td>' : e(x.kind ?? x.judgement), e(rep), e(x.verdict.decision), num(x.numShrinks)]));
     }
     out.push('</table>');
     for (const x of r.counterexamples) {

@@ -32,19 +32,29 @@ function seconds(ms: number | undefined): string {
   return ((ms ?? 0) / 1000).toFixed(3);
 }
 
-function failureKind(c: ReportCell): string {
-  if (c.violations === 0) return 'guard-error';
-  return c.property === 'benign-admitted' ? 'false-positive' : 'bypass';
+/**
+ * The failure type of a cell: `bypass` / `false-positive` when a clean finding (one that
+ * reproduced on every re-check) or no finding at all backs the violations; `flaky` when every
+ * finding of the cell is flaky; `guard-crash` when an input crashes the guard; else `guard-error`.
+ */
+function failureKind(c: ReportCell, cxs: readonly ReportData['counterexamples'][number][]): string {
+  const clean = c.property === 'benign-admitted' ? 'false-positive' : 'bypass';
+  if (cxs.some((x) => x.kind === clean)) return clean;
+  if (cxs.some((x) => x.kind === 'crash')) return 'guard-crash';
+  if (cxs.length > 0 && cxs.every((x) => x.kind === 'flaky')) return 'flaky';
+  return c.violations === 0 ? 'guard-error' : clean;
 }
 
 function cellFailure(r: ReportData, c: ReportCell): { message: string; type: string; body: string } {
   const cxs = r.counterexamples.filter((x) => x.domain === c.domain && x.family === c.family && x.property === c.property);
   const rateName = c.property === 'benign-admitted' ? 'FPR' : 'bypass rate';
-  const head = `${c.violations} violation(s) and ${c.errors} guard error(s) in ${c.runs} runs; ${rateName} ${pct(c.violationRate)}; ${cxs.length} minimal counterexample(s)`;
+  const flaky = cxs.filter((x) => x.kind === 'flaky').length;
+  const crashes = cxs.filter((x) => x.kind === 'crash').length;
+  const head = `${c.violations} violation(s) and ${c.errors} guard error(s) in ${c.runs} runs; ${rateName} ${pct(c.violationRate)}; ${cxs.length} minimal counterexample(s)${flaky > 0 ? `, ${flaky} flaky` : ''}${crashes > 0 ? `, ${crashes} crashing the guard` : ''}`;
   const replays = cxs.map((x) => `replay ${x.id}: ${x.replay}`);
   const blocks = cxs.map((x) => formatCounterexample({ ...x, verdict: { ...x.verdict, elapsedUs: r.timing.counterexampleUs[x.id] ?? 0 } }));
   return {
-    type: failureKind(c),
+    type: failureKind(c, cxs),
     message: xmlSafeLine([head, ...replays].join('; ')),
     body: xmlSafe([head, ...(blocks.length > 0 ? blocks : ['(no minimal counterexample was kept for this cell)'])].join('\n\n')),
   };
@@ -71,7 +81,7 @@ function addProperties(suite: XMLBuilder, r: ReportData): void {
  *   `classname` the suite name and `name` `<property> · <family>` (e.g.
  *   `forgery-rejected · seed`).
  * - A cell that broke its invariant gets one `<failure>`: `type` is `bypass`,
- *   `false-positive` or `guard-error`; the `message` attribute (one line) gives the counts,
+ *   `false-positive`, `flaky` (every finding of the cell is flaky), `guard-crash` or `guard-error`; the `message` attribute (one line) gives the counts,
  *   the rate and every replay command; the element text holds each minimal counterexample
  *   as `formatCounterexample` prints it. A cell with 0 runs is `<skipped>`.
  * - With `thresholds`, a suite `farma-fuzz.<guard>.gate` holds one test case per

@@ -34,6 +34,10 @@ export interface ReportCounterexample {
   family: string;
   property: string;
   judgement: string;
+  /** `bypass`, `false-positive`, `flaky` (did not reproduce on every re-check), `crash` (the input crashes or hangs the guard) or `guard-error`. */
+  kind?: string;
+  /** Re-checks of the reported case and how many reproduced the failure (absent in reports made before re-checks). */
+  recheck?: { reproduced: number; of: number };
   signature: string;
   case: FuzzCase;
   /** The verdict without its timing (`elapsedUs` is under `timing`). */
@@ -111,6 +115,8 @@ export interface ReportData {
     violations: number;
     errors: number;
     failingCells: string[];
+    /** Findings (minimal counterexamples) by kind: bypass, false-positive, flaky, crash, guard-error. */
+    findings?: Record<string, number>;
   };
   cells: ReportCell[];
   fpr: {
@@ -224,6 +230,8 @@ export function buildReport(input: BuildReportInput): ReportData {
       family: cx.family,
       property: cx.property,
       judgement: cx.judgement,
+      kind: cx.kind,
+      recheck: { ...cx.recheck },
       signature: cx.signature,
       case: cx.case,
       verdict,
@@ -256,6 +264,7 @@ export function buildReport(input: BuildReportInput): ReportData {
       violations: cells.reduce((a, c) => a + c.violations, 0),
       errors: cells.reduce((a, c) => a + c.errors, 0),
       failingCells: cells.filter((c) => !c.holds).map((c) => `${c.domain}/${c.family}`),
+      findings: counterexamples.reduce<Record<string, number>>((a, x) => ({ ...a, [x.kind ?? x.judgement]: (a[x.kind ?? x.judgement] ?? 0) + 1 }), {}),
     },
     cells,
     fpr: { generated, real: input.realSets, ...(realismGap !== undefined ? { realismGap } : {}) },

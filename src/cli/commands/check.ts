@@ -8,6 +8,7 @@ import type { MemoryEntry } from '../../domain/entry.js';
 import type { Guard, Phase } from '../../domain/guard.js';
 import type { ScratchStore } from '../../fuzz/evaluate.js';
 import { evaluateCase } from '../../fuzz/evaluate.js';
+import { mapInOrder } from '../../fuzz/in-flight.js';
 import { readJsonl, validateMemoryEntry } from '../../corpus/jsonl.js';
 import { redactWith, secretValues } from '../../domain/secrets.js';
 
@@ -17,23 +18,30 @@ export interface CheckLine {
   error?: string;
 }
 
-/** Checks every entry of a JSONL file; returns the output lines in input order. */
-export async function checkFile(file: string, guard: Guard, store: ScratchStore, phase: Phase): Promise<CheckLine[]> {
+/**
+ * Checks every entry of a JSONL file; returns the output lines in input order. An async
+ * guard gets up to `concurrency` checks in flight (default 1); the output is the same.
+ */
+export async function checkFile(file: string, guard: Guard, store: ScratchStore, phase: Phase, concurrency = 1): Promise<CheckLine[]> {
   const { records, issues } = readJsonl(file, validateMemoryEntry);
   const rows: Array<{ line: number; entry?: MemoryEntry; error?: string }> = [
     ...records.map((r) => ({ line: r.line, entry: r.value })),
     ...issues.map((i) => ({ line: i.line, error: `${i.file}:${i.line}: ${i.message}` })),
   ].sort((a, b) => a.line - b.line);
+  const verdicts = await mapInOrder(
+    rows,
+    (row) => (row.entry === undefined ? undefined : evaluateCase(guard, { entry: row.entry, truth: { label: 'benign' as const, family: 'input', domain: 'input', template: 'input', operators: [] } }, store, phase)),
+    guard.mode === 'sync' ? 1 : concurrency,
+  );
   const out: CheckLine[] = [];
   // Guard text (reasons, signal and layer names, error messages) never carries a secret out.
   const secrets = secretValues();
-  for (const row of rows) {
-    if (row.entry === undefined) {
+  for (const [i, row] of rows.entries()) {
+    const v = verdicts[i];
+    if (row.entry === undefined || v === undefined) {
       out.push({ line: row.line, output: { line: row.line, error: row.error ?? 'bad line' }, error: row.error ?? 'bad line' });
       continue;
     }
-    const c = { entry: row.entry, truth: { label: 'benign' as const, family: 'input', domain: 'input', template: 'input', operators: [] } };
-    const v = await evaluateCase(guard, c, store, phase);
     const output: Record<string, unknown> = {
       id: row.entry.id,
       decision: v.decision,

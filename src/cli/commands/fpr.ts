@@ -13,6 +13,7 @@ import type { Guard, Phase } from '../../domain/guard.js';
 import type { MemoryEntry } from '../../domain/entry.js';
 import type { Verdict } from '../../domain/verdict.js';
 import type { ScratchStore } from '../../fuzz/evaluate.js';
+import { mapInOrder } from '../../fuzz/in-flight.js';
 import { evaluateCase } from '../../fuzz/evaluate.js';
 import { interval, type Interval } from '../../report/model.js';
 import { pct } from '../../report/markdown.js';
@@ -78,6 +79,8 @@ export interface FprOptions {
   phase: Phase;
   benignFile?: string;
   realData: boolean;
+  /** Guard calls in flight for an async guard (default 1); the figures are identical for any value. */
+  concurrency?: number;
 }
 
 /** Measures FPR on generated and real benign traces. Deterministic for a seed. */
@@ -111,8 +114,9 @@ export async function measureFpr(o: FprOptions, progress: Progress): Promise<Fpr
     const dims = { traceType: new Map<string, Tally>(), format: new Map<string, Tally>(), language: new Map<string, Tally>(), hardNegative: new Map<string, Tally>() };
     const all = new Map<string, Tally>();
     const cases = fc.sample(benignTrace(domain), { seed: o.seed, numRuns: o.runs });
-    for (const c of cases) {
-      const v = await evaluate(c);
+    const verdicts = await mapInOrder(cases, evaluate, o.guard.mode === 'sync' ? 1 : (o.concurrency ?? 1));
+    for (const [i, c] of cases.entries()) {
+      const v = verdicts[i] as Verdict;
       bump(all, domain, v);
       bump(genAll, 'generated', v);
       bump(dims.traceType, c.entry.traceType, v);

@@ -10,7 +10,7 @@ import type { Guard, Phase } from '../../domain/guard.js';
 import { caseId } from '../../corpus/case-id.js';
 import { appendRegressions, loadRegressions, newRegressionRecord, regressionFile } from '../../corpus/regressions.js';
 import { loadReactThoughts, loadBenignJsonl } from '../../corpus/benign-sets.js';
-import { runCampaign, type CampaignOutcome, type CellSpec } from '../../fuzz/campaign.js';
+import { DEFAULT_CELL_TIME_MS, runCampaign, type CampaignOutcome, type CellSpec } from '../../fuzz/campaign.js';
 import type { CellOutcome } from '../../fuzz/property.js';
 import { runCampaignParallel } from '../../fuzz/parallel.js';
 import { fuzzWorkerPool, localCellRunner } from '../fuzz-worker.js';
@@ -62,6 +62,12 @@ export interface FuzzOptions {
   workers?: number;
   /** Time bound per async guard call, ms. */
   timeoutMs?: number;
+  /** Guard calls in flight for async guards (default 8; sync guards use 1); results are identical for any value. */
+  concurrency?: number;
+  /** Re-checks of each finding (default 3): one that does not reproduce every time is labelled flaky. */
+  recheck?: number;
+  /** Wall-clock bound per cell, ms (default 10 min); the cell then reports interrupted. */
+  cellTimeLimitMs?: number;
   /** CI gate limits; when any is set, the gate's result is part of the report. */
   thresholds?: GateThresholds;
   /** Stops the campaign between batches (Ctrl-C); what ran so far is still reported and kept. */
@@ -160,7 +166,7 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
     doneBefore += o.runs;
     const rate = interval(c.stats.violations, c.stats.runs);
     progress.log(
-      `${c.stats.violations === 0 && c.stats.errors === 0 ? '✓' : '✗'} ${c.domain}/${c.family} ${c.property}: ${c.stats.violations}/${c.stats.runs} violations ${pct(rate)}, ${c.stats.errors} errors, ${c.counterexamples.length} minimal counterexample(s)`,
+      `${c.stats.violations === 0 && c.stats.errors === 0 ? '✓' : '✗'} ${c.domain}/${c.family} ${c.property}: ${c.stats.violations}/${c.stats.runs} violations ${pct(rate)}, ${c.stats.errors} errors, ${c.counterexamples.length} minimal counterexample(s)${findingNote(c.counterexamples)}${c.interrupted ? ' (interrupted)' : ''}`,
     );
   };
   const workers = o.workers ?? 1;
@@ -171,7 +177,13 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
           workers,
           local: localCellRunner(o.guard, o.store),
           guardId: o.guard.id,
-          guard: { spec: o.guardSpec, ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}) },
+          guard: {
+            spec: o.guardSpec,
+            ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
+            ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
+            ...(o.recheck !== undefined ? { recheck: o.recheck } : {}),
+            cellTimeLimitMs: o.cellTimeLimitMs ?? DEFAULT_CELL_TIME_MS,
+          },
           cells: cells.map(({ domain, family, examples }) => ({ domain, family, ...(examples ? { examples } : {}) })),
           phase: o.phase,
           runsPerCell: o.runs,
@@ -191,6 +203,9 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
           maxFailures: o.maxFailures,
           ...(o.timeLimitMs !== undefined ? { timeLimitMs: o.timeLimitMs } : {}),
           ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
+          ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
+          ...(o.recheck !== undefined ? { recheck: o.recheck } : {}),
+          ...(o.cellTimeLimitMs !== undefined ? { cellTimeLimitMs: o.cellTimeLimitMs } : {}),
           ...(o.signal ? { signal: o.signal } : {}),
           onProgress: (cell, done) => progress.update(doneBefore + done, `${cell.domain}/${cell.family}`),
           onCellEnd,
@@ -221,7 +236,7 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
   // Real benign traces, measured apart and reported beside the generated FPR.
   const realSets: RealSetFpr[] = [];
   const toReal = async (name: string, source: string, entries: Parameters<typeof measureBenignEntries>[0]): Promise<void> => {
-    const m = await measureBenignEntries(entries, o.guard, o.store, o.phase);
+    const m = await measureBenignEntries(entries, o.guard, o.store, o.phase, o.concurrency ?? 1);
     realSets.push({
       name,
       source,
@@ -316,6 +331,8 @@ export async function finishFuzz(o: FinishSettings, parts: FuzzParts): Promise<F
         seed: cx.seed,
         path: cx.path,
         versions: v,
+        finding: cx.kind,
+        recheck: cx.recheck,
       });
     });
     const res = await appendRegressions(file, records.map(redactDeep));
@@ -352,6 +369,14 @@ export async function finishFuzz(o: FinishSettings, parts: FuzzParts): Promise<F
   return { report: safe, reportDir: o.outDir, outcome, warnings: warnings.map((w) => redactSecrets(w)) };
 }
 
+/** ` (2 flaky, 1 crashing the guard)` for a list of findings, or `` when none is flaky or a crash. */
+export function findingNote(cxs: ReadonlyArray<{ kind?: string }>): string {
+  const flaky = cxs.filter((x) => x.kind === 'flaky').length;
+  const crashes = cxs.filter((x) => x.kind === 'crash').length;
+  const parts = [...(flaky > 0 ? [`${flaky} flaky`] : []), ...(crashes > 0 ? [`${crashes} crashing the guard`] : [])];
+  return parts.length > 0 ? ` (${parts.join(', ')})` : '';
+}
+
 /** The console summary printed after a run: counterexamples first, the table last (where the eye lands). */
 export function summaryText(r: FuzzResult, options: { maxCounterexamples?: number; extra?: string[] } = {}): string {
   const rep = r.report;
@@ -375,7 +400,8 @@ export function summaryText(r: FuzzResult, options: { maxCounterexamples?: numbe
     lines.push(`  ${domain}`);
     for (const c of rep.cells.filter((x) => x.domain === domain)) {
       const label = c.property === 'benign-admitted' ? 'FPR' : 'bypass';
-      const cx = c.counterexamples.length > 0 ? `  (${c.counterexamples.length} minimal counterexample${c.counterexamples.length > 1 ? 's' : ''})` : '';
+      const mine = rep.counterexamples.filter((x) => c.counterexamples.includes(x.id));
+      const cx = c.counterexamples.length > 0 ? `  (${c.counterexamples.length} minimal counterexample${c.counterexamples.length > 1 ? 's' : ''}${findingNote(mine).replace(/^ \((.*)\)$/, ', $1')})` : '';
       lines.push(
         `    ${c.holds ? '✓' : '✗'} ${c.family.padEnd(14)} ${c.property.padEnd(17)} ${String(c.violations).padStart(5)}/${String(c.runs).padEnd(6)} ${label} ${pct(c.violationRate)}${c.errors > 0 ? `  errors ${pct(c.errorRate)}` : ''}${cx}`,
       );
@@ -400,6 +426,10 @@ export function summaryText(r: FuzzResult, options: { maxCounterexamples?: numbe
   if (rep.gate) {
     lines.push(`CI gate (Wilson 95% upper bounds): ${rep.gate.pass ? 'PASS' : 'FAIL'}`);
     for (const c of rep.gate.checks.filter((x) => !x.pass)) lines.push(`  ${formatGateCheck(c)}`);
+  }
+  const f = rep.summary.findings ?? {};
+  if (rep.counterexamples.length > 0) {
+    lines.push(`findings: ${['bypass', 'false-positive', 'flaky', 'crash', 'guard-error'].map((k) => `${f[k] ?? 0} ${k}`).join(', ')}${(f.flaky ?? 0) > 0 ? ' (flaky: did not reproduce on every re-check; not clean findings)' : ''}`);
   }
   lines.push(rep.summary.held ? 'RESULT: every invariant held.' : `RESULT: invariants FAILED in ${rep.summary.failingCells.join(', ')}.`);
   return lines.join('\n');

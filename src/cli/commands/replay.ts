@@ -1,6 +1,7 @@
 /**
  * `farma-fuzz replay`: re-evaluates the regression corpus of one guard. Exit code 1 when
- * a `fixed` record regressed, else 0. `--mark-fixed` records now-passing entries as fixed.
+ * a `fixed` record regressed, else 0. `--mark-fixed` records now-passing entries as fixed
+ * (a `flaky` result, whose checks disagree, is never marked).
  */
 import type { Guard, Phase } from '../../domain/guard.js';
 import { loadRegressions, regressionFile, updateStatus, type RegressionRecord } from '../../corpus/regressions.js';
@@ -20,6 +21,12 @@ export interface ReplayOptions {
   id?: string;
   phase: Phase;
   markFixed: boolean;
+  /** Guard calls in flight for an async guard (default 1). */
+  concurrency?: number;
+  /** Checks before a record is called now-passing or flaky (default 3). */
+  recheck?: number;
+  /** Time bound per async guard call, ms. */
+  timeoutMs?: number;
 }
 
 export interface ReplayOutcome {
@@ -52,19 +59,26 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
     const ids = [...new Set(records.map((r) => r.id))];
     if (ids.length > 1) throw new UsageError(`--id ${want} is a prefix of ${ids.length} ids in ${file}: ${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ', …' : ''}`);
   }
-  const summary = await replayRecords(records, o.guard, o.store, o.phase);
+  const summary = await replayRecords(records, o.guard, o.store, {
+    phase: o.phase,
+    ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
+    ...(o.recheck !== undefined ? { recheck: o.recheck } : {}),
+    ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
+  });
   const lines: string[] = [];
   for (const [i, res] of summary.results.entries()) {
     const r = records[i];
     if (!r) continue;
     const flip = res.flip ? `  · flip ${res.flip.status} (original → ${res.flip.original.decision}${res.flip.original.layer ? ` at ${res.flip.original.layer}` : ''})` : '';
-    lines.push(`${res.status.padEnd(12)} ${r.id}  ${r.domain}/${r.family}  ${r.property}  → ${res.verdict.decision}${res.verdict.layer ? ` at ${res.verdict.layer}` : ''}${flip}`);
+    const checks = res.recheck ? `  (failed ${res.recheck.failed}/${res.recheck.of} checks)` : '';
+    const was = r.finding === 'flaky' ? '  [recorded flaky]' : '';
+    lines.push(`${res.status.padEnd(12)} ${r.id}  ${r.domain}/${r.family}  ${r.property}  → ${res.verdict.decision}${res.verdict.layer ? ` at ${res.verdict.layer}` : ''}${checks}${was}${flip}`);
     if (o.id !== undefined) {
       const replay = `npm run cli -- replay --guard ${o.guardSpec} --id ${r.id}`;
       lines.push(
         r.original && res.flip
           ? formatFlip({ id: r.id, original: { case: r.original.case, verdict: res.flip.original }, rewrite: { case: r.case, verdict: res.verdict }, operators: r.original.operators, replay })
-          : formatCounterexample({ id: r.id, property: r.property, judgement: res.judgement, signature: '-', case: r.case, verdict: res.verdict, replay }),
+          : formatCounterexample({ id: r.id, property: r.property, judgement: res.judgement, ...(r.finding !== undefined ? { kind: r.finding } : {}), ...(r.recheck ? { recheck: r.recheck } : {}), signature: '-', case: r.case, verdict: res.verdict, replay }),
       );
     }
   }

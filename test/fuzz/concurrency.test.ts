@@ -1,0 +1,145 @@
+/**
+ * `--concurrency N` (issue 12.1): an async guard gets up to N calls in flight, and every
+ * result (verdict tallies, counterexamples, corpus records, report.json less `timing`) is
+ * identical for every N with the same seed, even when calls finish out of order.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Guard, MemoryEntry, SyncGuard } from '../../src/domain/index.js';
+import { runFuzz } from '../../src/cli/commands/fuzz.js';
+import { createProgress } from '../../src/cli/progress.js';
+import { createGuard } from '../../src/guards/registry.js';
+import { MemoryStore } from '../../src/memory/index.js';
+import { runCell } from '../../src/fuzz/property.js';
+import { replayRecords } from '../../src/fuzz/replay.js';
+import { mapInOrder } from '../../src/fuzz/in-flight.js';
+import { loadRegressions } from '../../src/corpus/regressions.js';
+import { FAMILY_REGISTRY } from '../../generators/families.js';
+
+const store = new MemoryStore(':memory:');
+afterAll(() => store.close());
+
+/** FNV-1a of a text: a per-entry delay that differs between entries but not between runs. */
+function hash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/**
+ * SENTINEL behind an async boundary: each call waits 0–3 ms (by entry text, so later calls
+ * often finish first), then answers as SENTINEL does. Counts the calls in flight.
+ */
+function slowSentinel(id = 'slow-sentinel'): Guard & { maxInFlight: number } {
+  const inner = createGuard('sentinel') as SyncGuard;
+  let inFlight = 0;
+  const g = {
+    id,
+    mode: 'async' as const,
+    maxInFlight: 0,
+    async check(entry: MemoryEntry, ctx: Parameters<Guard['check']>[1]) {
+      inFlight += 1;
+      g.maxInFlight = Math.max(g.maxInFlight, inFlight);
+      try {
+        await new Promise((r) => setTimeout(r, hash(entry.content) % 4));
+        return inner.check(entry, ctx);
+      } finally {
+        inFlight -= 1;
+      }
+    },
+  };
+  return g;
+}
+
+async function campaign(concurrency: number, dir: string) {
+  const guard = slowSentinel();
+  const r = await runFuzz(
+    {
+      guardSpec: './slow-sentinel.ts',
+      guard,
+      store,
+      domains: ['ehr'],
+      families: ['seed', 'amplification', 'adaptive', 'benign'],
+      runs: 40,
+      seed: 777,
+      phase: 'write',
+      maxFailures: 2,
+      outDir: path.join(dir, 'report'),
+      corpusDir: path.join(dir, 'corpus'),
+      realData: false,
+      generatedAt: '2026-01-01T00:00:00.000Z',
+      concurrency,
+    },
+    createProgress(false),
+  );
+  // The run folder is the only thing allowed to differ (it is in replay commands and the corpus path).
+  const json = JSON.parse(readFileSync(path.join(dir, 'report', 'report.json'), 'utf8').replaceAll(dir, '<dir>')) as Record<string, unknown>;
+  delete json.timing;
+  const corpus = loadRegressions(path.join(dir, 'corpus', 'slow-sentinel.jsonl')).records.map((x) => x.value);
+  return { json, corpus, maxInFlight: guard.maxInFlight, report: r.report };
+}
+
+describe('concurrency: identical results for every N', () => {
+  it('report.json (less timing), counterexamples and corpus records are identical for N = 1, 3 and 8; N calls are in flight', async () => {
+    const one = await campaign(1, mkdtempSync(path.join(tmpdir(), 'farma-conc-1-')));
+    const three = await campaign(3, mkdtempSync(path.join(tmpdir(), 'farma-conc-3-')));
+    const eight = await campaign(8, mkdtempSync(path.join(tmpdir(), 'farma-conc-8-')));
+    // The campaign found something, so the comparison covers counterexamples and corpus records.
+    expect(one.report.counterexamples.length).toBeGreaterThan(0);
+    expect(one.corpus.length).toBe(one.report.counterexamples.length);
+    expect(three.json).toEqual(one.json);
+    expect(eight.json).toEqual(one.json);
+    expect(three.corpus).toEqual(one.corpus);
+    expect(eight.corpus).toEqual(one.corpus);
+    expect(one.maxInFlight).toBe(1);
+    expect(three.maxInFlight).toBeGreaterThan(1);
+    expect(three.maxInFlight).toBeLessThanOrEqual(3);
+    expect(eight.maxInFlight).toBeGreaterThan(3);
+    expect(eight.maxInFlight).toBeLessThanOrEqual(8);
+  }, 120_000);
+
+  it('a cell with examples (corpus cases tried first) gives the same outcome at N = 1 and N = 8', async () => {
+    const arbitrary = FAMILY_REGISTRY.amplification.arbitrary('rap');
+    const ex = await runCell({ domain: 'rap', family: 'amplification', arbitrary, guard: slowSentinel(), store, phase: 'write', runs: 10, seed: 5, maxFailures: 1, concurrency: 1 });
+    const examples = ex.counterexamples.map((c) => c.case);
+    const run = (concurrency: number) =>
+      runCell({ domain: 'rap', family: 'amplification', arbitrary, guard: slowSentinel(), store, phase: 'write', runs: 30, seed: 99, maxFailures: 3, examples, concurrency });
+    const [a, b] = [await run(1), await run(8)];
+    const strip = ({ elapsedMs: _e, ...rest }: Awaited<ReturnType<typeof run>>) => ({ ...rest, stats: { ...rest.stats, guardUs: 0 }, counterexamples: rest.counterexamples.map((c) => ({ ...c, verdict: { ...c.verdict, elapsedUs: 0 } })) });
+    expect(strip(b)).toEqual(strip(a));
+  }, 60_000);
+
+  it('replay gives the same results in the same order at N = 1 and N = 8', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'farma-conc-replay-'));
+    const r = await campaign(1, dir);
+    const records = r.corpus;
+    const a = await replayRecords(records, slowSentinel(), store, { concurrency: 1 });
+    const b = await replayRecords(records, slowSentinel(), store, { concurrency: 8 });
+    const view = (s: typeof a) => s.results.map((x) => [x.id, x.status, x.verdict.decision]);
+    expect(view(b)).toEqual(view(a));
+    expect(b.counts).toEqual(a.counts);
+  }, 120_000);
+
+  it('mapInOrder keeps input order when later calls finish first, and stops starting calls once aborted', async () => {
+    const delays = [30, 1, 20, 2, 10, 0, 5];
+    const out = await mapInOrder(delays, (d, i) => new Promise<number>((r) => setTimeout(() => r(i), d)), 4);
+    expect(out).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    const ctl = new AbortController();
+    let started = 0;
+    const partial = await mapInOrder(
+      Array.from({ length: 100 }, (_, i) => i),
+      async (i) => {
+        started += 1;
+        if (i === 5) ctl.abort();
+        await new Promise((r) => setTimeout(r, 1));
+        return i;
+      },
+      2,
+      ctl.signal,
+    );
+    expect(started).toBeLessThan(100);
+    expect(partial).toEqual(Array.from({ length: partial.length }, (_, i) => i));
+  });
+});
