@@ -130,7 +130,7 @@ function findingKind(property: PropertyId, judgement: Exclude<Judgement, 'holds'
 }
 
 /**
- * Re-checks a failing case `times` times (concurrently for an async guard) and labels the
+ * Re-checks a failing case `times` times (one after another) and labels the
  * finding: `flaky` unless every re-check fails in the same way as `verdict` did. For finders
  * outside `runCell` (e.g. attack mode), so their findings are re-checked as property mode's are.
  * @returns the kind, the re-check counts, and the first reproducing verdict (else `verdict`).
@@ -146,10 +146,8 @@ export async function recheckFinding(
 ): Promise<{ kind: FindingKind; recheck: { reproduced: number; of: number }; verdict: Verdict }> {
   const n = Math.max(1, Math.floor(times));
   const cls = failureClass(c, verdict);
-  const vs =
-    guard.mode === 'sync'
-      ? Array.from({ length: n }, () => evaluateSync(guard, c, store, phase))
-      : await Promise.all(Array.from({ length: n }, () => evaluateAsync(guard, c, store, phase, timeoutMs)));
+  const vs: Verdict[] = [];
+  for (let i = 0; i < n; i++) vs.push(guard.mode === 'sync' ? evaluateSync(guard, c, store, phase) : await evaluateAsync(guard, c, store, phase, timeoutMs));
   const matching = vs.filter((v) => failureClass(c, v) === cls);
   const j = judge(c.truth, verdict);
   const judgement: Exclude<Judgement, 'holds'> = j === 'holds' ? 'violated' : j;
@@ -173,7 +171,7 @@ function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T
       },
       (e: unknown) => {
         signal.removeEventListener('abort', onAbort);
-        reject(e instanceof Error ? e : new Error(String(e)));
+        reject(e as Error);
       },
     );
   });
