@@ -83,7 +83,42 @@ export interface ParallelCampaignOptions<G = unknown> {
    * same outcome as the worker file would. `onProgress(done)` reports cases evaluated.
    */
   local?: (task: CellTask<G>, onProgress: (done: number) => void) => Promise<CellOutcome>;
+  /**
+   * Start worker threads only when they pay (issue 12 point 4); needs `local`. Without it the
+   * pool starts at once. With it, the calling thread starts on the cells alone and measures its
+   * own rate; worker threads are started (up to `workers − 1`, and never more lanes than CPUs)
+   * as soon as the work left, at that rate, is at least `minRemainingMs` and a CPU is idle
+   * (1-minute load average below `cpus − 0.5`). Otherwise the campaign finishes on the calling
+   * thread and {@link WorkerDecision} says why. Outcomes are identical either way. Ignored with
+   * `timeLimitMs` (per-cell time shares assume every lane runs).
+   */
+  startPolicy?: WorkerStartPolicy;
+  /** Called once: how many worker threads ran, and why (with `startPolicy`). */
+  onWorkers?: (decision: WorkerDecision) => void;
 }
+
+/** When to start worker threads (see `ParallelCampaignOptions.startPolicy`). */
+export interface WorkerStartPolicy {
+  /** Work left (ms, at the calling thread's measured rate) that makes a worker thread pay for its start-up. */
+  minRemainingMs: number;
+  /** Logical CPUs (`os.availableParallelism()`). */
+  cpus: number;
+  /** The 1-minute load average (`os.loadavg()[0]`), read when deciding. */
+  loadAverage: () => number;
+}
+
+/** What the start policy decided: `threads` worker threads ran (0: the calling thread alone), and why. */
+export interface WorkerDecision {
+  asked: number;
+  threads: number;
+  reason: string;
+}
+
+/**
+ * Work left (ms) that pays for a worker thread: a worker takes about 1–3 s to start (it loads
+ * the generators, templates and guard), and on 2 cores it must then win that back.
+ */
+export const WORKER_PAYBACK_MS = 5000;
 
 /** Splits a campaign into its cell tasks, in cell order (no ports attached). */
 export function cellTasks<G>(o: Pick<ParallelCampaignOptions<G>, 'cells' | 'guard' | 'phase' | 'runsPerCell' | 'seed' | 'maxFailures' | 'timeLimitMs' | 'workers'>): CellTask<G>[] {
@@ -140,22 +175,30 @@ export async function runCampaignParallel<G>(o: ParallelCampaignOptions<G>): Pro
   const tasks = cellTasks(o);
   const wanted = Math.max(1, Math.floor(o.workers));
   // With a local runner the calling thread is one of the `workers` lanes: one thread fewer to start.
-  const threads = Math.max(0, Math.min(o.local ? wanted - 1 : wanted, tasks.length));
+  let threads = Math.max(0, Math.min(o.local ? wanted - 1 : wanted, tasks.length));
+  const policy = o.local && o.timeLimitMs === undefined ? o.startPolicy : undefined;
+  const notes: string[] = [];
+  if (policy && threads > 0) {
+    const cap = Math.max(0, Math.floor(policy.cpus) - 1);
+    if (threads > cap) {
+      notes.push(`this machine has ${policy.cpus} CPU${policy.cpus === 1 ? '' : 's'}, so at most ${cap + 1} ${cap === 0 ? 'lane runs' : 'lanes run'}`);
+      threads = cap;
+    }
+  }
   const prefetch = o.local ? 2 : 1;
-  const pool =
-    threads > 0
-      ? new Piscina({
-          filename: o.workerFile instanceof URL ? o.workerFile.href : o.workerFile,
-          minThreads: threads,
-          maxThreads: threads,
-          // With a local lane the calling thread is often busy in a synchronous cell and cannot
-          // hand out work; two tasks in flight per worker keep the workers fed meanwhile.
-          concurrentTasksPerWorker: prefetch,
-          idleTimeout: 1000,
-          ...(o.execArgv ? { execArgv: o.execArgv } : {}),
-          ...(o.workerData !== undefined ? { workerData: o.workerData } : {}),
-        })
-      : undefined;
+  let pool: Piscina | undefined;
+  const startPool = (): Piscina =>
+    new Piscina({
+      filename: o.workerFile instanceof URL ? o.workerFile.href : o.workerFile,
+      minThreads: threads,
+      maxThreads: threads,
+      // With a local lane the calling thread is often busy in a synchronous cell and cannot
+      // hand out work; two tasks in flight per worker keep the workers fed meanwhile.
+      concurrentTasksPerWorker: prefetch,
+      idleTimeout: 1000,
+      ...(o.execArgv ? { execArgv: o.execArgv } : {}),
+      ...(o.workerData !== undefined ? { workerData: o.workerData } : {}),
+    });
   const perCell = new Array<number>(tasks.length).fill(0);
   const finished = new Array<boolean>(tasks.length).fill(false);
   const outcomes = new Array<CellOutcome | undefined>(tasks.length);
@@ -205,6 +248,47 @@ export async function runCampaignParallel<G>(o: ParallelCampaignOptions<G>): Pro
       settle(task, outcome!);
     }
   };
+  // Pool lanes never reject: the first failure is kept and rethrown once every lane has stopped.
+  let failure: { error: unknown } | undefined;
+  const lanes: Promise<void>[] = [];
+  const guarded = (p: Promise<void>): Promise<void> =>
+    p.catch((error: unknown) => {
+      failure ??= { error };
+      stopped = true;
+    });
+  const launch = (): void => {
+    pool = startPool();
+    for (let i = 0; i < threads * prefetch; i++) lanes.push(guarded(poolLane(pool)));
+  };
+  // Start policy: the calling thread's own rate decides whether worker threads pay.
+  let localMs = 0;
+  let localCases = 0;
+  let decided = !policy || threads === 0;
+  let lastReason = '';
+  const consider = (cellStartedAt: number, doneInCell: number, runsInCell: number): void => {
+    if (decided || !policy) return;
+    const cases = localCases + doneInCell;
+    if (cases === 0) return;
+    const msPerCase = (localMs + (performance.now() - cellStartedAt)) / cases;
+    const leftMs = msPerCase * (runsInCell - doneInCell + (tasks.length - next) * o.runsPerCell);
+    const cpus = Math.floor(policy.cpus);
+    const load = policy.loadAverage();
+    if (tasks.length - next === 0) {
+      lastReason ||= `every cell was already running on the calling thread (about ${(leftMs / 1000).toFixed(1)} s of work left)`;
+      return;
+    }
+    if (leftMs < policy.minRemainingMs) {
+      lastReason = `the campaign is about ${((localMs + (performance.now() - cellStartedAt) + leftMs) / 1000).toFixed(1)} s of work on one thread, less than a worker thread needs to pay back its start-up (${(policy.minRemainingMs / 1000).toFixed(0)} s of work left)`;
+      return;
+    }
+    if (!(load < cpus - 0.5)) {
+      lastReason = `no CPU is idle (load average ${load.toFixed(2)} on ${cpus} CPU${cpus === 1 ? '' : 's'}): a worker thread would only share the CPUs already in use`;
+      return;
+    }
+    decided = true;
+    notes.push(`started ${threads} worker thread${threads === 1 ? '' : 's'}: about ${(leftMs / 1000).toFixed(1)} s of work left, load average ${load.toFixed(2)} on ${cpus} CPUs`);
+    launch();
+  };
   const localLane = async (run: NonNullable<ParallelCampaignOptions<G>['local']>): Promise<void> => {
     // Let the pool lanes hand out their first tasks before this thread gets busy.
     await new Promise((r) => setImmediate(r));
@@ -213,21 +297,38 @@ export async function runCampaignParallel<G>(o: ParallelCampaignOptions<G>): Pro
       // workers get their next cells (a sync guard never yields inside a cell).
       await new Promise((r) => setImmediate(r));
       const index = task.index;
+      const runs = task.runs;
       o.onCellStart?.(o.cells[index] as CellDescriptor, index);
+      const cellStartedAt = performance.now();
       let outcome: CellOutcome;
       try {
-        outcome = await run(task, (done) => advance(index, done));
+        outcome = await run(task, (done) => {
+          advance(index, done);
+          // A worker created here loads its modules on its own thread while this cell goes on.
+          if (!decided && (done & 127) === 0) consider(cellStartedAt, done, runs);
+        });
       } catch (cause) {
         fail(task, 'in the calling thread', cause);
       }
+      localMs += performance.now() - cellStartedAt;
+      localCases += outcome!.stats.runs;
       settle(task, outcome!);
+      if (!decided) consider(performance.now(), 0, 0);
     }
   };
   try {
-    const lanes: Promise<void>[] = [];
-    if (pool) for (let i = 0; i < threads * prefetch; i++) lanes.push(poolLane(pool));
-    if (o.local) lanes.push(localLane(o.local));
+    if (threads > 0 && !policy) launch();
+    if (o.local) {
+      // The local lane may start the pool lanes; wait for it first, then for them.
+      await guarded(localLane(o.local));
+    }
     await Promise.all(lanes);
+    if (failure) throw failure.error;
+    if (o.startPolicy && o.onWorkers) {
+      const ran = pool ? threads : 0;
+      const reason = [...notes, ...(ran === 0 && threads > 0 ? [lastReason || 'no worker thread was needed'] : [])].join('; ');
+      o.onWorkers({ asked: wanted, threads: ran, reason });
+    }
     const done = outcomes.filter((x): x is CellOutcome => x !== undefined);
     if (done.length !== tasks.length) throw new EngineError(`parallel campaign: ${tasks.length - done.length} cell(s) were not run`);
     return mergeCellOutcomes({ guardId: o.guardId, seed: o.seed, phase: o.phase, runsPerCell: o.runsPerCell, elapsedMs: performance.now() - started }, done);

@@ -10,7 +10,7 @@ import { DOMAINS } from '../../src/domain/fuzz-case.js';
 import type { Guard } from '../../src/domain/guard.js';
 import type { MemoryEntry } from '../../src/domain/entry.js';
 import { runCampaign, type CampaignOutcome } from '../../src/fuzz/campaign.js';
-import { cellTasks, runCampaignParallel } from '../../src/fuzz/parallel.js';
+import { cellTasks, runCampaignParallel, type WorkerDecision, type WorkerStartPolicy } from '../../src/fuzz/parallel.js';
 import { createGuard } from '../../src/guards/registry.js';
 import { MemoryStore } from '../../src/memory/index.js';
 import { FAMILY_IDS, FAMILY_REGISTRY } from '../../generators/families.js';
@@ -88,5 +88,26 @@ describe('same seed, same cases and verdicts', () => {
     expect(last).toBe(sequential.totalRuns);
     // The keyword baseline misses FARMA seeds: there is something to agree on.
     expect(sequential.cells.some((c) => c.counterexamples.length > 0)).toBe(true);
+  }, 60_000);
+
+  it('`fuzz --workers 2` with its start policy gives the same outcome whether the worker starts mid-run or never', async () => {
+    const sequential = await inProcess(createGuard('keyword'));
+    const common = { ...fuzzWorkerPool(), guardId: 'keyword', guard: { spec: 'keyword' }, cells: CELLS, phase: 'write' as const, runsPerCell: RUNS, seed: SEED, maxFailures: 2, workers: 2 };
+    const decisions: WorkerDecision[] = [];
+    const run = async (policy: WorkerStartPolicy): Promise<CampaignOutcome> => {
+      const store = new MemoryStore(':memory:');
+      try {
+        return await runCampaignParallel({ ...common, local: localCellRunner(createGuard('keyword'), store), startPolicy: policy, onWorkers: (d) => decisions.push(d) });
+      } finally {
+        store.close();
+      }
+    };
+    // Pays at once (no work threshold, idle machine): the worker starts after the first measured cases.
+    const started = await run({ minRemainingMs: 0, cpus: 2, loadAverage: () => 0 });
+    // Never pays: the calling thread runs every cell.
+    const alone = await run({ minRemainingMs: Number.MAX_SAFE_INTEGER, cpus: 2, loadAverage: () => 0 });
+    expect(decisions.map((d) => d.threads)).toEqual([1, 0]);
+    expect(timeless(started)).toEqual(timeless(sequential));
+    expect(timeless(alone)).toEqual(timeless(sequential));
   }, 60_000);
 });

@@ -3,8 +3,10 @@
  * and never leave the pool hanging; more workers than cells is fine.
  */
 import { describe, expect, it } from 'vitest';
-import { runCampaignParallel } from '../../src/fuzz/parallel.js';
-import { fuzzWorkerPool } from '../../src/cli/fuzz-worker.js';
+import { runCampaignParallel, type WorkerDecision, type WorkerStartPolicy } from '../../src/fuzz/parallel.js';
+import { fuzzWorkerPool, localCellRunner } from '../../src/cli/fuzz-worker.js';
+import { createGuard } from '../../src/guards/registry.js';
+import { MemoryStore } from '../../src/memory/index.js';
 
 const base = { ...fuzzWorkerPool(), guardId: 'none', phase: 'write' as const, runsPerCell: 5, seed: 1 };
 
@@ -26,4 +28,58 @@ describe('runCampaignParallel', () => {
     expect(o.totalRuns).toBe(10);
     expect(o.failed).toBe(true); // `none` admits the naive attacks
   }, 30_000);
+});
+
+/**
+ * The start policy of `fuzz --workers N` (issue 12 point 4): worker threads start only when
+ * they pay; otherwise the run stays on the calling thread and says why. Decisions are driven
+ * here by the injected CPU count, load average and work threshold, never by a measured time.
+ */
+describe('runCampaignParallel start policy', () => {
+  const cells = [{ domain: 'ehr', family: 'naive' }, { domain: 'rap', family: 'benign' }, { domain: 'ehr', family: 'seed' }];
+  async function decide(policy: WorkerStartPolicy, workers = 2): Promise<{ decision: WorkerDecision | undefined; totalRuns: number }> {
+    const store = new MemoryStore(':memory:');
+    let decision: WorkerDecision | undefined;
+    try {
+      const o = await runCampaignParallel({
+        ...base,
+        runsPerCell: 300,
+        workers,
+        guard: { spec: 'none' },
+        cells,
+        local: localCellRunner(createGuard('none'), store),
+        startPolicy: policy,
+        onWorkers: (d) => (decision = d),
+      });
+      return { decision, totalRuns: o.totalRuns };
+    } finally {
+      store.close();
+    }
+  }
+
+  it('stays on one thread when the work left is less than a worker pays back, and says so', async () => {
+    const { decision, totalRuns } = await decide({ minRemainingMs: Number.MAX_SAFE_INTEGER, cpus: 2, loadAverage: () => 0 });
+    expect(totalRuns).toBe(900);
+    expect(decision).toMatchObject({ asked: 2, threads: 0 });
+    expect(decision?.reason).toMatch(/of work on one thread, less than a worker thread needs to pay back its start-up/);
+  }, 30_000);
+
+  it('stays on one thread when no CPU is idle, naming the load', async () => {
+    const { decision } = await decide({ minRemainingMs: 0, cpus: 2, loadAverage: () => 7.5 });
+    expect(decision).toMatchObject({ threads: 0 });
+    expect(decision?.reason).toMatch(/no CPU is idle \(load average 7\.50 on 2 CPUs\)/);
+  }, 30_000);
+
+  it('never runs more lanes than CPUs: one CPU means one thread', async () => {
+    const { decision } = await decide({ minRemainingMs: 0, cpus: 1, loadAverage: () => 0 }, 4);
+    expect(decision).toMatchObject({ asked: 4, threads: 0 });
+    expect(decision?.reason).toMatch(/this machine has 1 CPU, so at most 1 lane runs/);
+  }, 30_000);
+
+  it('starts the worker threads when they pay, capped by the CPUs', async () => {
+    const { decision, totalRuns } = await decide({ minRemainingMs: 0, cpus: 2, loadAverage: () => 0.2 }, 4);
+    expect(totalRuns).toBe(900);
+    expect(decision).toMatchObject({ asked: 4, threads: 1 });
+    expect(decision?.reason).toMatch(/at most 2 lanes run; started 1 worker thread: about .* s of work left, load average 0\.20 on 2 CPUs/);
+  }, 60_000);
 });

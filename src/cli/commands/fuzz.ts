@@ -12,7 +12,8 @@ import { appendRegressions, loadRegressions, newRegressionRecord, regressionFile
 import { loadReactThoughts, loadBenignJsonl } from '../../corpus/benign-sets.js';
 import { DEFAULT_CELL_TIME_MS, runCampaign, type CampaignOutcome, type CellSpec } from '../../fuzz/campaign.js';
 import type { CellOutcome } from '../../fuzz/property.js';
-import { runCampaignParallel } from '../../fuzz/parallel.js';
+import os from 'node:os';
+import { WORKER_PAYBACK_MS, runCampaignParallel } from '../../fuzz/parallel.js';
 import { fuzzWorkerPool, localCellRunner } from '../fuzz-worker.js';
 import { redactDeep as redactDeepIn, redactSecrets } from '../../domain/secrets.js';
 import { formatGateCheck, gate, type GateThresholds } from '../../report/gate.js';
@@ -176,6 +177,10 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
           ...fuzzWorkerPool(),
           workers,
           local: localCellRunner(o.guard, o.store),
+          // Worker threads start only when they pay (issue 12.4); the line says what ran and why.
+          startPolicy: { minRemainingMs: WORKER_PAYBACK_MS, cpus: os.availableParallelism(), loadAverage: () => os.loadavg()[0] ?? 0 },
+          onWorkers: (d) =>
+            progress.log(d.threads === 0 ? `workers: --workers ${d.asked} ran on one thread: ${d.reason}` : `workers: ${d.reason}`),
           guardId: o.guard.id,
           guard: {
             spec: o.guardSpec,
