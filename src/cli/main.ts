@@ -182,7 +182,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--no-html', 'do not write the HTML report')
     .option('--config <file>', 'config file (default: farma-fuzz.config.ts|mjs|js in the current folder, when present); flags override it')
     .option('--timeout <ms>', 'per-entry time bound for module, http and exec guards', '5000')
-    .option('-w, --workers <n>', 'worker threads for the campaign; findings are identical for any count', '1')
+    .option('-w, --workers <n>', 'lanes for the campaign (the calling thread + worker threads, never more than CPUs); workers start only when they pay, else one thread runs and says why; findings are identical for any count', '1')
     .option('--guard-option <key=value>', GUARD_OPTION_HELP, collect)
     .option('--attack-bases <n>', 'adaptive attack mode: forged bases drawn per domain (default min(runs, 200))')
     .option('--attack-budget <n>', 'adaptive attack mode: guard queries per rejected base, the original included', '30')

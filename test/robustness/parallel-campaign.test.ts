@@ -2,7 +2,11 @@
  * Parallel campaigns (issue 7, point 2): failures inside a worker reject with the cell's name
  * and never leave the pool hanging; more workers than cells is fine.
  */
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.js';
 import { runCampaignParallel, type WorkerDecision, type WorkerStartPolicy } from '../../src/fuzz/parallel.js';
 import { fuzzWorkerPool, localCellRunner } from '../../src/cli/fuzz-worker.js';
 import { createGuard } from '../../src/guards/registry.js';
@@ -81,5 +85,21 @@ describe('runCampaignParallel start policy', () => {
     expect(totalRuns).toBe(900);
     expect(decision).toMatchObject({ asked: 4, threads: 1 });
     expect(decision?.reason).toMatch(/at most 2 lanes run; started 1 worker thread: about .* s of work left, load average 0\.20 on 2 CPUs/);
+  }, 60_000);
+});
+
+describe('fuzz --workers 2 on a small campaign', () => {
+  it('runs on one thread and prints why (a few cases never pay for a worker thread)', async () => {
+    let stderr = '';
+    const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
+    const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    try {
+      const report = join(mkdtempSync(join(tmpdir(), 'farma-workers-')), 'report');
+      await main(['fuzz', '--guard', 'none', '--workers', '2', '--runs', '20', '--family', 'naive,benign', '--no-corpus', '--no-real', '--out', report]);
+    } finally {
+      e.mockRestore();
+      out.mockRestore();
+    }
+    expect(stderr).toMatch(/workers: --workers 2 ran on one thread: \S.+/);
   }, 60_000);
 });
