@@ -487,6 +487,7 @@ export class MemoryStore {
         view: this.view,
         has: (store, id) => this.get(store, id) !== undefined,
         searchWith: (extra, query, k, store) => this.scratch(extra, () => this.search(query, k, store)),
+        termMatchesWith: (extra, query, perTerm, store) => this.scratch(extra, () => this.termMatches(query, perTerm, store)),
       },
       setup,
     );

@@ -10,7 +10,8 @@
  * - `search`: with no temporary entry it is the committed store's search; otherwise the
  *   layer's entries are put into SQLite inside a savepoint, the bm25 query runs, and the
  *   savepoint is rolled back, all synchronously (so the ranking, ties included, is SQLite's
- *   own). Only guards that search (e.g. A-MemGuard) pay for this.
+ *   own). Only guards that search (e.g. A-MemGuard) pay for this. `termMatches` works the same
+ *   way (the layer's entries are the newest, as they would be once inserted).
  * - Ids: an id already committed, or already in the layer, in the same store part is a
  *   `StoreError` with the SQLite store's message.
  */
@@ -27,6 +28,8 @@ export interface OverlayBase {
   has(store: StoreName, id: string): boolean;
   /** bm25 top-k over the committed entries plus `extra` (inserted in order), rolled back after. */
   searchWith(extra: readonly MemoryEntry[], query: string, k: number, store?: StoreName): MemoryEntry[];
+  /** `termMatches` over the committed entries plus `extra` (inserted in order), rolled back after. */
+  termMatchesWith(extra: readonly MemoryEntry[], query: string, perTerm: number, store?: StoreName): MemoryEntry[];
 }
 
 const STORES: readonly StoreName[] = ['reasoning', 'general'];
@@ -73,6 +76,8 @@ export class StoreOverlay {
         base.view.countByTraceType(traceType, store) + own.#sum(store, (s) => own.#traces.get(`${s}\u0000${traceType}`) ?? 0),
       search: (query: string, k: number, store?: StoreName): MemoryEntry[] =>
         own.#entries.length === 0 ? base.view.search(query, k, store) : base.searchWith(own.#entries, query, k, store),
+      termMatches: (query: string, perTerm: number, store?: StoreName): MemoryEntry[] =>
+        own.#entries.length === 0 ? (base.view.termMatches?.(query, perTerm, store) ?? []) : base.termMatchesWith(own.#entries, query, perTerm, store),
     };
   }
 

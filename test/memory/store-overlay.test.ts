@@ -37,6 +37,7 @@ function reads(view: StoreView): unknown[] {
   for (const w of WORDS) {
     out.push(view.countByKey(w), view.countByKey(w.toUpperCase(), 'reasoning'), view.countByKey(w, 'general'));
     out.push(view.search(w, 3), view.search(`${w} validation prior`, 5, 'reasoning'), view.search(w, 2, 'general'));
+    out.push(view.termMatches?.(`${w} runs`, 2), view.termMatches?.(w, 3, 'general'));
   }
   for (const t of TRACES) out.push(view.countByTraceType(t), view.countByTraceType(t, 'general'));
   return out;
