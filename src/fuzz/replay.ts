@@ -41,8 +41,8 @@ export function flipStatus(original: Pick<Verdict, 'decision'>, rewrite: Pick<Ve
  * - `open`: open and still failing; `now-passing`: open but the invariant now holds on every
  *   re-check (mark it fixed);
  * - `fixed`: fixed and holding; `regressed`: fixed but failing again; `error`: the guard errored;
- * - `flaky`: an open record whose re-checks disagree (it failed on some and held on others):
- *   neither still open for sure nor passing, never offered for `--mark-fixed`.
+ * - `flaky`: an open record whose checks disagree (it failed on some and held on others), or
+ *   a record found flaky that does not now fail on every check: never offered for `--mark-fixed`.
  */
 export type ReplayStatus = 'open' | 'now-passing' | 'fixed' | 'regressed' | 'flaky' | 'error';
 
@@ -88,7 +88,7 @@ export function replayStatus(recorded: 'open' | 'fixed', j: Judgement): ReplaySt
  * Replays records in input order (up to `concurrency` at once for an async guard). Guard
  * errors become `error` results; nothing throws for them. An open record that now holds, or
  * one recorded as flaky, is checked `recheck` times in all: a mix of failing and holding
- * checks makes it `flaky`.
+ * checks makes it `flaky`, and so does a flaky record that does not fail on every check.
  */
 export async function replayRecords(
   records: readonly ReplayableRecord[],
@@ -118,8 +118,8 @@ export async function replayRecords(
           firstFailing ??= v;
         }
       }
-      const mixed = failed > 0 && failed < rechecks;
-      const s: ReplayStatus = mixed ? 'flaky' : failed === 0 ? 'now-passing' : 'open';
+      // A record found flaky stays flaky until it fails on every check: holding a few times proves nothing.
+      const s: ReplayStatus = failed === rechecks ? 'open' : failed === 0 && r.finding !== 'flaky' ? 'now-passing' : 'flaky';
       result = { id: r.id, status: s, judgement: failed > 0 ? 'violated' : 'holds', verdict: firstFailing ?? verdict, recheck: { failed, of: rechecks } };
     }
     if (r.original) {
