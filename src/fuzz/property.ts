@@ -28,6 +28,9 @@ export type FindingKind = 'bypass' | 'false-positive' | 'flaky' | 'crash' | 'gua
 /** Error kinds that mean "this input crashes the guard" when they reproduce. */
 export const CRASH_ERROR_KINDS: readonly string[] = ['crashed', 'timeout', 'threw'];
 
+/** Error kinds that are not about the input (the guard is down): such findings are not shrunk. */
+export const UNSHRINKABLE_ERROR_KINDS: readonly string[] = ['unavailable'];
+
 /** Default re-checks of each finding (`--recheck`). */
 export const DEFAULT_RECHECK = 3;
 
@@ -334,15 +337,17 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
           recheck: rechecks,
           then: (vs) => {
             const reproduced = vs.filter((v) => failureClass(c, v) === cls).length;
-            if (reproduced < rechecks) {
-              // Flaky: reported as such, never shrunk (shrinking would walk on noise).
+            // Flaky: reported as such, never shrunk (shrinking would walk on noise). A guard that
+            // is unavailable says nothing about this input: reported, not shrunk either.
+            const unshrinkable = reproduced < rechecks || UNSHRINKABLE_ERROR_KINDS.includes(verdict.error?.kind ?? '');
+            if (unshrinkable) {
               seen.add(signature);
               found.push({
                 domain: o.domain,
                 family: o.family,
                 property: propertyFor(c.truth),
                 judgement: j,
-                kind: 'flaky',
+                kind: findingKind(propertyFor(c.truth), j, verdict, reproduced < rechecks),
                 recheck: { reproduced, of: rechecks },
                 signature,
                 case: c,
