@@ -9,7 +9,8 @@
  */
 import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
-import { FarmaError, UsageError, errorMessage } from '../domain/errors.js';
+import { FarmaError, InputError, UsageError, errorMessage } from '../domain/errors.js';
+import type { MemoryEntry } from '../domain/entry.js';
 import { EXIT, EXIT_CODES_HELP, exitCodeOfError } from './exit-codes.js';
 import type { Guard } from '../domain/guard.js';
 import { DOMAINS, type DomainId } from '../domain/fuzz-case.js';
@@ -37,6 +38,9 @@ const CONCURRENCY_HELP = 'guard calls in flight for async guards (module async, 
 const RECHECK_HELP = 'checks of each finding (fuzz) or of a passing/flaky record (replay); one that does not reproduce every time is labelled flaky (default 3)';
 
 const GUARD_HELP = `guard to test: ${GUARD_SPEC_FORMS.map((f) => f.trim().replace(/\s{2,}/g, ' = ')).join('; ')}`;
+
+/** Entries `import` commits per write transaction (without a guard). */
+const IMPORT_BATCH = 500;
 
 /** Guards open right now, closed on Ctrl-C so no subprocess outlives the CLI. */
 const openGuards = new Set<Guard>();
@@ -348,9 +352,10 @@ export function buildProgram(exit: (code: number) => void): Command {
       if (opts.store !== undefined) {
         const kind = existsSync(opts.store) ? probeStoreFile(opts.store) : 'missing';
         if (kind === 'missing') throw new UsageError(`--store ${opts.store}: no such memory store`);
-        if (kind === 'foreign') throw new UsageError(`--store ${opts.store}: not a farma-fuzz memory store (refusing to add tables to it)`);
+        if (kind === 'foreign') throw new InputError(`not a farma-fuzz memory store (check only reads stores that import wrote)`, { file: opts.store });
       }
-      const store = new MemoryStore(opts.store ?? ':memory:');
+      // check only reads: the store is opened read-only (nothing written, no -wal/-shm left behind).
+      const store = opts.store !== undefined ? new MemoryStore(opts.store, { readonly: true }) : new MemoryStore(':memory:');
       try {
         const concurrency = positiveInt('--concurrency', opts.concurrency, 8, MAX_CONCURRENCY);
         await withGuardIn(String(opts.guard), positiveInt('--timeout', opts.timeout, 5000, MAX_TIMEOUT_MS), concurrency, async (guard) => {
@@ -434,7 +439,9 @@ export function buildProgram(exit: (code: number) => void): Command {
     .action(async (opts: Record<string, string | undefined>) => {
       const { MemoryStore, probeStoreFile } = await import('../memory/index.js');
       const storePath = String(opts.store);
-      if (existsSync(storePath) && probeStoreFile(storePath) !== 'store') throw new UsageError(`--store ${storePath}: not a farma-fuzz memory store (refusing to add tables to it)`);
+      const kind = existsSync(storePath) ? probeStoreFile(storePath) : 'missing';
+      if (kind === 'foreign') throw new InputError('not a farma-fuzz memory store (refusing to add tables to it)', { file: storePath });
+      if (kind === 'unreadable') throw new InputError('cannot open this memory store (check its permissions, and that its folder is writable)', { file: storePath });
       const timeoutMs = positiveInt('--timeout', opts.timeout, 5000, MAX_TIMEOUT_MS);
       const { records, issues } = readJsonl(String(opts.input), validateMemoryEntry);
       for (const i of issues) process.stderr.write(`error: ${printable(`${i.file}:${i.line}: ${i.message}`)}\n`);
@@ -444,21 +451,32 @@ export function buildProgram(exit: (code: number) => void): Command {
       const store = new MemoryStore(storePath);
       try {
         const counts = { committed: 0, rejected: 0, errors: 0, duplicates: 0 };
-        for (const { value: entry, line } of records) {
-          if (store.get(entry.store, entry.id) !== undefined) {
-            counts.duplicates += 1;
-            process.stderr.write(`warning: ${String(opts.input)}:${line}: id "${printableLine(entry.id)}" is already in the ${entry.store} store; skipped\n`);
-            continue;
+        const duplicate = (entry: MemoryEntry, line: number): void => {
+          counts.duplicates += 1;
+          process.stderr.write(`warning: ${String(opts.input)}:${line}: id "${printableLine(entry.id)}" is already in the ${entry.store} store; skipped\n`);
+        };
+        // Other processes may import into the same store at once: every commit skips a taken id
+        // (with a warning) instead of failing, and waits for their write lock (busy timeout).
+        if (!guard) {
+          for (let i = 0; i < records.length; i += IMPORT_BATCH) {
+            const batch = records.slice(i, i + IMPORT_BATCH);
+            const lineOf = new Map(batch.map((r) => [r.value, r.line]));
+            const r = store.insertNew(batch.map((x) => x.value));
+            counts.committed += r.inserted.length;
+            for (const e of r.duplicates) duplicate(e, lineOf.get(e) ?? 0);
           }
-          if (!guard) {
-            store.insert(entry);
-            counts.committed += 1;
-            continue;
+        } else {
+          for (const { value: entry, line } of records) {
+            if (store.get(entry.store, entry.id) !== undefined) {
+              duplicate(entry, line);
+              continue;
+            }
+            const r = await store.writeAsync(entry, guard, 'write', { skipDuplicate: true });
+            if (r.committed) counts.committed += 1;
+            else if (r.duplicate) duplicate(entry, line);
+            else if (r.verdict.decision === 'error') counts.errors += 1;
+            else counts.rejected += 1;
           }
-          const r = await store.write(entry, guard, 'write');
-          if (r.committed) counts.committed += 1;
-          else if (r.verdict.decision === 'error') counts.errors += 1;
-          else counts.rejected += 1;
         }
         process.stdout.write(
           `${storePath}: ${counts.committed} committed${guard ? `, ${counts.rejected} rejected, ${counts.errors} guard errors` : ''}, ${counts.duplicates} duplicates skipped, ${issues.length} bad lines; the store now holds ${store.view.size('reasoning')} reasoning and ${store.view.size('general')} general entries\n`,

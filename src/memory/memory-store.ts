@@ -4,10 +4,12 @@
  * guards, a guarded write path and a guarded retrieve path (paper §II-A, §IV: a guard runs
  * before a write commits and before a retrieved entry reaches the agent).
  */
+import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { StoreError, checkedVerdict, errorVerdict, extractKeys, isStoreName, errorMessage } from '../domain/index.js';
 import type { Guard, MemoryEntry, Phase, StoreName, StoreView, SyncGuard, Verdict } from '../domain/index.js';
 import { redactWith, secretValues } from '../domain/secrets.js';
+import { DEFAULT_BUSY_TIMEOUT_MS, openReadOnly } from './sqlite-open.js';
 import { queryTerms, toFtsQuery } from './fts-query.js';
 import { SCHEMA_SQL, VIEW_SQL, WRITE_SQL } from './schema.js';
 import { StoreOverlay } from './store-overlay.js';
@@ -31,6 +33,14 @@ interface EntryRow {
 export interface WriteResult {
   committed: boolean;
   verdict: Verdict;
+  /** With `skipDuplicate`: the guard admitted the entry but its id was already taken (another writer won). */
+  duplicate?: boolean;
+}
+
+/** Options of a guarded write. */
+export interface WriteOptions {
+  /** An admitted entry whose id is already taken is skipped (`duplicate: true`) instead of throwing. */
+  skipDuplicate?: boolean;
 }
 
 /** An entry the guard kept from the agent on the retrieve path, with the verdict. */
@@ -132,24 +142,59 @@ export class MemoryStore {
 
   readonly #db: Database.Database;
   readonly #q: Statements;
+  /** `true` when opened with `readonly: true`: every write throws StoreError. */
+  readonly readonly: boolean;
+
   readonly #insertBatch: (entries: readonly MemoryEntry[]) => void;
+  readonly #insertNewBatch: Database.Transaction<(entries: readonly MemoryEntry[]) => { inserted: MemoryEntry[]; duplicates: MemoryEntry[] }>;
   #savepoints = 0;
   #secretList: readonly string[] | undefined;
   #asyncQueue: Promise<unknown> = Promise.resolve();
 
   /**
    * Opens (creating if needed) a store at `path`, or an in-memory one for `':memory:'`.
-   * @throws StoreError naming the path when the database cannot be opened or migrated.
+   *
+   * - `readonly: true` opens an existing store without writing anything: no schema, no
+   *   journal-mode change, no `-wal`/`-shm` file left behind (works on a read-only folder or
+   *   mount). Writes then throw a StoreError that says the store is read-only.
+   * - File stores use WAL while open and wait up to `busyTimeoutMs` (default 10 000 ms) for
+   *   another process's write lock; the last writer to close leaves the file in
+   *   rollback-journal mode, so read-only opens need no side files.
+   * @throws StoreError naming the path when the database cannot be opened or migrated, when a
+   *   read-only store is missing, unreadable, or not a farma-fuzz memory store.
    */
-  constructor(path = ':memory:') {
+  constructor(path = ':memory:', options: { readonly?: boolean; busyTimeoutMs?: number } = {}) {
     this.path = path;
+    this.readonly = options.readonly === true;
+    const timeout = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+    const file = path !== ':memory:' && path !== '';
     try {
-      this.#db = new Database(path);
-      if (path !== ':memory:' && path !== '') {
-        this.#db.pragma('journal_mode = WAL');
-        this.#db.pragma('synchronous = NORMAL');
+      if (this.readonly) {
+        if (!file) throw new StoreError(`${path}: an in-memory store cannot be opened read-only`);
+        if (!existsSync(path)) throw new StoreError(`${path}: no such memory store`);
+        try {
+          this.#db = openReadOnly(path, timeout);
+        } catch (err) {
+          if ((err as { code?: unknown }).code === 'SQLITE_CANTOPEN') {
+            throw new StoreError(
+              `${path}: cannot open the memory store read-only (${errorMessage(err)}). Check that the file is readable; a store in WAL mode on a read-only mount also needs its -wal and -shm files to exist, so copy it to a writable folder or close its writer first`,
+              { cause: err },
+            );
+          }
+          throw err;
+        }
+        const tables = new Set((this.#db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')").all() as Array<{ name: string }>).map((r) => r.name));
+        for (const t of ['meta', 'entries', 'entries_fts', 'key_counts', 'trace_counts', 'store_sizes', 'rejected_writes']) {
+          if (!tables.has(t)) throw new StoreError(`${path}: not a farma-fuzz memory store (no table "${t}")`);
+        }
+      } else {
+        this.#db = new Database(path, { timeout });
+        if (file) {
+          this.#db.pragma('journal_mode = WAL');
+          this.#db.pragma('synchronous = NORMAL');
+        }
+        this.#db.exec(SCHEMA_SQL);
       }
-      this.#db.exec(SCHEMA_SQL);
       const q = {} as Record<string, Statement>;
       for (const [name, sql] of Object.entries({ ...VIEW_SQL, ...WRITE_SQL })) q[name] = this.#db.prepare(sql);
       this.#q = q as Statements;
@@ -162,6 +207,12 @@ export class MemoryStore {
     this.#insertBatch = this.#db.transaction((entries: readonly MemoryEntry[]) => {
       for (const e of entries) this.#insertOne(e);
     });
+    this.#insertNewBatch = this.#db.transaction((entries: readonly MemoryEntry[]) => {
+      const inserted: MemoryEntry[] = [];
+      const duplicates: MemoryEntry[] = [];
+      for (const e of entries) (this.#insertOne(e, true) ? inserted : duplicates).push(e);
+      return { inserted, duplicates };
+    });
     this.view = this.#makeView();
   }
 
@@ -172,6 +223,9 @@ export class MemoryStore {
 
   #error(what: string, err: unknown): StoreError {
     if (err instanceof StoreError) return err;
+    if (this.readonly && String((err as { code?: unknown }).code ?? '').startsWith('SQLITE_READONLY')) {
+      return new StoreError(`${this.path}: ${what}: the store was opened read-only (as \`check --store\` does); nothing can be written to it`, { cause: err });
+    }
     return new StoreError(`${this.path}: ${what}: ${reason(err)}`, { cause: err });
   }
 
@@ -206,12 +260,13 @@ export class MemoryStore {
     };
   }
 
-  #insertOne(e: MemoryEntry): void {
+  /** Inserts one entry; with `skipDuplicate`, a taken id returns `false` instead of throwing. */
+  #insertOne(e: MemoryEntry, skipDuplicate = false): boolean {
     if (!isStoreName(e.store)) throw new StoreError(`${this.path}: entry ${JSON.stringify(e.id)} has an unknown store ${JSON.stringify(e.store)}`);
     const q = this.#q;
     let rowid: number | bigint;
     try {
-      rowid = q.insertEntry.run({
+      const run = (skipDuplicate ? q.insertEntryIfNew : q.insertEntry).run({
         store: e.store,
         id: e.id,
         content: e.content,
@@ -220,7 +275,9 @@ export class MemoryStore {
         traceType: e.traceType,
         timestamp: e.timestamp,
         metadata: e.metadata === undefined ? null : JSON.stringify(e.metadata),
-      }).lastInsertRowid;
+      });
+      if (run.changes === 0) return false;
+      rowid = run.lastInsertRowid;
     } catch (err) {
       if ((err as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
         throw new StoreError(`${this.path}: entry id ${JSON.stringify(e.id)} is already in the ${e.store} store`, { cause: err });
@@ -231,6 +288,23 @@ export class MemoryStore {
     for (const key of extractKeys(e.content)) q.bumpKey.run(key, e.store);
     q.bumpTrace.run(e.traceType, e.store);
     q.bumpSize.run(e.store);
+    return true;
+  }
+
+  /**
+   * Commits the entries whose `(store, id)` is not taken yet, in one write transaction that
+   * takes the write lock up front (so concurrent writers in other processes queue, within the
+   * busy timeout, instead of failing). A taken id, in the store or earlier in the batch, is
+   * skipped and returned in `duplicates`; nothing else is skipped. For `import`.
+   * @throws StoreError when SQLite fails (then nothing of the batch is committed).
+   */
+  insertNew(entries: readonly MemoryEntry[]): { inserted: MemoryEntry[]; duplicates: MemoryEntry[] } {
+    if (entries.length === 0) return { inserted: [], duplicates: [] };
+    try {
+      return this.#savepoints > 0 ? this.#insertNewBatch(entries) : this.#insertNewBatch.immediate(entries);
+    } catch (err) {
+      throw this.#error('insert failed', err);
+    }
   }
 
   /**
@@ -271,8 +345,9 @@ export class MemoryStore {
     }
   }
 
-  #afterCheck(entry: MemoryEntry, guard: Guard, phase: Phase, verdict: Verdict): WriteResult {
+  #afterCheck(entry: MemoryEntry, guard: Guard, phase: Phase, verdict: Verdict, options: WriteOptions = {}): WriteResult {
     if (verdict.decision === 'admit') {
+      if (options.skipDuplicate) return this.insertNew([entry]).inserted.length === 1 ? { committed: true, verdict } : { committed: false, verdict, duplicate: true };
       this.insertMany([entry]);
       return { committed: true, verdict };
     }
@@ -292,14 +367,14 @@ export class MemoryStore {
    * an `error` verdict and nothing is committed.
    * @throws StoreError when SQLite fails or an admitted entry's id is already stored.
    */
-  writeSync(entry: MemoryEntry, guard: Guard, phase: Phase = 'write'): WriteResult {
-    return this.#afterCheck(entry, guard, phase, checkSync(guard, entry, phase, this.view));
+  writeSync(entry: MemoryEntry, guard: Guard, phase: Phase = 'write', options: WriteOptions = {}): WriteResult {
+    return this.#afterCheck(entry, guard, phase, checkSync(guard, entry, phase, this.view), options);
   }
 
   /** {@link MemoryStore.writeSync} for any guard (the verdict is awaited). */
-  async writeAsync(entry: MemoryEntry, guard: Guard, phase: Phase = 'write'): Promise<WriteResult> {
+  async writeAsync(entry: MemoryEntry, guard: Guard, phase: Phase = 'write', options: WriteOptions = {}): Promise<WriteResult> {
     const verdict = await checkAsync(guard, entry, phase, this.view);
-    return this.#afterCheck(entry, guard, phase, verdict);
+    return this.#afterCheck(entry, guard, phase, verdict, options);
   }
 
   /**
@@ -496,7 +571,18 @@ export class MemoryStore {
   /** Closes the database. Further calls throw StoreError. Closing twice is harmless. */
   close(): void {
     try {
-      if (this.#db.open) this.#db.close();
+      if (!this.#db.open) return;
+      if (!this.readonly && this.path !== ':memory:' && this.path !== '') {
+        // Leave the file in rollback-journal mode when no other connection has it open, so
+        // later read-only opens need no -wal/-shm file. Busy (someone else has it): stay WAL.
+        try {
+          this.#db.pragma('busy_timeout = 0');
+          this.#db.pragma('journal_mode = DELETE');
+        } catch {
+          // another connection holds the file; its own close will switch the mode
+        }
+      }
+      this.#db.close();
     } catch (err) {
       throw this.#error('close failed', err);
     }

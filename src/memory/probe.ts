@@ -1,18 +1,26 @@
 /**
  * Tells whether a file is a farma-fuzz memory store before opening it for writing, so a
- * mistyped `--store` never adds our schema to someone else's SQLite database.
+ * mistyped `--store` never adds our schema to someone else's SQLite database. The probe opens
+ * the file read-only and creates nothing (see `sqlite-open.ts`).
  */
-import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+import type Database from 'better-sqlite3';
+import { openReadOnly } from './sqlite-open.js';
 
-/** `store`: a farma-fuzz memory store; `missing`: no file; `foreign`: another SQLite file or not SQLite. */
-export function probeStoreFile(file: string): 'store' | 'missing' | 'foreign' {
+/**
+ * `store`: a farma-fuzz memory store; `missing`: no file; `foreign`: another SQLite file or not
+ * SQLite; `unreadable`: the file exists but SQLite cannot open it (no read permission, or a WAL
+ * file whose side files cannot be created on a read-only mount while a writer has it open).
+ */
+export function probeStoreFile(file: string): 'store' | 'missing' | 'foreign' | 'unreadable' {
   let db: Database.Database | undefined;
   try {
-    db = new Database(file, { readonly: true, fileMustExist: true });
+    db = openReadOnly(file, 0);
     const names = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map((r) => r.name));
     return names.has('meta') && names.has('entries') ? 'store' : 'foreign';
   } catch (e) {
-    return (e as { code?: string }).code === 'SQLITE_CANTOPEN' ? 'missing' : 'foreign';
+    if ((e as { code?: string }).code === 'SQLITE_CANTOPEN') return existsSync(file) ? 'unreadable' : 'missing';
+    return 'foreign';
   } finally {
     db?.close();
   }

@@ -77,6 +77,8 @@ export const VIEW_SQL = {
 export const WRITE_SQL = {
   insertEntry: `INSERT INTO entries (store, id, content, source, trust, trace_type, timestamp, metadata)
     VALUES (@store, @id, @content, @source, @trust, @traceType, @timestamp, @metadata)`,
+  insertEntryIfNew: `INSERT INTO entries (store, id, content, source, trust, trace_type, timestamp, metadata)
+    VALUES (@store, @id, @content, @source, @trust, @traceType, @timestamp, @metadata) ON CONFLICT (store, id) DO NOTHING`,
   insertFts: 'INSERT INTO entries_fts (rowid, content) VALUES (?, ?)',
   bumpKey: 'INSERT INTO key_counts (key, store, n) VALUES (?, ?, 1) ON CONFLICT (key, store) DO UPDATE SET n = n + 1',
   bumpTrace:

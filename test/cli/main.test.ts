@@ -81,7 +81,7 @@ describe('exit code 2 for usage and input errors', () => {
     db.exec('CREATE TABLE t (x)');
     db.close();
     const r = await run(['check', '--input', input, '--store', foreign]);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/not a farma-fuzz memory store/);
     const after = new Database(foreign, { readonly: true });
     expect((after.prepare("SELECT count(*) n FROM sqlite_master WHERE type='table'").get() as { n: number }).n).toBe(1);

@@ -344,13 +344,16 @@ describe('scratch', () => {
 });
 
 describe('files and errors', () => {
-  it('uses WAL and persists across reopen', () => {
+  it('uses WAL while open, rollback-journal mode at rest, and persists across reopen', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'farma-mem-')), 'm.db');
     const s = new MemoryStore(file);
     s.insert(entry('persisted INT-P-9'));
+    const peek = new Database(file, { readonly: true });
+    expect(peek.pragma('journal_mode', { simple: true })).toBe('wal');
+    peek.close();
     s.close();
     const db = new Database(file);
-    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('journal_mode', { simple: true })).toBe('delete');
     db.close();
     const t = open(file);
     expect(t.view.countByKey('int-p-9')).toBe(1);
