@@ -25,7 +25,7 @@ export const BUDGETS: readonly Budget[] = [
   { id: 'replay', text: 'Corpus replay >= 50,000 entries/s', rows: /^replay\.sentinel$/ },
   { id: 'latency-bound', text: 'Latency-bound guards (HTTP, exec, LLM judge): >= 4× serial at N = 8, results identical', rows: /^latency\./ },
   { id: 'cli-start', text: '`list guards` within 3× a bare `node` start', rows: /^cli\./ },
-  { id: 'workers', text: '`--workers 2` beats `--workers 1` on a 2-core machine (issue 12 point 4)', rows: /^parallel\.speedup$/ },
+  { id: 'workers', text: '`--workers 2` beats `--workers 1` on a 2-core machine, or refuses with a reason (issue 12 point 4)', rows: /^parallel\.speedup$/ },
   { id: 'huge-entry', text: 'A 1 MB entry is checked within 2 s by every built-in guard, both paths (issue 7)', rows: /^huge-entry\./ },
 ];
 
