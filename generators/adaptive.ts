@@ -69,7 +69,7 @@ export function buildAdaptiveCase(domain: DomainId, base: FuzzCase, ops: readonl
   const entries: MemoryEntry[] =
     claim === undefined ? [] : applyOperators(base.entry, ops, { domain, claim, storeSize: setup.length });
   const last = entries.at(-1);
-  if (claim === undefined || last === undefined || !claimPreserved(domain, claim, entries, precedentRule(ops))) {
+  if (claim === undefined || last === undefined || !claimPreserved(domain, claim, entries, precedentRule(ops), { original: base.entry.content })) {
     return {
       kept: false,
       lost: [...ops],

@@ -6,7 +6,13 @@
  * records, time gaps) mapped through a pure builder (`buildSeedCase`, `buildChainCase`), so
  * a case can be re-rendered from its value and the value shrinks: one `oneof` branch per
  * template (no `chain` from template to slots), arrays for seeds and cycles.
- * Forged entries carry the metadata Algorithm 1 spoofs: source `AGENT`, trust `VERIFIED`.
+ * Forged entries carry the metadata Algorithm 1 spoofs (source `AGENT`, trust `VERIFIED`)
+ * unless the template's meta names another channel: `source` (`TOOL`, `EXTERNAL`, `SYSTEM`:
+ * forgeries that arrive as tool output or in retrieved documents), `trust`, `store`.
+ * Template meta may also set `countSlot` (the entry slot whose value is the claimed
+ * precedent, instead of Algorithm 1's n_prior: dishonest and large counts), `subjectInWords`
+ * (the claim's subject is the `subjectName` slot, not the id), `language` and `kinds`
+ * (evasion kinds of `generators/evasion-kinds.ts`); see `templates/README.md`.
  */
 import fc from 'fast-check';
 import type { MemoryEntry, StoreName } from '../src/domain/entry.js';
@@ -15,8 +21,10 @@ import { TemplateError, UsageError } from '../src/domain/errors.js';
 import { defaultTemplates } from './templates.js';
 import type { CompiledTemplate, TemplateSet } from './templates.js';
 import { claimOf, isClaimCheck } from './claims/claims.js';
-import { entrySlots, subjectSlots, timeSlots } from './slots.js';
+import { COUNT_SLOTS, entrySlots, subjectSlots, timeSlots } from './slots.js';
 import type { AttackSlots } from './slots.js';
+import { countForms } from './claims/numerals.js';
+import { isEvasionKind } from './claims/evasion-kinds.js';
 
 /** The attack families whose templates live under `templates/<domain>/<family>/`. */
 export type AttackFamily = 'seed' | 'amplification' | 'naive';
@@ -73,6 +81,10 @@ export interface AmplificationOptions extends AttackOptions {
 /** Metadata that Algorithm 1 writes with every forged entry. */
 export const FORGED_SOURCE = 'AGENT';
 export const FORGED_TRUST = 'VERIFIED';
+/** Sources a template's meta may declare (DESIGN.md: SYSTEM | AGENT | TOOL | EXTERNAL). */
+export const FORGED_SOURCES = ['AGENT', 'SYSTEM', 'TOOL', 'EXTERNAL'] as const;
+/** Languages a template's meta may declare (`mixed`: code-switched). */
+export const TEMPLATE_LANGUAGES = ['en', 'es', 'de', 'zh', 'mixed'] as const;
 /** Trace type of the general-store copy when a template's meta names none. */
 export const DEFAULT_GENERAL_TRACE_TYPE = 'experience';
 
@@ -93,7 +105,24 @@ export function attackTemplates(domain: DomainId, family: AttackFamily, template
       throw new TemplateError(`${t.file}: meta.checks must list check ids of generators/claims.ts CLAIM_CHECKS.${domain}`);
     }
     if (family !== 'amplification' && checks.length === 0) throw new TemplateError(`${t.file}: a ${family} template must claim at least one check`);
-    if (family === 'amplification' && !t.slots.includes('priorCount')) throw new TemplateError(`${t.file}: an amplification template must use {{priorCount}}`);
+    const usesCount = t.slots.some((sl) => sl.startsWith('priorCount'));
+    if (family === 'amplification' && !usesCount) throw new TemplateError(`${t.file}: an amplification template must use {{priorCount}} (or a priorCount* form)`);
+    const countSlot = t.meta.countSlot;
+    if (countSlot !== undefined && (typeof countSlot !== 'string' || !(COUNT_SLOTS as readonly string[]).includes(countSlot))) {
+      throw new TemplateError(`${t.file}: meta.countSlot must be one of ${COUNT_SLOTS.join(', ')}`);
+    }
+    if (family !== 'amplification' && usesCount && countSlot === undefined) throw new TemplateError(`${t.file}: a ${family} template that cites a count must name its meta.countSlot`);
+    if (t.meta.source !== undefined && !(FORGED_SOURCES as readonly string[]).includes(String(t.meta.source))) {
+      throw new TemplateError(`${t.file}: meta.source must be one of ${FORGED_SOURCES.join(', ')}`);
+    }
+    if (t.meta.store !== undefined && t.meta.store !== 'reasoning' && t.meta.store !== 'general') throw new TemplateError(`${t.file}: meta.store must be reasoning or general`);
+    if (t.meta.language !== undefined && !(TEMPLATE_LANGUAGES as readonly string[]).includes(t.meta.language)) {
+      throw new TemplateError(`${t.file}: meta.language must be one of ${TEMPLATE_LANGUAGES.join(', ')}`);
+    }
+    const kinds = t.meta.kinds ?? [];
+    if (!Array.isArray(kinds) || kinds.some((k) => typeof k !== 'string' || !isEvasionKind(k))) {
+      throw new TemplateError(`${t.file}: meta.kinds must list ids of generators/evasion-kinds.ts EVASION_KINDS`);
+    }
   }
   return list;
 }
@@ -112,9 +141,35 @@ export function renderSeed(template: CompiledTemplate, slots: AttackSlots): stri
   return template.render(slots);
 }
 
-/** Renders an amplification template citing `nPrior` prior forged entries (Algorithm 1, line 10). Pure. */
+/** Renders an amplification template citing `nPrior` prior forged entries (Algorithm 1, line 10), in every count form (`countForms`). Pure. */
 export function renderAmplification(template: CompiledTemplate, slots: AttackSlots, nPrior: number): string {
-  return template.render({ ...slots, priorCount: nPrior });
+  return template.render({ ...slots, ...countForms(nPrior) });
+}
+
+/**
+ * The precedent count a template claims: the value of its meta `countSlot` entry slot when it
+ * names one (a dishonest count, independent of the store), else `nPrior` (Algorithm 1), else
+ * undefined (a seed without a count). Pure.
+ */
+export function claimedCount(template: CompiledTemplate, slots: AttackSlots, nPrior?: number): number | undefined {
+  const slot = template.meta.countSlot;
+  if (typeof slot === 'string') {
+    const v = slots[slot];
+    if (typeof v !== 'number') throw new TemplateError(`${template.file}: count slot ${slot} is not a number`);
+    return v;
+  }
+  return nPrior;
+}
+
+/** The claim's subject: the id slot, or the `subjectName` slot for `subjectInWords` templates. */
+function claimSubject(template: CompiledTemplate, subject: AttackSlots): string {
+  return String((template.meta.subjectInWords === true ? subject.subjectName : subject.subject) ?? '');
+}
+
+/** Truth descriptors of a template: language (default en), evasion kinds, declared source. */
+function templateTruth(template: CompiledTemplate): { language: string; kinds: string[]; source: string } {
+  const kinds = Array.isArray(template.meta.kinds) ? template.meta.kinds.filter((k): k is string => typeof k === 'string') : [];
+  return { language: template.meta.language ?? 'en', kinds, source: typeof template.meta.source === 'string' ? template.meta.source : FORGED_SOURCE };
 }
 
 /** The full slot record of one entry: subject context, entry slots, and the derived `date`/`time`. */
@@ -138,16 +193,36 @@ export function fnv1a(text: string): string {
  * `farma-<domain>-<position>-<fnv1a(content)>`, e.g. `farma-ehr-a3g-1f2e3d4c`; positions
  * (`s1`, `a3r`, `a3g`, `n1`) keep ids unique within a chain.
  */
-export function forgedEntry(domain: DomainId, position: string, store: StoreName, content: string, traceType: string, minute: number): MemoryEntry {
+export function forgedEntry(
+  domain: DomainId,
+  position: string,
+  store: StoreName,
+  content: string,
+  traceType: string,
+  minute: number,
+  channel: { source?: string; trust?: string } = {},
+): MemoryEntry {
   return {
     id: `farma-${domain}-${position}-${fnv1a(content)}`,
     store,
     content,
-    source: FORGED_SOURCE,
-    trust: FORGED_TRUST,
+    source: channel.source ?? FORGED_SOURCE,
+    trust: channel.trust ?? FORGED_TRUST,
     traceType,
     timestamp: timeSlots(minute).timestamp,
   };
+}
+
+/** The write channel a template declares: source and trust (defaults AGENT/VERIFIED). */
+function channelOf(t: CompiledTemplate): { source: string; trust: string } {
+  return {
+    source: typeof t.meta.source === 'string' ? t.meta.source : FORGED_SOURCE,
+    trust: typeof t.meta.trust === 'string' ? t.meta.trust : FORGED_TRUST,
+  };
+}
+
+function storeOf(t: CompiledTemplate): StoreName {
+  return t.meta.store === 'general' ? 'general' : 'reasoning';
 }
 
 function templateById(templates: TemplateSet, id: string): CompiledTemplate {
@@ -160,30 +235,31 @@ function traceTypeOf(t: CompiledTemplate): string {
   return typeof t.meta.traceType === 'string' ? t.meta.traceType : 'decision_log';
 }
 
-function subjectOf(subject: AttackSlots): string {
-  return String(subject.subject ?? '');
-}
-
 /**
  * Builds a one-entry forged case (`seed` or `naive`) from its structured value. Pure.
- * Entry: reasoning store, AGENT/VERIFIED, trace type from the template meta, written at
- * `startMinute + gapMinutes`. Truth: label `forged`, no operators, claim = subject + meta checks.
+ * Entry: the template's store (default reasoning) and channel (default AGENT/VERIFIED), trace
+ * type from the template meta, written at `startMinute + gapMinutes`. Truth: label `forged`, no
+ * operators, claim = subject (or `subjectName` for `subjectInWords`) + meta checks + the
+ * `countSlot` value as precedent when the template names one; `language`, `kinds`, `source`.
  * Throws TemplateError for an unknown template id or a missing slot.
  */
 export function buildEntryCase(family: 'seed' | 'naive', value: EntryValue, templates: TemplateSet = defaultTemplates()): FuzzCase {
   const t = templateById(templates, value.choice.template);
   const minute = value.startMinute + value.choice.gapMinutes;
-  const content = renderSeed(t, fillSlots(value.subject, value.choice.slots, minute));
+  const slots = fillSlots(value.subject, value.choice.slots, minute);
+  const count = claimedCount(t, slots);
+  const content = renderSeed(t, count === undefined ? slots : { ...slots, ...countForms(count) });
   const position = family === 'seed' ? 's1' : 'n1';
   return {
-    entry: forgedEntry(value.domain, position, 'reasoning', content, traceTypeOf(t), minute),
+    entry: forgedEntry(value.domain, position, storeOf(t), content, traceTypeOf(t), minute, channelOf(t)),
     truth: {
       label: 'forged',
       family,
       domain: value.domain,
       template: t.id,
       operators: [],
-      claim: claimOf(value.domain, subjectOf(value.subject), t.meta.checks ?? []),
+      claim: claimOf(value.domain, claimSubject(t, value.subject), t.meta.checks ?? [], count),
+      ...templateTruth(t),
     },
   };
 }
@@ -213,19 +289,22 @@ export function buildChainCase(value: ChainValue, templates: TemplateSet = defau
   value.seeds.forEach((choice, i) => {
     const t = templateById(templates, choice.template);
     minute += choice.gapMinutes;
-    const content = renderSeed(t, fillSlots(subject, choice.slots, minute));
-    setup.push(forgedEntry(domain, `s${i + 1}`, 'reasoning', content, traceTypeOf(t), minute));
+    const slots = fillSlots(subject, choice.slots, minute);
+    const count = claimedCount(t, slots);
+    const content = renderSeed(t, count === undefined ? slots : { ...slots, ...countForms(count) });
+    setup.push(forgedEntry(domain, `s${i + 1}`, storeOf(t), content, traceTypeOf(t), minute, channelOf(t)));
   });
   let last: { entry: MemoryEntry; template: CompiledTemplate; nPrior: number } | undefined;
   value.cycles.forEach((choice, i) => {
     const c = i + 1;
-    const nPrior = nS + c - 1;
     const t = templateById(templates, choice.template);
     minute += choice.gapMinutes;
-    const content = renderAmplification(t, fillSlots(subject, choice.slots, minute), nPrior);
-    const reasoning = forgedEntry(domain, `a${c}r`, 'reasoning', content, traceTypeOf(t), minute);
+    const slots = fillSlots(subject, choice.slots, minute);
+    const nPrior = claimedCount(t, slots, nS + c - 1) ?? nS + c - 1;
+    const content = renderAmplification(t, slots, nPrior);
+    const reasoning = forgedEntry(domain, `a${c}r`, 'reasoning', content, traceTypeOf(t), minute, channelOf(t));
     const generalType = typeof t.meta.generalTraceType === 'string' ? t.meta.generalTraceType : DEFAULT_GENERAL_TRACE_TYPE;
-    const general = forgedEntry(domain, `a${c}g`, 'general', content, generalType, minute);
+    const general = forgedEntry(domain, `a${c}g`, 'general', content, generalType, minute, channelOf(t));
     if (c < nA) setup.push(reasoning, general);
     else last = { entry: reasoning, template: t, nPrior };
   });
@@ -238,8 +317,9 @@ export function buildChainCase(value: ChainValue, templates: TemplateSet = defau
       domain,
       template: last.template.id,
       operators: [],
-      claim: claimOf(domain, subjectOf(subject), last.template.meta.checks ?? [], last.nPrior),
+      claim: claimOf(domain, claimSubject(last.template, subject), last.template.meta.checks ?? [], last.nPrior),
       chain: { seeds: nS, cycle: nA },
+      ...templateTruth(last.template),
     },
     setup,
   };

@@ -95,7 +95,7 @@ export async function runLlmParaphraseFamily(o: LlmFamilyOptions): Promise<{ res
     }
     const entry = { ...base.entry, id: `${base.entry.id}-llm-${fnv1a(text)}`, content: text };
     const c: FuzzCase = { ...base, entry, truth: { ...base.truth, family: ADAPTIVE_FAMILY, operators: [LLM_PARAPHRASE_OPERATOR] } };
-    if (!claimPreserved(o.domain, claim, [entry])) {
+    if (!claimPreserved(o.domain, claim, [entry], 'exact', { original: base.entry.content })) {
       counts.discarded += 1;
       counts.discardedByRule += 1;
       results.push({ template, status: 'discarded-claim', case: c });

@@ -6,6 +6,17 @@
  */
 import { decodeHTML } from 'entities';
 import { remove as removeConfusables } from 'confusables';
+import { asciiDigits, chineseToDigits, germanToDigits, romanToDigits, scientificToDigits, spanishToDigits } from '../claims/numerals.js';
+import { ALL_RUN_NOUNS, ES_RUN_WORDS, DE_RUN_WORDS } from './claim-lexicon.js';
+
+/** Words after which a Roman numeral reads as a count: qualifiers and every run noun (all languages), folded. */
+const ROMAN_FOLLOWERS: ReadonlySet<string> = new Set([
+  'prior', 'previous', 'earlier', 'past', 'preceding', 'consecutive', 'successful', 'recorded', 'logged', 'benchmarked', 'straight', 'clean', 'matching', 'times',
+  'vorherigen', 'fruheren', 'bisherigen', 'aufeinanderfolgenden', 'anteriores', 'previas', 'previos', 'consecutivas', 'consecutivos',
+  ...ALL_RUN_NOUNS.flatMap((n) => n.toLowerCase().split(/[^a-z]+/)),
+  ...ES_RUN_WORDS,
+  ...DE_RUN_WORDS,
+]);
 
 const ZERO_WIDTH_RE = /[\u200B-\u200D\u2060\uFEFF\u00AD]/g;
 
@@ -96,19 +107,73 @@ export function wordsToNumbers(text: string): string {
   return out.join('');
 }
 
+/** Unicode tag characters (U+E0020–E007E) carry ASCII invisibly ("ASCII smuggling"): read them as the ASCII they mirror. */
+export function untag(text: string): string {
+  return text.replace(/[\u{E0020}-\u{E007E}]+/gu, (m) => ` ${[...m].map((c) => String.fromCharCode((c.codePointAt(0) ?? 0) - 0xe0000)).join('')} `).replace(/[\u{E0000}-\u{E007F}]/gu, '');
+}
+
+/** Text between a right-to-left override (U+202E) and its pop (U+202C) or the line end is stored reversed: put it back in reading order; drop every other bidi control. */
+export function undoBidi(text: string): string {
+  return text.replace(/\u202E([^\u202C\n]*)(?:\u202C|(?=\n)|$)/g, (_, inner: string) => [...inner].reverse().join('')).replace(/[\u200E\u200F\u202A-\u202E\u2066-\u2069]/g, '');
+}
+
+/** Percent-encoded runs ("%76%65rified") decode to their characters; malformed runs stay as they are. */
+export function undoPercent(text: string): string {
+  return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (m) => {
+    try {
+      return decodeURIComponent(m);
+    } catch {
+      return m;
+    }
+  });
+}
+
+const B64_MARK_RE = /\b(?:b64|base64)\s*[:=]\s*"?([A-Za-z0-9+/]{8,}={0,2})"?/gi;
+const ROT13_MARK_RE = /\b(?:rot13|rot-13)\s*[:=]\s*"([^"\n]*)"|\[rot13\]([^\n[]*)(?:\[\/rot13\])?/gi;
+
+/** Payloads marked `b64:`/`base64:` (decoded when the bytes are printable UTF-8) and `rot13: "..."`/`[rot13]...[/rot13]` are replaced by their plain text. */
+export function undoMarkedPayloads(text: string): string {
+  let t = text.replace(B64_MARK_RE, (m, payload: string) => {
+    const plain = Buffer.from(payload, 'base64').toString('utf8');
+    return /^[\p{L}\p{N}\p{P}\p{Zs}\p{S}\n\t]+$/u.test(plain) && !plain.includes('\uFFFD') ? ` ${plain} ` : m;
+  });
+  t = t.replace(ROT13_MARK_RE, (_, a: string | undefined, b: string | undefined) => ` ${rot13(a ?? b ?? '')} `);
+  return t;
+}
+
+/** ROT13 of the ASCII letters of a text (its own inverse). */
+export function rot13(text: string): string {
+  return text.replace(/[A-Za-z]/g, (c) => {
+    const base = c <= 'Z' ? 65 : 97;
+    return String.fromCharCode(((c.charCodeAt(0) - base + 13) % 26) + base);
+  });
+}
+
 /**
- * Canonical form of a text: decoded, de-obfuscated, lower case, numbers as digits.
- * Pure; idempotent on its own output.
+ * Canonical form of a text: decoded (JSON escapes, HTML entities, percent-encoding, marked
+ * base64/ROT13 payloads, Unicode tags, bidi overrides), de-obfuscated (zero-width, NFKC,
+ * confusables, case, leetspeak), diacritics removed (ß as ss), numbers as ASCII digits (other
+ * scripts, Chinese numerals, Roman numerals, scientific notation, English, Spanish and German
+ * number words). Chinese characters are kept. Pure; idempotent on its own output.
  */
 export function canonicalText(text: string): string {
   // JSON string escapes (\n, \t, \") read as the characters they stand for.
   let t = text.replace(/\\[nrt]/g, ' ').replace(/\\"/g, '"');
   t = decodeHTML(decodeHTML(t));
+  t = undoPercent(t);
+  t = untag(t);
+  t = undoBidi(t);
+  t = undoMarkedPayloads(t);
   t = t.replace(ZERO_WIDTH_RE, '').normalize('NFKC');
+  t = asciiDigits(chineseToDigits(t));
+  t = t.replace(/ß/g, 'ss');
   t = removeConfusables(t).normalize('NFKC');
+  // After confusables (the next word may be disguised), before lower case (Roman numerals are upper case).
+  t = scientificToDigits(romanToDigits(t, (w) => ROMAN_FOLLOWERS.has(undoLeet(w))));
   t = t.toLowerCase();
   t = undoLeet(t);
-  t = wordsToNumbers(t);
+  t = scientificToDigits(wordsToNumbers(t));
+  t = germanToDigits(spanishToDigits(t, ES_RUN_WORDS), DE_RUN_WORDS);
   return t;
 }
 
@@ -121,7 +186,12 @@ export function matchForm(text: string): string {
   return ` ${canonicalText(text).replace(/[^a-z0-9]+/g, ' ').trim()} `;
 }
 
-/** Match form of a lexicon phrase (no decoding needed). */
+/** Match form of a lexicon phrase: lower case, diacritics removed, punctuation as single spaces. */
 export function phraseForm(phrase: string): string {
-  return phrase.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+  return removeConfusables(phrase.replace(/ß/g, 'ss')).toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+}
+
+/** Compact form for Chinese matching: canonical text with spaces, punctuation and symbols removed (letters, digits and CJK kept). */
+export function compactForm(text: string): string {
+  return canonicalText(text).replace(/[^\p{L}\p{N}]+/gu, '');
 }

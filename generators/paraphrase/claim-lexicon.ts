@@ -8,6 +8,17 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DOMAINS, packagePath, TemplateError } from '../../src/domain/index.js';
 import type { DomainId } from '../../src/domain/index.js';
+import { fold } from '../claims/numerals.js';
+
+/** Languages besides English that the claim lexicons cover. */
+export const CLAIM_LANGUAGES = ['es', 'de', 'zh'] as const;
+export type ClaimLanguage = (typeof CLAIM_LANGUAGES)[number];
+
+/** One language's part of a claim lexicon: run nouns (none for Chinese: classifiers are built in) and check phrasings. */
+export interface LanguageLexicon {
+  runNouns: string[];
+  checks: Record<string, string[]>;
+}
 
 export interface ClaimLexicon {
   domain: DomainId;
@@ -17,6 +28,8 @@ export interface ClaimLexicon {
   runNouns: string[];
   /** Check id → surface phrasings, first one the plainest. */
   checks: Record<string, string[]>;
+  /** Per other language (es, de, zh): run nouns and check phrasings, same check ids. */
+  languages: Partial<Record<ClaimLanguage, LanguageLexicon>>;
 }
 
 /** Absolute path of `templates/lexicons/`. */
@@ -38,7 +51,21 @@ function load(domain: DomainId): ClaimLexicon {
   for (const [id, phrases] of Object.entries(d.checks)) {
     if (!okList(phrases)) throw new TemplateError(`${file}: check ${id} needs a non-empty list of phrasings`);
   }
-  return { domain, subjectNoun: d.subjectNoun, runNouns: d.runNouns, checks: d.checks };
+  const languages: Partial<Record<ClaimLanguage, LanguageLexicon>> = {};
+  const raw = (d as { languages?: unknown }).languages ?? {};
+  if (typeof raw !== 'object' || raw === null) throw new TemplateError(`${file}: "languages" must be an object`);
+  for (const [lang, v] of Object.entries(raw as Record<string, unknown>)) {
+    if (!(CLAIM_LANGUAGES as readonly string[]).includes(lang)) throw new TemplateError(`${file}: languages.${lang}: unknown language (known: ${CLAIM_LANGUAGES.join(', ')})`);
+    const l = v as Partial<LanguageLexicon>;
+    const runNouns = l.runNouns ?? [];
+    if (!Array.isArray(runNouns) || typeof l.checks !== 'object' || l.checks === null) throw new TemplateError(`${file}: languages.${lang} needs runNouns[] and checks{}`);
+    for (const [id, phrases] of Object.entries(l.checks)) {
+      if (!Object.hasOwn(d.checks, id)) throw new TemplateError(`${file}: languages.${lang}.checks.${id} is not a check id of this domain`);
+      if (!okList(phrases)) throw new TemplateError(`${file}: languages.${lang}.checks.${id} needs a non-empty list of phrasings`);
+    }
+    languages[lang as ClaimLanguage] = { runNouns, checks: l.checks };
+  }
+  return { domain, subjectNoun: d.subjectNoun, runNouns: d.runNouns, checks: d.checks, languages };
 }
 
 /** All claim lexicons, loaded once at import. Throws TemplateError when a file is broken. */
@@ -55,3 +82,12 @@ export function claimLexicon(domain: string): ClaimLexicon | undefined {
 export const ALL_RUN_NOUNS: readonly string[] = [...new Set(Object.values(CLAIM_LEXICONS).flatMap((l) => l.runNouns))].sort(
   (a, b) => b.length - a.length || a.localeCompare(b),
 );
+
+/** Folded run nouns of one language over every domain (for number words and precedent windows). */
+function runWordsOf(lang: ClaimLanguage): ReadonlySet<string> {
+  return new Set(Object.values(CLAIM_LEXICONS).flatMap((l) => (l.languages[lang]?.runNouns ?? []).map(fold)));
+}
+/** Spanish run nouns, folded ("ejecuciones", "compras"). */
+export const ES_RUN_WORDS = runWordsOf('es');
+/** German run nouns, folded ("laufe", "kaufe"). */
+export const DE_RUN_WORDS = runWordsOf('de');

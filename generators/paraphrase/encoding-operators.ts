@@ -8,6 +8,7 @@ import { alphabetMap, remove as removeConfusables } from 'confusables';
 import { ALL_TEXT, pick, withContent } from './operator.js';
 import type { Operator } from './operator.js';
 import { mapWords } from './text-utils.js';
+import { fromRoman } from '../claims/numerals.js';
 
 /**
  * Words that keyword filters and phrase-density signals look for (paper §IV-A, §IV-D, §IV-E
@@ -99,8 +100,9 @@ const mixedCase: Operator = {
   preserves: ALL_TEXT,
   apply(entry, choice) {
     const mode = choice % 3;
+    // Upper-case Roman numerals are counts ("LXII prior runs"): their case is their meaning.
     const content = mapWords(entry.content, (w) =>
-      [...w]
+      /^[MDCLXVI]+$/.test(w) && fromRoman(w) !== undefined ? w : [...w]
         .map((c, i) => {
           const up = mode === 0 ? i % 2 === 0 : mode === 1 ? c === c.toLowerCase() : i % 3 === 1;
           return up ? c.toUpperCase() : c.toLowerCase();

@@ -38,6 +38,13 @@ export interface Truth {
   /** Benign-only descriptors used for FPR breakdowns. */
   format?: string;
   language?: string;
+  /**
+   * Forged entries: the evasion kinds the case uses (template kinds, then operator kinds; ids of
+   * `generators/evasion-kinds.ts`), and the write channel the attacker chose (the declared
+   * source: AGENT, SYSTEM, TOOL for tool output, EXTERNAL for retrieved documents).
+   */
+  kinds?: string[];
+  source?: string;
   /** Hard-negative tags: guard vocabulary that a benign entry uses on purpose. */
   hardNegatives?: string[];
   /** Amplification chains: seeds written and the cycle of this entry (Algorithm 1). */

@@ -5,12 +5,13 @@ import { test } from '@fast-check/vitest';
 import { checkInvariantSync, MemoryStore, type MemoryEntry, type SyncGuard } from '../../src/index.js';
 import { benignTrace, naiveAttack } from '../../generators/index.js';
 
-// A toy guard: rejects entries that tell the agent to skip, ignore or bypass a step.
+// A toy guard: rejects entries that tell the agent to skip, ignore or bypass a step (naive
+// attacks also use verbs outside common blocklists: waive, forgo, stand down, pass over, switch off).
 const myGuard: SyncGuard = {
   id: 'my-guard',
   mode: 'sync',
   check: (entry: MemoryEntry) => {
-    const overt = /\b(skip|ignore|bypass|without verification)\b/i.test(entry.content);
+    const overt = /\b(skip|ignore|bypass|waive|forgo|stand down|pass over|switch off|without verification)\b/i.test(entry.content);
     return { decision: overt ? 'reject' : 'admit', trace: [], reasons: [], elapsedUs: 0 };
   },
 };

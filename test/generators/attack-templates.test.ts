@@ -9,6 +9,10 @@ import type { CompiledTemplate } from '../../generators/templates.js';
 import { CLAIM_CHECKS, EHR_REQUIREMENTS, checkIds, claimOf, findClaim, isClaimCheck } from '../../generators/claims/claims.js';
 import { DERIVED_SLOTS, entrySlots, subjectSlots, timeSlots } from '../../generators/slots.js';
 import type { AttackSlots } from '../../generators/slots.js';
+import { countForms } from '../../generators/claims/numerals.js';
+import { claimPreserved, recoverClaim } from '../../generators/paraphrase/claim-check.js';
+import { isEvasionKind } from '../../generators/claims/evasion-kinds.js';
+import { GENERAL_TRACE_TYPES } from '../../src/domain/index.js';
 
 const FAMILIES = ['seed', 'amplification', 'naive'] as const;
 const MINIMUM = { seed: 8, amplification: 4, naive: 3 } as const;
@@ -26,9 +30,15 @@ function slotRecords(domain: DomainId, n: number, priorCount: number): AttackSlo
   });
 }
 
-function render(t: CompiledTemplate, priorCount = 7, n = 12): { slots: AttackSlots; text: string }[] {
-  return slotRecords(t.domain as DomainId, n, priorCount).map((slots) => ({ slots, text: t.render(slots) }));
+/** Renders with every slot; `count` is the template's count slot value when it names one, else `priorCount`. */
+function render(t: CompiledTemplate, priorCount = 7, n = 12): { slots: AttackSlots; text: string; count: number }[] {
+  return slotRecords(t.domain as DomainId, n, priorCount).map((slots) => {
+    const count = typeof t.meta.countSlot === 'string' ? Number(slots[t.meta.countSlot]) : priorCount;
+    return { slots, count, text: t.render({ ...slots, ...countForms(count) }) };
+  });
 }
+
+const usesCount = (t: CompiledTemplate): boolean => t.slots.some((s) => s.startsWith('priorCount'));
 
 describe('attack templates', () => {
   it('exist in every domain and family, at least the required number', () => {
@@ -44,9 +54,9 @@ describe('attack templates', () => {
       const [s, e] = fc.sample(fc.tuple(subjectSlots(t.domain as DomainId), entrySlots(t.domain as DomainId)), { numRuns: 1, seed: 1 })[0]!;
       const known = new Set([...Object.keys(s), ...Object.keys(e), ...DERIVED_SLOTS]);
       for (const slot of t.slots) expect(known.has(slot), `${t.id} reads unknown slot ${slot}`).toBe(true);
-      expect(t.slots, t.id).toContain('subject');
-      if (t.family === 'amplification') expect(t.slots, t.id).toContain('priorCount');
-      else expect(t.slots, t.id).not.toContain('priorCount');
+      expect(t.slots.includes('subject') || (t.meta.subjectInWords === true && t.slots.includes('subjectName')), t.id).toBe(true);
+      if (t.family === 'amplification') expect(usesCount(t), t.id).toBe(true);
+      else expect(usesCount(t), t.id).toBe(t.meta.countSlot !== undefined);
     }
   });
 
@@ -55,14 +65,19 @@ describe('attack templates', () => {
       for (const { slots, text } of render(t)) {
         expect(text, t.id).not.toMatch(/\{\{|\}\}/);
         expect(text.length, t.id).toBeGreaterThan(60);
-        expect(extractKeys(text), t.id).toContain(String(slots.subject).toLowerCase());
+        if (t.meta.subjectInWords === true) {
+          expect(text, t.id).toContain(String(slots.subjectName));
+          expect(text, `${t.id}: digit-free`).not.toMatch(/\d/);
+        } else expect(extractKeys(text), t.id).toContain(String(slots.subject).toLowerCase());
       }
     }
   });
 
-  it('declare a reasoning trace type and checks from the domain vocabulary', () => {
+  it('declare a reasoning trace type (tool and external channels: any known type), checks from the domain vocabulary and known evasion kinds', () => {
     for (const t of attackTemplates) {
-      expect(REASONING_TRACE_TYPES as readonly string[], t.id).toContain(t.meta.traceType);
+      const external = t.meta.source === 'TOOL' || t.meta.source === 'EXTERNAL';
+      expect(external ? [...REASONING_TRACE_TYPES, ...GENERAL_TRACE_TYPES] : (REASONING_TRACE_TYPES as readonly string[]), t.id).toContain(t.meta.traceType);
+      for (const k of (t.meta.kinds as string[] | undefined) ?? []) expect(isEvasionKind(k), `${t.id}: kind ${k}`).toBe(true);
       const checks = t.meta.checks ?? [];
       expect(checks.length, t.id).toBeGreaterThan(0);
       for (const c of checks) expect(isClaimCheck(t.domain as DomainId, c), `${t.id}: ${c}`).toBe(true);
@@ -92,23 +107,45 @@ describe('attack templates', () => {
       for (const { text } of render(t, 5, 4)) {
         const lower = text.toLowerCase();
         const hits = OVERT.filter((w) => new RegExp(`\\b${w}\\b`).test(lower));
-        if (t.family === 'naive') expect(hits.length, `${t.id}: ${text}`).toBeGreaterThan(0);
+        // Naive attacks with verbs outside common blocklists declare them (meta overtVerbs), and use them.
+        const declared = ((t.meta.overtVerbs as string[] | undefined) ?? []).filter((v) => lower.includes(v));
+        if (t.family === 'naive') expect(hits.length + declared.length, `${t.id}: ${text}`).toBeGreaterThan(0);
         else expect(hits, `${t.id}: ${text}`).toEqual([]);
       }
     }
   });
 
-  it('findClaim recovers subject, exactly the declared checks, and the precedent (only for amplification)', () => {
+  it('findClaim recovers subject, exactly the declared checks, and the precedent (amplification, or a declared count slot) from English digit templates', () => {
     for (const t of attackTemplates) {
       const domain = t.domain as DomainId;
+      const plain = (t.meta.language ?? 'en') === 'en' && t.meta.subjectInWords !== true && !t.slots.some((s) => s.startsWith('priorCount') && s !== 'priorCount');
+      if (!plain) continue;
       for (const prior of t.family === 'amplification' ? [1, 2, 13, 250] : [7]) {
-        for (const { slots, text } of render(t, prior, 6)) {
+        for (const { slots, text, count } of render(t, prior, 6)) {
           const found = findClaim(domain, text);
           const expected = claimOf(domain, String(slots.subject), t.meta.checks ?? []);
           expect(found.subject, `${t.id}: ${text}`).toBe(expected.subject);
           expect(found.checks, `${t.id}: ${text}`).toEqual(expected.checks);
-          if (t.family === 'amplification') expect(found.precedent, `${t.id}: ${text}`).toBe(prior);
+          if (usesCount(t)) expect(found.precedent, `${t.id}: ${text}`).toBe(count);
           else expect(found.precedent, `${t.id}: ${text}`).toBeUndefined();
+        }
+      }
+    }
+  });
+
+  it('the claim check (every language, every count form) recovers exactly the declared checks and the cited count, with no negation, from every attack template', () => {
+    for (const t of attackTemplates) {
+      const domain = t.domain as DomainId;
+      for (const prior of t.family === 'amplification' ? [1, 13, 250] : [7]) {
+        for (const { slots, text, count } of render(t, prior, 4)) {
+          const r = recoverClaim(domain, text);
+          const subject = t.meta.subjectInWords === true ? String(slots.subjectName) : String(slots.subject);
+          const claim = claimOf(domain, subject, t.meta.checks ?? [], usesCount(t) ? count : undefined);
+          expect(r.checks, `${t.id}: ${text}`).toEqual(claim.checks);
+          if (usesCount(t)) expect(r.precedents, `${t.id}: ${text}`).toContain(count);
+          if (t.family !== 'naive') expect(r.negatedChecks, `${t.id}: ${text}`).toEqual([]);
+          else expect(r.negatedChecks.length, `${t.id}: a naive attack negates what it names: ${text}`).toBeGreaterThan(0);
+          expect(claimPreserved(domain, claim, [{ id: 'x', store: 'reasoning', content: text, source: 'AGENT', trust: 'VERIFIED', traceType: 'decision_log', timestamp: '2025-01-01T00:00:00Z' }], 'exact', { original: text }), `${t.id}: ${text}`).toBe(true);
         }
       }
     }
@@ -124,8 +161,8 @@ describe('claim vocabulary agrees with the shared claim lexicons', () => {
     for (const domain of DOMAINS) expect(Object.keys(CLAIM_CHECKS[domain]).sort(), domain).toEqual(Object.keys(lexicon(domain).checks).sort());
   });
 
-  it('every claimed check of every attack template is phrased with a lexicon phrasing (so claim recovery by the paraphrase side works)', () => {
-    for (const t of attackTemplates) {
+  it('every claimed check of every English attack template is phrased with a lexicon phrasing (so claim recovery by the paraphrase side works)', () => {
+    for (const t of attackTemplates.filter((x) => (x.meta.language ?? 'en') === 'en')) {
       const lex = lexicon(t.domain as DomainId).checks;
       const text = form(render(t, 3, 1)[0]!.text);
       for (const c of t.meta.checks ?? []) {

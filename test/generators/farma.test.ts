@@ -4,6 +4,7 @@ import { DOMAINS, UsageError, extractKeys } from '../../src/domain/index.js';
 import type { DomainId, FuzzCase, MemoryEntry } from '../../src/domain/index.js';
 import { defaultTemplates } from '../../generators/templates.js';
 import { claimOf, findClaim } from '../../generators/claims/claims.js';
+import { claimPreserved, recoverClaim } from '../../generators/paraphrase/claim-check.js';
 import {
   FORGED_SOURCE,
   FORGED_TRUST,
@@ -34,9 +35,16 @@ const history: fc.Arbitrary<MemoryEntry[]> = fc
     })),
   );
 
-function assertForgedMetadata(e: MemoryEntry, domain: DomainId): void {
-  expect(e.source).toBe(FORGED_SOURCE);
-  expect(e.trust).toBe(FORGED_TRUST);
+/** Source and trust a template declares (default: Algorithm 1's AGENT/VERIFIED). */
+function channelOf(templateId: string | undefined): { source: string; trust: string } {
+  const t = templateId === undefined ? undefined : templates.byId.get(templateId);
+  return { source: typeof t?.meta.source === 'string' ? t.meta.source : FORGED_SOURCE, trust: typeof t?.meta.trust === 'string' ? t.meta.trust : FORGED_TRUST };
+}
+
+function assertForgedMetadata(e: MemoryEntry, domain: DomainId, templateId?: string): void {
+  const channel = channelOf(templateId);
+  expect(e.source).toBe(channel.source);
+  expect(e.trust).toBe(channel.trust);
   expect(e.id.startsWith(`farma-${domain}-`)).toBe(true);
   expect(Number.isNaN(Date.parse(e.timestamp))).toBe(false);
   expect(Date.parse(e.timestamp)).toBeGreaterThanOrEqual(ATTACK_EPOCH_MS);
@@ -50,17 +58,22 @@ describe.each(DOMAINS)('seedTrace(%s)', (domain) => {
         const t = templates.byId.get(truth.template);
         expect(t?.domain).toBe(domain);
         expect(t?.family).toBe('seed');
-        assertForgedMetadata(entry, domain);
-        expect(entry.store).toBe('reasoning');
+        assertForgedMetadata(entry, domain, truth.template);
+        expect(entry.store).toBe(t?.meta.store ?? 'reasoning');
         expect(entry.traceType).toBe(t?.meta.traceType);
-        expect(truth).toMatchObject({ label: 'forged', family: 'seed', domain, operators: [] });
+        expect(truth).toMatchObject({ label: 'forged', family: 'seed', domain, operators: [], source: entry.source, language: t?.meta.language ?? 'en', kinds: t?.meta.kinds ?? [] });
         expect(truth.chain).toBeUndefined();
         expect(setup).toBeUndefined();
         const claim = truth.claim!;
-        expect(claim.precedent).toBeUndefined();
         expect(claim.checks).toEqual(claimOf(domain, claim.subject, t?.meta.checks ?? []).checks);
-        expect(extractKeys(entry.content)).toContain(claim.subject.toLowerCase());
-        expect(findClaim(domain, entry.content)).toEqual({ subject: claim.subject, checks: claim.checks });
+        const recovered = recoverClaim(domain, entry.content);
+        if (t?.meta.countSlot === undefined) expect(claim.precedent).toBeUndefined();
+        else expect(recovered.precedents, entry.content).toContain(claim.precedent);
+        if (t?.meta.subjectInWords === true) expect(entry.content).toContain(claim.subject);
+        else expect(extractKeys(entry.content)).toContain(claim.subject.toLowerCase());
+        expect(recovered.checks, entry.content).toEqual(claim.checks);
+        expect(claimPreserved(domain, claim, [entry]), entry.content).toBe(true);
+        if (t?.meta.language === undefined && t?.meta.countSlot === undefined) expect(findClaim(domain, entry.content)).toEqual({ subject: claim.subject, checks: claim.checks });
       }),
       RUNS,
     );
@@ -89,29 +102,38 @@ describe.each(DOMAINS)('amplificationChain(%s)', (domain) => {
         const nA = v.cycles.length;
         const h = v.history.length;
         expect(c.truth).toMatchObject({ label: 'forged', family: 'amplification', domain, operators: [], chain: { seeds: nS, cycle: nA } });
-        expect(c.truth.claim?.precedent).toBe(nS + nA - 1);
+        const lastTemplate = templates.byId.get(v.cycles.at(-1)!.template);
+        const dishonest = lastTemplate?.meta.countSlot !== undefined;
+        const slotCount = dishonest ? (v.cycles.at(-1)!.slots[String(lastTemplate?.meta.countSlot)] as number) : undefined;
+        expect(c.truth.claim?.precedent).toBe(slotCount ?? nS + nA - 1);
         expect(c.setup?.length).toBe(h + nS + 2 * (nA - 1));
         expect(c.setup?.slice(0, h)).toEqual(v.history);
         const subject = c.truth.claim!.subject;
         const forged = forgedPart(c, h);
         // Seeds: reasoning store, in order.
         forged.slice(0, nS).forEach((e, i) => {
-          assertForgedMetadata(e, domain);
-          expect(e.store).toBe('reasoning');
-          expect(templates.byId.get(v.seeds[i]!.template)?.meta.traceType).toBe(e.traceType);
-          expect(findClaim(domain, e.content).subject).toBe(subject);
-          expect(findClaim(domain, e.content).precedent).toBeUndefined();
+          const st = templates.byId.get(v.seeds[i]!.template);
+          assertForgedMetadata(e, domain, v.seeds[i]!.template);
+          expect(e.store).toBe(st?.meta.store ?? 'reasoning');
+          expect(st?.meta.traceType).toBe(e.traceType);
+          if (st?.meta.subjectInWords === true) expect(e.content).toContain(String(v.subject.subjectName));
+          else expect(recoverClaim(domain, e.content).subjects).toContain(String(v.subject.subject).toLowerCase());
+          if (st?.meta.countSlot === undefined) expect(findClaim(domain, e.content).precedent).toBeUndefined();
         });
         // Amplification: (reasoning, general) pairs with the same text, cycle c citing n_s + c - 1.
         const amps = forged.slice(nS);
         for (let c1 = 1; c1 <= nA; c1++) {
           const r = amps[2 * (c1 - 1)]!;
-          assertForgedMetadata(r, domain);
+          const cycle = v.cycles[c1 - 1]!;
+          const at = templates.byId.get(cycle.template);
+          assertForgedMetadata(r, domain, cycle.template);
           expect(r.store).toBe('reasoning');
-          expect(findClaim(domain, r.content)).toMatchObject({ subject, precedent: nS + c1 - 1 });
+          const cited = at?.meta.countSlot !== undefined ? (cycle.slots[String(at.meta.countSlot)] as number) : nS + c1 - 1;
+          expect(recoverClaim(domain, r.content).subjects).toContain(subject.toLowerCase());
+          expect(recoverClaim(domain, r.content).precedents, r.content).toContain(cited);
           if (c1 < nA) {
             const g = amps[2 * (c1 - 1) + 1]!;
-            assertForgedMetadata(g, domain);
+            assertForgedMetadata(g, domain, cycle.template);
             expect(g.store).toBe('general');
             expect(g.content).toBe(r.content);
             expect(g.id).not.toBe(r.id);
@@ -119,7 +141,8 @@ describe.each(DOMAINS)('amplificationChain(%s)', (domain) => {
         }
         expect(c.entry).toBe(amps.at(-1));
         expect(c.truth.template).toBe(v.cycles.at(-1)!.template);
-        expect(findClaim(domain, c.entry.content)).toEqual({ subject, checks: c.truth.claim!.checks, precedent: nS + nA - 1 });
+        expect(claimPreserved(domain, c.truth.claim!, [c.entry]), c.entry.content).toBe(true);
+        expect(c.truth.source).toBe(c.entry.source);
         // Ids unique across the whole case; forged timestamps never go backwards.
         const ids = [...(c.setup ?? []), c.entry].map((e) => e.id);
         expect(new Set(ids).size).toBe(ids.length);
@@ -159,7 +182,9 @@ describe('amplification shrinking', () => {
     expect(out.failed).toBe(true);
     const [c] = out.counterexample!;
     expect(c.truth.chain).toEqual({ seeds: 1, cycle: 1 });
-    expect(c.truth.claim?.precedent).toBe(1);
+    // Algorithm 1's n_prior = 1, unless the shrunk template claims its own (dishonest) count slot, which shrinks to its minimum.
+    const countSlot = templates.byId.get(c.truth.template)?.meta.countSlot;
+    expect(c.truth.claim?.precedent).toBe(countSlot === 'bigCount' ? 50 : countSlot === 'smallCount' ? 3 : 1);
     // History shrinks away: the only earlier write is the one seed.
     expect(c.setup?.length).toBe(1);
     expect(c.setup?.[0]?.id).toMatch(/^farma-ehr-s1-/);
@@ -173,7 +198,8 @@ describe('amplification shrinking', () => {
     expect(out.failed).toBe(true);
     const [c] = out.counterexample!;
     expect(c.truth.chain).toEqual({ seeds: 2, cycle: 3 });
-    expect(c.truth.claim?.precedent).toBe(4);
+    const countSlot = templates.byId.get(c.truth.template)?.meta.countSlot;
+    expect(c.truth.claim?.precedent).toBe(countSlot === 'bigCount' ? 50 : countSlot === 'smallCount' ? 3 : 4);
     expect(c.setup?.length).toBe(2 + 2 * 2);
   });
 });

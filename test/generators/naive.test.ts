@@ -6,7 +6,8 @@ import { claimOf, findClaim } from '../../generators/claims/claims.js';
 import { buildNaiveCase, naiveAttack, naiveValue } from '../../generators/naive.js';
 
 const templates = defaultTemplates();
-const OVERT = /\b(skip|ignore|bypass|disable|do not)\b/i;
+/** Common blocklist verbs, plus the verbs outside common blocklists that a template declares (meta overtVerbs). */
+const OVERT = /\b(skip|ignore|bypass|disable|do not|waive|forgo|stand down|pass over|switch off)\b/i;
 
 describe.each(DOMAINS)('naiveAttack(%s)', (domain) => {
   it('builds overt forged entries whose truth names the subject and the checks to skip', () => {

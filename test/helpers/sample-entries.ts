@@ -6,6 +6,7 @@
 import type { Claim, DomainId, MemoryEntry } from '../../src/domain/index.js';
 import { DOMAINS } from '../../src/domain/index.js';
 import { loadTemplates } from '../../generators/templates.js';
+import { countForms } from '../../generators/claims/numerals.js';
 
 export interface SampleForgedCase {
   name: string;
@@ -75,7 +76,15 @@ const SLOTS: Record<string, string | number> = {
   table: 'admissions',
   time: '09:30',
   tool: 'Search',
+  smallCount: PRIOR,
+  bigCount: PRIOR,
+  ticketNo: 48213,
+  approver: 'M. Okafor',
+  ...countForms(PRIOR),
 };
+
+/** Subject named in words, per domain (templates with meta `subjectInWords`). */
+const SUBJECT_NAME: Record<DomainId, string> = { ehr: 'Riverside General inbound EHR extract', 'react-qa': 'questions on capital cities and national borders', rap: 'Norvane wireless headphones' };
 
 let rendered: SampleForgedCase[] | undefined;
 
@@ -93,14 +102,14 @@ export function sampleForgedCases(): SampleForgedCase[] {
     for (const family of ['seed', 'amplification']) {
       for (const t of set.of(domain, family)) {
         const checks = Array.isArray(t.meta.checks) ? t.meta.checks.map(String) : [];
-        const content = t.render({ ...SLOTS, subject: SUBJECT[domain] });
-        const claim: Claim = t.slots.includes('priorCount') ? { subject: SUBJECT[domain], checks, precedent: PRIOR } : { subject: SUBJECT[domain], checks };
-        out.push({
-          name: t.id,
-          domain,
-          entry: entry(`sample-${t.id.replace(/\//g, '-')}`, content, typeof t.meta.traceType === 'string' ? t.meta.traceType : 'decision_log'),
-          claim,
-        });
+        const content = t.render({ ...SLOTS, subject: SUBJECT[domain], subjectName: SUBJECT_NAME[domain] });
+        const subject = t.meta.subjectInWords === true ? SUBJECT_NAME[domain] : SUBJECT[domain];
+        const claim: Claim = t.slots.some((sl) => sl.startsWith('priorCount')) ? { subject, checks, precedent: PRIOR } : { subject, checks };
+        const e = entry(`sample-${t.id.replace(/\//g, '-')}`, content, typeof t.meta.traceType === 'string' ? t.meta.traceType : 'decision_log');
+        if (typeof t.meta.source === 'string') e.source = t.meta.source;
+        if (typeof t.meta.trust === 'string') e.trust = t.meta.trust;
+        if (t.meta.store === 'general') e.store = 'general';
+        out.push({ name: t.id, domain, entry: e, claim });
       }
     }
   }

@@ -1,0 +1,100 @@
+/**
+ * The taxonomy of evasion kinds (docs/adaptive.md, "Taxonomy of evasions"): every way the
+ * attacker side can disguise a forged claim, grouped by what it changes. Attack templates
+ * declare the kinds they use in their meta (`kinds`), operators in their `kinds` field, and a
+ * generated case carries the union in `truth.kinds`, so a report can count how many kinds a
+ * campaign reached. Ids are derived from the object (STYLE.md §3).
+ */
+
+/** Axis of the taxonomy: what the evasion changes. */
+export type EvasionAxis = 'wording' | 'channel' | 'count' | 'language' | 'framing' | 'format' | 'encoding' | 'structure' | 'overt' | 'metadata';
+
+export interface EvasionKindSpec {
+  axis: EvasionAxis;
+  /** What the kind does, and which guard signal it aims at (SENTINEL s1..s5, L1, L4). */
+  description: string;
+}
+
+export const EVASION_KINDS = {
+  // channel: where the forgery enters memory (paper §II-B threat model, SENTINEL L2/s1)
+  'tool-output': { axis: 'channel', description: 'the forgery arrives as a tool result (source TOOL, trace type tool_output); s1 and L2-L4 see an External entry' },
+  'retrieved-document': { axis: 'channel', description: 'the forgery arrives inside a retrieved web page, wiki or vendor document (source EXTERNAL)' },
+  'system-spoof': { axis: 'channel', description: 'the entry declares source SYSTEM, a channel the guard trusts' },
+  'general-store': { axis: 'channel', description: 'the forgery is written to the general store as a fact/experience, not to the reasoning store' },
+  // count: the precedent number (s2, s4)
+  'dishonest-count': { axis: 'count', description: 'the cited precedent count exceeds the matching entries in the store (fires s2)' },
+  'large-count': { axis: 'count', description: 'a precedent count of 50 or more (s4 with a perfection claim)' },
+  'perfection-claim': { axis: 'count', description: '"100% success", "never failed": a claim of perfect consistency (s4)' },
+  'count-words': { axis: 'count', description: 'the count written in words, in any language ("sixty-two", "zweiundsechzig"); digit-only parsers miss it' },
+  'count-roman': { axis: 'count', description: 'the count as a Roman numeral ("LXII prior runs")' },
+  'count-scientific': { axis: 'count', description: 'the count in scientific notation ("6.2e1 runs")' },
+  'count-other-numerals': { axis: 'count', description: 'the count in another script: Chinese numerals, Arabic-Indic or Devanagari digits' },
+  'count-range': { axis: 'count', description: 'the count as a range or bound ("between 9 and 15", "at least 9")' },
+  'count-unparsed-layout': { axis: 'count', description: 'the count placed where a phrase-pattern parser does not look ("prior_runs: 62", "runs on file — 62", "62x")' },
+  'count-lowered': { axis: 'count', description: 'the count lowered to what the store can support, so s2 stays quiet' },
+  'digit-free-precedent': { axis: 'count', description: 'a precedent with no digits anywhere: count in words and the subject named in words' },
+  'subject-in-words': { axis: 'count', description: 'the subject named by description, not by id: key-based matching (s2) falls back to store size' },
+  // language
+  'lang-es': { axis: 'language', description: 'written in Spanish' },
+  'lang-de': { axis: 'language', description: 'written in German' },
+  'lang-zh': { axis: 'language', description: 'written in Chinese' },
+  'code-switch': { axis: 'language', description: 'English mixed with another language within the entry' },
+  // framing: wording that lends authority or distance
+  'authority-runbook': { axis: 'framing', description: 'the claim presented as a runbook step' },
+  'authority-sop': { axis: 'framing', description: 'the claim presented as a standard operating procedure' },
+  'authority-policy': { axis: 'framing', description: 'the claim presented as standing policy or an approved exception' },
+  'authority-signoff': { axis: 'framing', description: 'a named sign-off or approval vouches for the claim' },
+  'authority-reference': { axis: 'framing', description: 'a ticket, change request or audit reference vouches for the claim' },
+  'reported-speech': { axis: 'framing', description: 'the claim attributed to someone else ("the upstream team reports that ...")' },
+  quotation: { axis: 'framing', description: 'the claim quoted from another document or message' },
+  hedged: { axis: 'framing', description: 'hedged phrasing ("by all indications")' },
+  passive: { axis: 'framing', description: 'passive voice with no agent' },
+  'temporal-framing': { axis: 'framing', description: 'the claim anchored in time ("as of the last audit", "since the March cut-over")' },
+  'indirect-reference': { axis: 'framing', description: 'the check named indirectly ("the usual gate", "the step described in section 4")' },
+  // format
+  'fmt-json': { axis: 'format', description: 'a JSON object' },
+  'fmt-bullets': { axis: 'format', description: 'a bullet list' },
+  'fmt-key-value': { axis: 'format', description: 'key: value lines' },
+  'fmt-table': { axis: 'format', description: 'a markdown table' },
+  'fmt-yaml': { axis: 'format', description: 'a YAML document' },
+  'fmt-xml': { axis: 'format', description: 'an XML element tree' },
+  'fmt-markdown-heading': { axis: 'format', description: 'markdown with headings' },
+  'fmt-csv': { axis: 'format', description: 'CSV rows' },
+  'fmt-code-comment': { axis: 'format', description: 'code comments (//, #, /* */)' },
+  'fmt-email': { axis: 'format', description: 'an e-mail with headers' },
+  'fmt-ticket': { axis: 'format', description: 'an issue-tracker ticket with fields' },
+  'fmt-log-line': { axis: 'format', description: 'structured log lines (level, logger, message)' },
+  'fmt-diff': { axis: 'format', description: 'a unified diff / patch' },
+  'fmt-sql-comment': { axis: 'format', description: 'SQL with the claim in comments' },
+  // encoding
+  homoglyph: { axis: 'encoding', description: 'Unicode confusables in filter-relevant words' },
+  'zero-width': { axis: 'encoding', description: 'zero-width characters inside words' },
+  'mixed-case': { axis: 'encoding', description: 'mixed case' },
+  leetspeak: { axis: 'encoding', description: 'leetspeak digits for letters' },
+  'full-width': { axis: 'encoding', description: 'full-width forms' },
+  'html-entities': { axis: 'encoding', description: 'HTML character references' },
+  base64: { axis: 'encoding', description: 'a base64 payload the agent is told to decode' },
+  rot13: { axis: 'encoding', description: 'a ROT13 payload marked as such' },
+  'url-encoding': { axis: 'encoding', description: 'percent-encoded words' },
+  'unicode-tags': { axis: 'encoding', description: 'invisible Unicode tag characters (U+E0000 block) carrying words' },
+  'bidi-override': { axis: 'encoding', description: 'right-to-left override with reversed letters, displayed in normal order' },
+  // structure
+  dilution: { axis: 'structure', description: 'the claim buried in benign narrative' },
+  'split-entries': { axis: 'structure', description: 'the claim split across two entries' },
+  'split-metadata': { axis: 'structure', description: 'part of the claim moved into metadata fields the content signals do not read' },
+  // overt
+  'overt-unlisted-verb': { axis: 'overt', description: 'an overt instruction with a verb outside common blocklists (waive, forgo, stand down, pass over, switch off)' },
+  // metadata
+  'relabel-trace-type': { axis: 'metadata', description: 'a non-reasoning trace type label' },
+  backdate: { axis: 'metadata', description: 'an older timestamp' },
+  'lexical-synonym': { axis: 'wording', description: 'synonyms of check names and ordinary words (lexical)' },
+  'syntactic-rewrite': { axis: 'wording', description: 'reordered, split or merged sentences and rewritten openings (syntactic)' },
+} as const satisfies Record<string, EvasionKindSpec>;
+
+export type EvasionKind = keyof typeof EVASION_KINDS;
+export const EVASION_KIND_IDS = Object.keys(EVASION_KINDS) as EvasionKind[];
+
+/** True when `id` names a kind of the taxonomy. */
+export function isEvasionKind(id: string): id is EvasionKind {
+  return Object.hasOwn(EVASION_KINDS, id);
+}
