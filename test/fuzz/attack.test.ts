@@ -136,7 +136,7 @@ describe('runAttack (attack mode, TextAttack accounting)', () => {
       const ops = f.minimal as OperatorChoice[];
       const k = (f.case.truth.claimParts ?? 1) - 1;
       const written = [...(k > 0 ? (f.case.setup ?? []).slice(-k) : []), f.case.entry];
-      expect(claimPreserved('rap', claim, written, precedentRule(ops))).toBe(true);
+      expect(claimPreserved('rap', claim, written, precedentRule(ops), { original: r.original.case.entry.content })).toBe(true);
       expect((await evaluateCase(guard, r.original.case, store, 'write')).decision).toBe('reject');
       expect((await evaluateCase(guard, f.case, store, 'write')).decision).toBe('admit');
     }
