@@ -19,6 +19,7 @@ import type { LlmClient, LlmMode } from '../src/llm/index.js';
 import { fnv1a, seedTrace } from './farma.js';
 import { ADAPTIVE_FAMILY } from './adaptive.js';
 import { claimPreserved } from './paraphrase/index.js';
+import { errorMessage, isFatalLlmError } from '../src/domain/errors.js';
 
 /** Operator id written into `truth.operators` for an LLM rewrite. */
 export const LLM_PARAPHRASE_OPERATOR = 'llm-paraphrase';
@@ -89,8 +90,9 @@ export async function runLlmParaphraseFamily(o: LlmFamilyOptions): Promise<{ res
     try {
       text = await llmParaphrase(o.client, { text: base.entry.content, claim, domain: o.domain });
     } catch (e) {
+      if (isFatalLlmError(e)) throw e; // a dead endpoint stops the family; it is not one failed paraphrase
       counts.llmErrors += 1;
-      results.push({ template, status: 'error', message: (e as Error).message });
+      results.push({ template, status: 'error', message: errorMessage(e) });
       continue;
     }
     const entry = { ...base.entry, id: `${base.entry.id}-llm-${fnv1a(text)}`, content: text };
@@ -106,8 +108,9 @@ export async function runLlmParaphraseFamily(o: LlmFamilyOptions): Promise<{ res
       try {
         made = await claimStillMade(o.client, { claim, text });
       } catch (e) {
+        if (isFatalLlmError(e)) throw e;
         counts.llmErrors += 1;
-        results.push({ template, status: 'error', case: c, message: (e as Error).message });
+        results.push({ template, status: 'error', case: c, message: errorMessage(e) });
         continue;
       }
       if (!made) {

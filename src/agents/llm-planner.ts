@@ -8,7 +8,7 @@ import { llmPlan, type LlmClient } from '../llm/index.js';
 import { renderEvidence, type AgentTask } from './agent-task.js';
 import { DOMAIN_ACTIONS, actionsOf } from './domain-actions.js';
 import type { PlanDecision } from './surrogate-planner.js';
-import { errorMessage } from '../domain/errors.js';
+import { errorMessage, isFatalLlmError } from '../domain/errors.js';
 
 /** The task text the model reads: the request, what is being decided, and the prompt's own evidence. Pure. */
 export function llmTaskText(task: AgentTask): string {
@@ -23,6 +23,8 @@ export function llmTaskText(task: AgentTask): string {
 /**
  * Plans with a model. Retrieved entries are passed as memory notes (content only), best first.
  * A failed call gives `status: 'error'` and a null action (counted with the unparseable ones).
+ * @throws LlmError when the endpoint cannot work at all (`isFatalLlmError`: bad key, no such
+ *   endpoint or model, no connection).
  * @example const d = await llmPlanDecision(client, task, retrieved); if (d.action === null) unparseable++;
  */
 export async function llmPlanDecision(client: LlmClient, task: AgentTask, retrieved: readonly MemoryEntry[]): Promise<PlanDecision> {
@@ -35,6 +37,8 @@ export async function llmPlanDecision(client: LlmClient, task: AgentTask, retrie
     });
     return { planner: 'llm', action: r.action, status: r.status, rationale: r.raw };
   } catch (err) {
+    // A dead endpoint (bad key, no such model or URL, no connection) stops the run; it is never one more unparseable answer.
+    if (isFatalLlmError(err)) throw err;
     return { planner: 'llm', action: null, status: 'error', rationale: errorMessage(err) };
   }
 }

@@ -78,10 +78,39 @@ export class CorpusError extends FarmaError {
   override readonly name = 'CorpusError';
 }
 
+/**
+ * Why an LLM call failed:
+ * - `auth`: the server refused the key (HTTP 401/403);
+ * - `not-found`: no such endpoint or model (HTTP 404);
+ * - `unreachable`: no connection (refused, unknown host, timed out);
+ * - `config`: LLM features asked for without configuration;
+ * - `rate-limit` (429), `server` (5xx), `bad-request` (other 4xx), `bad-output` (no text,
+ *   wrong vector count), `replay-miss` (no recorded fixture).
+ */
+export type LlmFailure = 'auth' | 'not-found' | 'unreachable' | 'config' | 'rate-limit' | 'server' | 'bad-request' | 'bad-output' | 'replay-miss';
+
+/** Failures that no retry or later call can fix: the run must stop (exit 2) rather than count them. */
+export const FATAL_LLM_FAILURES: readonly LlmFailure[] = ['auth', 'not-found', 'unreachable', 'config'];
+
 /** An LLM call failed, or LLM features were asked for without configuration (code `llm`). */
 export class LlmError extends FarmaError {
   static readonly defaultCode: ErrorCode = 'llm';
   override readonly name = 'LlmError';
+  /** Why, when known (see {@link LlmFailure}). */
+  readonly failure: LlmFailure | undefined;
+  constructor(message: string, options: FarmaErrorOptions & { failure?: LlmFailure } = {}) {
+    super(message, options);
+    this.failure = options.failure;
+  }
+}
+
+/**
+ * `true` for an LlmError that says the endpoint cannot work at all (bad key, no such endpoint or
+ * model, no connection, no configuration): callers that would count an LLM failure as one
+ * unparseable answer rethrow these instead, so a dead endpoint never passes quietly.
+ */
+export function isFatalLlmError(e: unknown): e is LlmError {
+  return e instanceof LlmError && e.failure !== undefined && FATAL_LLM_FAILURES.includes(e.failure);
 }
 
 /**

@@ -5,7 +5,7 @@
  * Every error that leaves here is an `LlmError` whose message and cause are redacted.
  */
 import OpenAI from 'openai';
-import { LlmError } from '../domain/index.js';
+import { LlmError, isFatalLlmError, type LlmFailure } from '../domain/index.js';
 import { DEFAULT_EMBEDDING_MODEL, redactSecrets } from './config.js';
 import type { LlmConfig } from './config.js';
 import { fixtureKey } from './fixtures.js';
@@ -37,6 +37,28 @@ export interface LlmClient {
    * @throws LlmError as `complete`.
    */
   embed(texts: readonly string[]): Promise<number[][]>;
+  /**
+   * One tiny chat completion (at most 1 token), sent straight to the server and never recorded,
+   * to find a dead endpoint before a run starts. Resolves at once in `replay` mode, and also
+   * when the server is only busy or failing (429, 5xx): the run then counts its errors.
+   * @throws LlmError whose `failure` is `auth`, `not-found` or `unreachable`.
+   */
+  preflight?(): Promise<void>;
+}
+
+/** Classifies an SDK error: HTTP status first, then the connection error's code or name. */
+function failureOf(err: unknown): LlmFailure {
+  const e = err as { status?: unknown; name?: unknown; code?: unknown; cause?: unknown };
+  const status = typeof e.status === 'number' ? e.status : undefined;
+  if (status === 401 || status === 403) return 'auth';
+  if (status === 404) return 'not-found';
+  if (status === 429) return 'rate-limit';
+  if (status !== undefined && status >= 500) return 'server';
+  if (status !== undefined && status >= 400) return 'bad-request';
+  if (err instanceof OpenAI.APIConnectionError) return 'unreachable'; // includes APIConnectionTimeoutError
+  const codes = [e.code, (e.cause as { code?: unknown } | undefined)?.code, e.name].map((x) => String(x ?? ''));
+  if (codes.some((c) => /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|APIConnection|Timeout|UND_ERR/i.test(c))) return 'unreachable';
+  return 'bad-output';
 }
 
 export interface LlmClientOptions {
@@ -89,6 +111,7 @@ export function createLlmClient(config: LlmConfig, options: LlmClientOptions = {
         throw new LlmError(
           `replay: no recorded LLM output for role "${request.role}", model "${request.model}", key ${key} ` +
             `(looked in ${(fixtures as FixtureStore).fileFor(request.role)}); record it first with mode "record"`,
+          { failure: 'replay-miss' },
         );
       }
       return hit.output as T;
@@ -115,12 +138,31 @@ export function createLlmClient(config: LlmConfig, options: LlmClientOptions = {
       ...(typeof e.status === 'number' ? { status: e.status } : {}),
       ...(typeof e.code === 'string' ? { code: redact(e.code) } : {}),
     });
-    return new LlmError(`${what} failed${status}: ${message}`, { cause });
+    const failure = failureOf(err);
+    const hint =
+      failure === 'auth'
+        ? ' (the server refused OPENAI_API_KEY)'
+        : failure === 'not-found'
+          ? ` (no such endpoint or model at ${redact(config.baseURL)}: check OPENAI_BASE_URL, which includes the /v1 prefix, and FARMA_LLM_MODEL)`
+          : failure === 'unreachable'
+            ? ` (cannot reach ${redact(config.baseURL)}: check OPENAI_BASE_URL and that the server runs)`
+            : '';
+    return new LlmError(`${what} failed${status}: ${message}${hint}`, { cause, failure });
   }
 
   return {
     mode,
     model: config.model,
+    async preflight() {
+      if (mode === 'replay') return;
+      try {
+        await api().chat.completions.create({ model: config.model, messages: [{ role: 'user', content: 'Reply with OK.' }], temperature: 0, max_tokens: 1 });
+      } catch (err) {
+        const e = wrap(`LLM check of ${redact(config.baseURL)} (model "${config.model}")`, err);
+        // A busy or failing server (429, 5xx) may recover: the run goes on and counts its errors.
+        if (isFatalLlmError(e)) throw e;
+      }
+    },
     async complete(messages, opts = {}) {
       const role = opts.role ?? DEFAULT_ROLE;
       const msgs = messages.map((m) => ({ role: m.role, content: m.content }));
@@ -138,7 +180,7 @@ export function createLlmClient(config: LlmConfig, options: LlmClientOptions = {
         }
         const content = res.choices?.[0]?.message?.content;
         if (typeof content !== 'string') {
-          throw new LlmError(`LLM chat completion (role "${role}", model "${config.model}") returned no text`);
+          throw new LlmError(`LLM chat completion (role "${role}", model "${config.model}") returned no text`, { failure: 'bad-output' });
         }
         return redact(content);
       });
@@ -155,7 +197,7 @@ export function createLlmClient(config: LlmConfig, options: LlmClientOptions = {
         }
         const rows = [...(res.data ?? [])].sort((a, b) => a.index - b.index).map((d) => d.embedding);
         if (rows.length !== input.length || !rows.every((r) => Array.isArray(r) && r.every((x) => typeof x === 'number'))) {
-          throw new LlmError(`LLM embedding (model "${embeddingModel}") returned ${rows.length} vectors for ${input.length} texts`);
+          throw new LlmError(`LLM embedding (model "${embeddingModel}") returned ${rows.length} vectors for ${input.length} texts`, { failure: 'bad-output' });
         }
         return rows;
       });

@@ -228,7 +228,9 @@ export interface EvalCommandResult {
 /**
  * Runs the evaluation and writes `eval.md` and `eval.json` into the report directory.
  * @throws UsageError when `--planner llm` is asked for with no LLM configuration (the reason
- *   names the missing variables); StoreError/TemplateError from the parts.
+ *   names the missing variables); LlmError when the configured endpoint refuses the key, has no
+ *   such model or URL, or cannot be reached (checked before anything runs, and on any later call);
+ *   StoreError/TemplateError from the parts.
  */
 export async function runEvalCommand(o: EvalCommandOptions): Promise<EvalCommandResult> {
   let client = o.client;
@@ -236,6 +238,9 @@ export async function runEvalCommand(o: EvalCommandOptions): Promise<EvalCommand
     const cfg = llmConfigFromEnv();
     if (cfg.ok) client = createLlmClient(cfg.config);
     else if (o.planner === 'llm') throw new UsageError(`--planner llm needs an LLM: ${cfg.reason}`);
+    // A configured endpoint that refuses the key, has no such model or URL, or cannot be reached
+    // stops the run here (LlmError, exit 2), before any table: the planner and the A-MemGuard judge use it.
+    await client?.preflight?.();
   }
   const planner: Planner = o.planner === 'llm' && client ? llmPlanner(client) : surrogatePlanner();
   const now = new Date();

@@ -220,6 +220,8 @@ export function registerSearchCommand(program: Command, exit: (code: number) => 
       // A requested LLM family that cannot run is a usage error, found before any search work.
       const avail = opts.llm || opts.llmReplay ? await llmFamilyAvailability({ replay: Boolean(opts.llmReplay), fixtureDir: path.resolve(String(opts.fixtures)) }) : undefined;
       if (avail && !avail.on) throw new UsageError(avail.reason);
+      // A dead endpoint (401/403/404, no connection) stops here with exit 2, before any search work.
+      if (avail?.on) await avail.client.preflight?.();
       const store = new MemoryStore(':memory:');
       const guard = await loadGuard(String(opts.guard), timeoutMs, parseGuardOptionFlags((opts.guardOption as unknown as string[] | undefined) ?? []));
       try {

@@ -15,7 +15,7 @@ import { buildJudgePrompt, parseJudgeResponse } from './judge-prompt.js';
 import type { LessonStore } from './lesson-store.js';
 import type { AsyncEmbedder, Embedder } from './lexical-embedder.js';
 import { createLexicalEmbedder } from './lexical-embedder.js';
-import { errorMessage } from '../../domain/errors.js';
+import { errorMessage, isFatalLlmError } from '../../domain/errors.js';
 
 /** Options of the synchronous (heuristic-mode) filter. */
 export interface ConsensusOptions {
@@ -189,6 +189,8 @@ export async function consensusFilterAsync(entries: readonly MemoryEntry[], opti
         raw = '';
       }
     } catch (err) {
+      // A dead endpoint is not a judgement: it stops the caller instead of failing every entry closed.
+      if (isFatalLlmError(err)) throw err;
       failure = errorMessage(err);
     }
     result = decideByJudge(entries, chains, raw, failure);
