@@ -22,6 +22,6 @@ export default {
   // Nothing to rewrite: the sandbox needs no tsconfig (vitest transpiles), and TypeScript 7 has no API to parse one.
   tsconfigFile: 'no-tsconfig-for-stryker.json',
   concurrency: 2,
-  timeoutMS: 10000,
+  timeoutMS: 5000,
   thresholds: { high: 90, low: 80, break: null },
 };

@@ -559,3 +559,48 @@ describe('every configured phrase and pattern does its job (one example each)', 
     expect(looksLikeReasoning(entry(`Today. ${sentence}`, { traceType: 'fact', store: 'general' }), DEFAULT_SENTINEL_CONFIG)).toBe(false);
   });
 });
+
+describe('details that decide output shape (mutation-testing follow-ups)', () => {
+  it('the guard is the synchronous guard with id sentinel', () => {
+    const g = createSentinel();
+    expect(g.id).toBe('sentinel');
+    expect(g.mode).toBe('sync');
+  });
+  it('passing and skipped layers carry exactly their reasons; no signals key when L5 did not score', () => {
+    const g = createSentinel();
+    const clean = g.check(entry('Batch LAB-EHR-3310 arrived with 412 rows.', { traceType: 'observation', store: 'general' }), retrieve);
+    expect(clean.trace.map((t) => t.reasons)).toEqual([[], [expect.stringContaining('Trusted')], [], [], ['general-store entry does not look like reasoning']]);
+    expect('signals' in clean).toBe(false);
+    expect('score' in clean).toBe(false);
+    const tainted = g.check(entry('412 rows.', { source: 'partner-feed', traceType: 'observation', store: 'general' }), retrieve);
+    expect(tainted.trace[2]?.reasons).toEqual(['taint 1 > tauTaint 0.4 (Poisoned source partner-feed)']);
+  });
+  it('only the precedent pattern "consistent with N <qualifier>" reads a count before an unlisted noun', () => {
+    expect(maxPrecedentClaim(text('consistent with 11 logged deployments'), compiled)).toBe(11);
+  });
+  it('a subject key with no matching entries counts 0, not the store size', () => {
+    const view = store({ 'lab-ehr-3310': { reasoning: 0 } }, { reasoning: 5 });
+    expect(matchingEntryCount('For LAB-EHR-3310.', view, compiled)).toEqual({ count: 0, key: 'lab-ehr-3310' });
+    expect(selfReferenceMismatch(3, 'For LAB-EHR-3310.', view, compiled).score).toBe(1);
+  });
+  it('a risk transform in an override replaces the default one whole', () => {
+    const logistic = { kind: 'logistic', steepness: 4, midpoint: 0.5 } as const;
+    expect(resolveSentinelConfig({ riskTransform: logistic }).riskTransform).toEqual(logistic);
+  });
+  it('a non-string opening prefix is a UsageError; pattern errors keep their cause', () => {
+    expect(() => createSentinel({ config: { openingPrefix: 5 as never } })).toThrow(UsageError);
+    let err: unknown;
+    try {
+      createSentinel({ config: { countUnitKeyPattern: '(' } });
+    } catch (e) {
+      err = e;
+    }
+    expect((err as Error).cause).toBeInstanceOf(SyntaxError);
+    try {
+      createSentinel({ config: { maliciousPatterns: ['('] } });
+    } catch (e) {
+      err = e;
+    }
+    expect((err as Error).cause).toBeInstanceOf(SyntaxError);
+  });
+});
