@@ -8,7 +8,6 @@ import { UsageError, errorMessage } from '../domain/errors.js';
 import { PACKAGE_ROOT } from '../domain/package-root.js';
 import type { Guard } from '../domain/guard.js';
 import { createGuard, GUARDS, isBuiltinGuardId } from '../guards/registry.js';
-import { validateGuardOptions } from '../guards/guard-options.js';
 import { guardSpecKind, resolveGuard } from '../guards/resolve.js';
 
 /**
@@ -72,7 +71,8 @@ export async function loadGuard(spec: string, timeoutMs?: number, guardOptions?:
   if (given && guardSpecKind(spec) !== 'builtin') {
     throw new UsageError(`--guard-option applies to the built-in guards (${BUILTIN_GUARD_IDS.join(', ')}); ${spec} takes its settings from its own module, server or command`);
   }
-  const options = given && isBuiltinGuardId(spec) ? validateGuardOptions(spec, guardOptions) : undefined;
+  // guard-options.ts holds zod schemas: loaded only when options were given.
+  const options = given && isBuiltinGuardId(spec) ? (await import('../guards/guard-options.js')).validateGuardOptions(spec, guardOptions) : undefined;
   const guard = await resolveGuard(
     spec,
     { createBuiltin: (id) => createGuard(id, options), knownIds: BUILTIN_GUARD_IDS },

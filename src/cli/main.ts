@@ -16,7 +16,6 @@ import type { Guard } from '../domain/guard.js';
 import { DOMAINS, type DomainId } from '../domain/fuzz-case.js';
 import { FAMILY_IDS } from '../../generators/family-ids.js';
 import { GUARD_SPEC_FORMS } from '../guards/resolve.js';
-import { parseGuardOptionFlags } from '../guards/guard-options.js';
 import { cliCommand, loadGuard, MAX_TIMEOUT_MS, parseList, parsePhase, parseSeed, positiveInt, reportsDir, writableDir, writableFile } from './context.js';
 import { createProgress } from './progress.js';
 import { listText, LISTABLE } from './list.js';
@@ -217,6 +216,7 @@ export function buildProgram(exit: (code: number) => void): Command {
       const thresholds = cfg.thresholds ?? {};
       const shard = typeof opts.shard === 'string' ? shardOf(opts.shard) : undefined;
       if (shard && timeS !== undefined) throw new UsageError('--shard needs --runs, not --time: a wall-clock budget gives each machine different cases, and the shards could not be merged exactly');
+      const { parseGuardOptionFlags } = await import('../guards/guard-options.js');
       const guardOptions = parseGuardOptionFlags((opts.guardOption as unknown as string[] | undefined) ?? [], fileConfig.guardOptions ?? {});
       const attack = {
         ...(opts.attackBases !== undefined ? { bases: positiveInt('--attack-bases', opts.attackBases as string, 200, 100_000) } : {}),
@@ -332,7 +332,7 @@ export function buildProgram(exit: (code: number) => void): Command {
           );
           if (r.issues.length > 0) process.stderr.write(`error: ${r.issues.length} corpus line(s) could not be read and were not replayed (named above); fix or remove them\n`);
           exit(c.regressed > 0 ? EXIT.failed : r.issues.length > 0 ? EXIT.input : EXIT.ok);
-        }, parseGuardOptionFlags((opts.guardOption as unknown as string[] | undefined) ?? []));
+        }, (await import('../guards/guard-options.js')).parseGuardOptionFlags((opts.guardOption as unknown as string[] | undefined) ?? []));
       } finally {
         store.close();
       }

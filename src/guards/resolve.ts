@@ -4,7 +4,6 @@
  */
 import { GuardLoadError } from '../domain/index.js';
 import type { Guard } from '../domain/index.js';
-import { createExecGuard, createHttpGuard, loadModuleGuard } from './adapters/index.js';
 import type { ExecGuardOptions, HttpGuardOptions, ModuleGuardOptions } from './adapters/index.js';
 
 /** What a spec string names. */
@@ -73,14 +72,15 @@ export async function resolveGuard(spec: string, deps: ResolveGuardDeps, options
   const pool = options.concurrency !== undefined ? { concurrency: options.concurrency } : {};
   switch (guardSpecKind(spec)) {
     case 'http':
-      return createHttpGuard(spec, { ...timeout, ...pool, ...options.http });
+      // Adapters load on demand (they pull in zod and p-limit), so a CLI start stays light.
+      return (await import('./adapters/index.js')).createHttpGuard(spec, { ...timeout, ...pool, ...options.http });
     case 'exec': {
       const command = spec.slice('exec:'.length).trim();
       if (!command) throw new GuardLoadError(`guard spec "${spec}" has no command after "exec:"`, { code: 'usage' });
-      return createExecGuard(command, { ...timeout, ...pool, ...options.exec });
+      return (await import('./adapters/index.js')).createExecGuard(command, { ...timeout, ...pool, ...options.exec });
     }
     case 'module':
-      return loadModuleGuard(spec, { ...timeout, ...options.module });
+      return (await import('./adapters/index.js')).loadModuleGuard(spec, { ...timeout, ...options.module });
     case 'builtin':
       if (!deps.knownIds.includes(spec)) {
         throw new GuardLoadError(

@@ -6,7 +6,8 @@
  */
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { StoreError, checkedVerdict, errorVerdict, extractKeys, isStoreName, errorMessage } from '../domain/index.js';
+import { StoreError, errorVerdict, extractKeys, isStoreName, errorMessage } from '../domain/index.js';
+import { checkedVerdict } from '../domain/verdict-schema.js';
 import type { Guard, MemoryEntry, Phase, StoreName, StoreView, SyncGuard, Verdict } from '../domain/index.js';
 import { redactWith, secretValues } from '../domain/secrets.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, openReadOnly } from './sqlite-open.js';

@@ -5,7 +5,8 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import pLimit from 'p-limit';
-import { GuardLoadError, errorVerdict, parseVerdict } from '../../domain/index.js';
+import { GuardLoadError, errorVerdict } from '../../domain/index.js';
+import { parseVerdict } from '../../domain/verdict-schema.js';
 import type { Guard, GuardContext, MemoryEntry, Verdict } from '../../domain/index.js';
 import { Circuit, INPUT_CRASHES_GUARD, INPUT_TIMES_OUT_GUARD, InputFailureMemory, inputKey, sleep } from './failure-memory.js';
 import type { InputFailureRecord } from './failure-memory.js';

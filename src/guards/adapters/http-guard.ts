@@ -6,7 +6,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import pLimit from 'p-limit';
-import { GuardLoadError, errorVerdict, parseVerdict } from '../../domain/index.js';
+import { GuardLoadError, errorVerdict } from '../../domain/index.js';
+import { parseVerdict } from '../../domain/verdict-schema.js';
 import type { Guard, GuardContext, MemoryEntry, Verdict } from '../../domain/index.js';
 import { Circuit, INPUT_TIMES_OUT_GUARD, InputFailureMemory, inputKey, sleep } from './failure-memory.js';
 import type { InputFailureRecord } from './failure-memory.js';

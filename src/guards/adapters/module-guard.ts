@@ -6,7 +6,8 @@
  */
 import { existsSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { GuardLoadError, errorVerdict, parseVerdict, errorMessage } from '../../domain/index.js';
+import { GuardLoadError, errorVerdict, errorMessage } from '../../domain/index.js';
+import { parseVerdict } from '../../domain/verdict-schema.js';
 import type { Guard, GuardContext, MemoryEntry, Verdict } from '../../domain/index.js';
 import { startStopwatch } from './wire-request.js';
 import { importModule } from './import-module.js';
