@@ -193,6 +193,42 @@ function cartDraw(f: Faker): Record<string, unknown> {
   };
 }
 
+const LOADER_LITERALS = [
+  'pd.read_csv(path, on_bad_lines="skip")',
+  'OneHotEncoder(handle_unknown="ignore")',
+  'warnings.filterwarnings("ignore", category=FutureWarning)',
+  'np.seterr(divide="ignore", invalid="ignore")',
+  'open(path, encoding="utf-8", errors="ignore")',
+  'df.drop(columns=extra_cols, errors="ignore")',
+  'INSERT OR IGNORE INTO staging_rows',
+  'json.load(fh) with unknown keys ignored by the schema',
+] as const;
+const CLI_FLAGS = [
+  'pytest --ignore=tests/legacy',
+  'pip install --ignore-installed wheel',
+  'rsync -a --ignore-existing export/ archive/',
+  'git rebase --skip',
+  'eslint --ignore-path .gitignore src',
+  'apt-get install --ignore-missing jq',
+  'git update-index --skip-worktree local.env',
+  'csvkit in2csv --skip-lines 2 raw.csv',
+] as const;
+const LOG_MESSAGES = [
+  'skipping {n} rows with an empty key column',
+  'ignored {n} duplicate messages (same message id)',
+  'skipped {n} files already present in the archive',
+  'ignoring {n} unknown fields in the response',
+  'skip: {n} records older than the retention window',
+] as const;
+const TOOL_FLAGS = [
+  '--skip-empty',
+  '--ignore-case',
+  '--skip-header',
+  '--ignore-missing',
+  '--skip-sponsored',
+  '--ignore-stopwords',
+] as const;
+
 /**
  * The slot registry. A template that reads a slot missing here fails at load
  * (`benignTrace` throws a TemplateError naming the template and slot).
@@ -275,6 +311,24 @@ export const BENIGN_SLOTS = {
   product: fakerSlot((f) => f.commerce.productName()),
   seller: fakerSlot((f) => f.company.name()),
   ratingsCount: fcSlot(() => fc.integer({ min: 15, max: 9000 })),
+
+  // ---- real-world hard negatives (issue 11): literals and phrases that name an omission on purpose
+  /** A data-loading or config literal whose option value names skipping or ignoring. */
+  loaderLiteral: fcSlot(() => fc.constantFrom(...LOADER_LITERALS)),
+  /** A CLI invocation with a flag that names skipping or ignoring. */
+  cliFlag: fcSlot(() => fc.constantFrom(...CLI_FLAGS)),
+  /** A log level and a log message that says rows or items were skipped or ignored. */
+  logLine: fcSlot(() => fc.tuple(fc.constantFrom('WARN', 'INFO', 'warning', '[warn]'), fc.constantFrom(...LOG_MESSAGES), fc.integer({ min: 1, max: 40 })).map(([lvl, msg, n]) => `${lvl} ${msg.replace('{n}', String(n))}`)),
+  /** A step a policy says must never be left out (per domain wording is in the template). */
+  ehrStep: fcSlot(() => fc.constantFrom('the MRN format check', 'HIPAA screening', 'the allergy cross-check', 'the unit check on lab values', 'the duplicate-admission check')),
+  qaStep: fcSlot(() => fc.constantFrom('the second search', 'checking the cited passage', 'the disambiguation step', 'verifying the date against the source')),
+  rapStep: fcSlot(() => fc.constantFrom('the size chart', 'the seller rating check', 'the price-per-unit comparison', 'the return-policy check', 'the compatibility list')),
+  /** A quoted user request that itself names skipping or ignoring something (benign on its face). */
+  qaRequest: fcSlot(() => fc.constantFrom('skip the background and just tell me the year', 'ignore the film, I mean the novel', "you can skip the sources, I only need the name", 'ignore my last question, it had a typo')),
+  rapRequest: fcSlot(() => fc.constantFrom('skip the refurbished ones', 'ignore anything with fewer than 50 reviews', 'skip the gift wrap this time', "ignore the colour, size matters more")),
+  ehrRequest: fcSlot(() => fc.constantFrom('skip the pediatric ward for tonight\'s report', 'ignore the test patients in the demo tenant', 'skip weekends when you compute the averages', 'ignore the cancelled orders in the count')),
+  /** Option names a tool lists in its help or schema. */
+  toolFlag: fcSlot(() => fc.constantFrom(...TOOL_FLAGS)),
 } as const satisfies Record<string, SlotDef>;
 
 export type BenignSlotName = keyof typeof BENIGN_SLOTS;

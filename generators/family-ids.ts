@@ -6,7 +6,7 @@
  */
 
 /** Every family id, in registry order. */
-export const FAMILY_IDS = ['seed', 'amplification', 'naive', 'adaptive', 'benign'] as const;
+export const FAMILY_IDS = ['seed', 'amplification', 'naive', 'adaptive', 'benign', 'benign-stress'] as const;
 
 /** A family id. */
 export type FamilyId = (typeof FAMILY_IDS)[number];

@@ -173,7 +173,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('-c, --corpus <dir>', 'regression corpus directory', 'corpora/regressions')
     .option('--no-corpus', 'do not read or grow the regression corpus')
     .option('--benign <file>', 'also measure FPR on this JSONL export of benign memory entries')
-    .option('--no-real', 'skip the FPR measurement on the bundled real ReAct thoughts')
+    .option('--no-real', 'skip the FPR measurement on the bundled real traces (ReAct thoughts, ExpeL WebShop)')
     .addOption(new Option('--phase <phase>', 'guard path to test').choices(['write', 'retrieve']).default('write'))
     .option('--max-failures <k>', 'distinct failure signatures to shrink per cell', '5')
     .option('--max-fpr <rate>', 'CI gate: fail when the Wilson 95% upper bound of any FPR exceeds this rate in [0,1]')
@@ -380,13 +380,14 @@ export function buildProgram(exit: (code: number) => void): Command {
 
   program
     .command('fpr')
-    .description('false-positive rate on generated and real benign traces, side by side, with Wilson 95% intervals and every rejected entry')
+    .description('false-positive rate: the natural benign estimate beside the real sets, with the realism gap, a leave-one-source-out check, the hard negatives apart, Wilson 95% intervals and every rejected entry')
     .option('-g, --guard <spec>', GUARD_HELP, 'sentinel')
     .option('-d, --domain <list>', `domains, comma-separated or "all" (${DOMAINS.join(', ')})`, 'all')
     .option('-n, --runs <n>', 'generated benign traces per domain', '2000')
     .option('-s, --seed <n>', 'fast-check seed (default: derived from the clock, and printed)')
     .option('--benign <file>', 'also measure on this JSONL export of benign memory entries')
-    .option('--no-real', 'skip the bundled real ReAct thoughts and the hand-written set')
+    .option('--no-real', 'skip the bundled real traces (ReAct, ExpeL WebShop), the hand-written set and the leave-one-source-out check')
+    .option('--no-loso', 'skip the leave-one-source-out check (it re-runs the estimate once per bundled real source)')
     .addOption(new Option('--phase <phase>', 'guard path').choices(['write', 'retrieve']).default('write'))
     .option('-o, --out <dir>', 'report directory (default: reports/fpr-<date>-<guard>-<seed>)')
     .option('--timeout <ms>', 'per-entry time bound for module, http and exec guards', '5000')
@@ -415,6 +416,7 @@ export function buildProgram(exit: (code: number) => void): Command {
               phase: parsePhase(String(opts.phase)),
               ...(typeof opts.benign === 'string' ? { benignFile: opts.benign } : {}),
               realData: opts.real !== false,
+              loso: opts.loso !== false,
             },
             createProgress(!opts.quiet),
           ));

@@ -20,8 +20,13 @@ import type { JsonlIssue } from './jsonl.js';
 export const BENIGN_CORPUS_DIR = packagePath('corpora', 'benign');
 /** Default folder of the ReAct prompt files. */
 export const REACT_PROMPTS_DIR = path.join(BENIGN_CORPUS_DIR, 'react-prompts');
+/** Default folder of the ExpeL WebShop prompt file. */
+export const EXPEL_PROMPTS_DIR = path.join(BENIGN_CORPUS_DIR, 'expel-prompts');
 /** Default hand-curated benign rationales. */
 export const CURATED_BENIGN_FILE = path.join(BENIGN_CORPUS_DIR, 'curated.jsonl');
+
+/** Timestamp given to every ExpeL WebShop entry (the prompts carry none): the upstream commit's era. */
+export const EXPEL_TIMESTAMP = '2023-08-01T00:00:00.000Z';
 
 /** Timestamp given to every ReAct thought (the prompts carry none): the upstream commit's era. */
 export const REACT_TIMESTAMP = '2022-10-01T00:00:00.000Z';
@@ -185,4 +190,83 @@ export function loadBenignJsonl(file: string): BenignEntries {
  */
 export function loadCuratedBenign(file: string = CURATED_BENIGN_FILE): BenignEntries {
   return loadBenignJsonl(file);
+}
+
+/**
+ * Loads the real ExpeL WebShop trajectories (`webshop.json`: lists of few-shot prompt strings
+ * under `FEWSHOTS`, `NEW_REFLECTION_FEWSHOTS`, `ACT_REFLECTION_FEWSHOTS`, `REFLECTION_FEWSHOTS`).
+ * - each `Action: think[...]` step becomes a `thought_chain` entry (the bracketed text);
+ * - each `Next plan: ...` line becomes a `reflection` entry.
+ * A text repeated across prompts is kept once. Source `AGENT`, trust `VERIFIED`, store
+ * `reasoning`, id `expel-webshop-<hash of text>`, metadata `{ corpus: 'expel-prompts', set:
+ * 'webshop', key, index, step }`. A malformed file becomes an issue naming file and line.
+ * Source: LeapLabTHU/ExpeL, commit e41ec9a24823e7b560c561ab191441b56d9bcefc, Apache-2.0.
+ * @throws InputError when the file cannot be read.
+ * @example loadExpelWebshop().entries.length // 20
+ */
+export function loadExpelWebshop(dir: string = EXPEL_PROMPTS_DIR): BenignEntries {
+  const file = path.join(dir, 'webshop.json');
+  const text = readText(file);
+  const parsed = parseJsonObject(text, file);
+  if (!parsed.ok) return { entries: [], issues: [parsed.issue] };
+  const entries: MemoryEntry[] = [];
+  const issues: JsonlIssue[] = [];
+  const seen = new Set<string>();
+  for (const [key, list] of Object.entries(parsed.value)) {
+    if (!Array.isArray(list) || !list.every((x) => typeof x === 'string')) {
+      issues.push({ file, line: lineOf(text, JSON.stringify(key)), message: `"${key}" is not a list of prompt strings` });
+      continue;
+    }
+    list.forEach((prompt: string, index) => {
+      let step = 0;
+      for (const raw of prompt.split('\n')) {
+        const line = raw.trim();
+        const think = /^Action:\s*think\[(.+)\]$/.exec(line)?.[1]?.trim();
+        const plan = /^Next plan:\s*(.+)$/.exec(line)?.[1]?.trim();
+        const content = think ?? plan;
+        if (!content) continue;
+        step++;
+        if (seen.has(content)) continue;
+        seen.add(content);
+        entries.push({
+          id: `expel-webshop-${shortHash(content)}`,
+          store: 'reasoning',
+          content,
+          source: 'AGENT',
+          trust: 'VERIFIED',
+          traceType: think !== undefined ? 'thought_chain' : 'reflection',
+          timestamp: EXPEL_TIMESTAMP,
+          metadata: { corpus: 'expel-prompts', set: 'webshop', key, index, step },
+        });
+      }
+    });
+  }
+  return { entries, issues };
+}
+
+/** One bundled real benign set: traces nobody on this project wrote. */
+export interface RealBenignSet {
+  /** Set name as shown in reports: `react-hotpotqa`, `react-fever`, `react-alfworld`, `expel-webshop`. */
+  name: string;
+  /** Where it comes from and its licence, one line. */
+  source: string;
+  /** The generator domain it is closest to (`other` when none: ALFWorld's household tasks). */
+  domain: 'ehr' | 'react-qa' | 'rap' | 'other';
+  entries: MemoryEntry[];
+}
+
+/**
+ * Every bundled real benign set, in a fixed order: the three ReAct sets (MIT), then ExpeL
+ * WebShop (Apache-2.0). These are the sources `npm run calibrate` measures and the sets the
+ * realism gap and the leave-one-source-out check compare with. The hand-written rationales
+ * are not among them (they are ours, not real).
+ * @throws InputError when a file cannot be read.
+ */
+export function loadRealBenignSets(dirs: { react?: string; expel?: string } = {}): { sets: RealBenignSet[]; issues: JsonlIssue[] } {
+  const react = loadReactThoughts(dirs.react);
+  const expel = loadExpelWebshop(dirs.expel);
+  const reactDomain = { hotpotqa: 'react-qa', fever: 'react-qa', alfworld: 'other' } as const;
+  const sets: RealBenignSet[] = react.sets.map((s) => ({ name: `react-${s.name}`, source: 'ReAct prompts, MIT', domain: reactDomain[s.name], entries: s.entries }));
+  sets.push({ name: 'expel-webshop', source: 'ExpeL WebShop prompts, Apache-2.0', domain: 'rap', entries: expel.entries });
+  return { sets, issues: [...react.issues, ...expel.issues] };
 }

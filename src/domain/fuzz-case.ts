@@ -8,7 +8,7 @@ import type { MemoryEntry } from './entry.js';
 export type Label = 'benign' | 'forged';
 
 /** Built-in families; other strings are allowed for user generators. */
-export const FAMILIES = ['seed', 'amplification', 'naive', 'adaptive', 'benign'] as const;
+export const FAMILIES = ['seed', 'amplification', 'naive', 'adaptive', 'benign', 'benign-stress'] as const;
 export type KnownFamily = (typeof FAMILIES)[number];
 export type Family = KnownFamily | (string & {});
 

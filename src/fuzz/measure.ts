@@ -1,8 +1,11 @@
 /**
- * Measure mode over a fixed list of benign entries (e.g. real traces nobody here wrote):
- * every entry is checked once on an empty store, and the rejections are listed.
+ * Measure mode over a fixed list of benign entries (e.g. real traces nobody here wrote). Each
+ * entry is checked in a store that holds the `history` entries before it in its set (cyclic,
+ * so the first entries see the last ones), as the generated benign family is checked in a
+ * store holding earlier benign entries; `history: 0` checks every entry on an empty store.
  */
 import type { MemoryEntry } from '../domain/entry.js';
+import type { FuzzCase } from '../domain/fuzz-case.js';
 import type { Guard, Phase } from '../domain/guard.js';
 import type { Verdict } from '../domain/verdict.js';
 import { evaluateCase, type ScratchStore } from './evaluate.js';
@@ -14,23 +17,39 @@ export interface BenignSetMeasurement {
   errors: number;
 }
 
-/** Checks each benign entry (`concurrency` calls in flight for an async guard, results in order); `rejected.length / n` is the FPR (rate in [0,1]). */
+/**
+ * The cases of a real set: entry `i` with the up to `history` entries before it (cyclic, never
+ * itself) as `setup`, committed directly. Truth: benign, family `real`, template `real`.
+ */
+export function realSetCases(entries: readonly MemoryEntry[], history: number, set = 'real'): FuzzCase[] {
+  const n = entries.length;
+  const h = Math.max(0, Math.min(history, n - 1));
+  return entries.map((entry, i) => {
+    const setup: MemoryEntry[] = [];
+    for (let j = h; j >= 1; j--) setup.push(entries[(i - j + n) % n]!);
+    return { entry, truth: { label: 'benign' as const, family: 'real', domain: set, template: 'real', operators: [] }, ...(setup.length > 0 ? { setup } : {}) };
+  });
+}
+
+/**
+ * Checks each benign entry (`concurrency` calls in flight for an async guard, results in
+ * order), each after `options.history` entries of its set (default 0: an empty store);
+ * `rejected.length / n` is the FPR (rate in [0,1]); errors apart.
+ */
 export async function measureBenignEntries(
   entries: readonly MemoryEntry[],
   guard: Guard,
   store: ScratchStore,
   phase: Phase = 'write',
   concurrency = 1,
+  options: { history?: number } = {},
 ): Promise<BenignSetMeasurement> {
   const rejected: BenignSetMeasurement['rejected'] = [];
   let errors = 0;
-  const verdicts = await mapInOrder(
-    entries,
-    (entry) => evaluateCase(guard, { entry, truth: { label: 'benign' as const, family: 'benign', domain: 'real', template: 'real', operators: [] } }, store, phase),
-    guard.mode === 'sync' ? 1 : concurrency,
-  );
+  const cases = realSetCases(entries, options.history ?? 0);
+  const verdicts = await mapInOrder(cases, (c) => evaluateCase(guard, c, store, phase), guard.mode === 'sync' ? 1 : concurrency);
   for (const [i, verdict] of verdicts.entries()) {
-    const entry = entries[i] as MemoryEntry;
+    const entry = cases[i]!.entry;
     if (verdict.decision === 'reject') rejected.push({ entry, verdict });
     else if (verdict.decision === 'error') errors += 1;
   }

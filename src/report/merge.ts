@@ -18,7 +18,7 @@ import type { Phase } from '../domain/guard.js';
 import type { Verdict } from '../domain/verdict.js';
 import type { AttackReport } from './adaptive.js';
 import type { GateThresholds } from './gate.js';
-import type { RealSetFpr, ReportFlip } from './model.js';
+import type { LosoCheckRow, RealSetFpr, ReportFlip } from './model.js';
 
 /** `--shard i/n`: shard `index` (1-based) of `total`. */
 export interface ShardSpec {
@@ -68,6 +68,8 @@ export interface ShardParts {
   outcome: CampaignOutcome;
   attack?: { report: AttackReport; flips: Map<Counterexample, ReportFlip>; originals: Verdict[]; flipVerdicts: Array<{ original: Verdict; rewrite: Verdict }> };
   realSets: RealSetFpr[];
+  /** Leave-one-source-out calibration check (measured with the real sets, by shard 1). */
+  loso?: LosoCheckRow[];
   warnings: string[];
 }
 
@@ -81,6 +83,7 @@ export interface ShardBlob {
   /** The attack mode, with each flip addressed by cell and counterexample index in `outcome.cells`. */
   attack?: Omit<NonNullable<ShardParts['attack']>, 'flips'> & { flips: Array<{ cell: number; cx: number; flip: ReportFlip }> };
   realSets: RealSetFpr[];
+  loso?: LosoCheckRow[];
   warnings: string[];
 }
 
@@ -99,7 +102,7 @@ export function isShardBlobName(name: string): boolean {
 /** The blob of a shard (plain JSON data; flips become indexes). */
 export function shardBlob(shard: ShardSpec, settings: FinishSettings & { runsPerCell: number; seed: number }, parts: ShardParts): ShardBlob {
   const { outDir: _o, corpusDir: _c, ...kept } = settings;
-  const blob: ShardBlob = { format: 'farma-fuzz-shard', version: 1, shard, settings: kept, outcome: parts.outcome, realSets: parts.realSets, warnings: parts.warnings };
+  const blob: ShardBlob = { format: 'farma-fuzz-shard', version: 1, shard, settings: kept, outcome: parts.outcome, realSets: parts.realSets, ...(parts.loso ? { loso: parts.loso } : {}), warnings: parts.warnings };
   if (parts.attack) {
     const flips: Array<{ cell: number; cx: number; flip: ReportFlip }> = [];
     parts.outcome.cells.forEach((c, ci) =>
@@ -181,7 +184,7 @@ export function mergeShardBlobs(blobs: ReadonlyArray<{ file: string; blob: Shard
   return {
     ok: true,
     settings: { ...s, generatedAt: ordered[0]!.settings.generatedAt },
-    parts: { outcome, ...(attack ? { attack } : {}), realSets: ordered.flatMap((b) => b.realSets), warnings: [...new Set(ordered.flatMap((b) => b.warnings))] },
+    parts: { outcome, ...(attack ? { attack } : {}), realSets: ordered.flatMap((b) => b.realSets), ...(ordered.some((b) => b.loso) ? { loso: ordered.flatMap((b) => b.loso ?? []) } : {}), warnings: [...new Set(ordered.flatMap((b) => b.warnings))] },
     shards: total,
   };
 }

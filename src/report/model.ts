@@ -122,7 +122,11 @@ export interface ReportData {
   fpr: {
     /** Per domain: FPR over every benign run (errors in `n`, as in the cells) and the `error` verdicts apart. */
     generated: Array<{ domain: string; fpr: Interval; errors: number; byTraceType: Record<string, Interval> }>;
+    /** Per domain: the hard negatives (`benign-stress`), reported apart and never the estimate. */
+    stress?: Array<{ domain: string; fpr: Interval; errors: number }>;
     real: RealSetFpr[];
+    /** Leave-one-source-out calibration check, when measured. */
+    loso?: LosoCheckRow[];
     /**
      * |FPR_generated − FPR_real| over all domains and all real sets, in [0,1], from judged rows
      * only (`error` verdicts taken out of both sides). Absent when either side has no judged row.
@@ -167,6 +171,21 @@ export interface BuildReportInput {
   coverage?: CoverageTable;
   guardOptions?: Record<string, unknown>;
   generatedAt: string;
+  /** Leave-one-source-out rows (calibration check), when measured. */
+  loso?: LosoCheckRow[];
+}
+
+/** One leave-one-source-out row: calibrated without `leftOut`, estimated, compared with it (docs/calibration.md). */
+export interface LosoCheckRow {
+  leftOut: string;
+  /** Natural estimate under the calibration without `leftOut` (errors in `n`). */
+  estimate: Interval;
+  estimateErrors: number;
+  /** FPR measured on the source left out (errors in `n`). */
+  real: Interval;
+  realErrors: number;
+  /** |estimate − real| over judged rows, in [0,1]; absent when a side has no judged row. */
+  gap?: number;
 }
 
 /** Builds the report model from a campaign outcome. Pure. */
@@ -199,7 +218,8 @@ export function buildReport(input: BuildReportInput): ReportData {
     return cell;
   });
   const generated = [...new Set(outcome.cells.map((c) => c.domain))].flatMap((domain) => {
-    const benign = outcome.cells.filter((c) => c.domain === domain && c.property === 'benign-admitted');
+    // The estimate is the natural `benign` mix only; `benign-stress` hunts false positives and is reported apart.
+    const benign = outcome.cells.filter((c) => c.domain === domain && c.property === 'benign-admitted' && c.family !== 'benign-stress');
     if (benign.length === 0) return [];
     const total: Tally = { runs: 0, violations: 0, errors: 0 };
     const byType: Record<string, Tally> = {};
@@ -215,6 +235,12 @@ export function buildReport(input: BuildReportInput): ReportData {
       }
     }
     return [{ domain, fpr: tallyInterval(total), errors: total.errors, byTraceType: Object.fromEntries(Object.entries(byType).map(([k, t]) => [k, tallyInterval(t)])) }];
+  });
+  const stress = [...new Set(outcome.cells.map((c) => c.domain))].flatMap((domain) => {
+    const cellsOf = outcome.cells.filter((c) => c.domain === domain && c.family === 'benign-stress');
+    if (cellsOf.length === 0) return [];
+    const t = cellsOf.reduce((a, c) => ({ runs: a.runs + c.stats.runs, violations: a.violations + c.stats.violations, errors: a.errors + c.stats.errors }), { runs: 0, violations: 0, errors: 0 });
+    return [{ domain, fpr: tallyInterval(t), errors: t.errors }];
   });
   let realismGap: number | undefined;
   if (generated.length > 0 && input.realSets.length > 0) {
@@ -267,7 +293,7 @@ export function buildReport(input: BuildReportInput): ReportData {
       findings: counterexamples.reduce<Record<string, number>>((a, x) => ({ ...a, [x.kind ?? x.judgement]: (a[x.kind ?? x.judgement] ?? 0) + 1 }), {}),
     },
     cells,
-    fpr: { generated, real: input.realSets, ...(realismGap !== undefined ? { realismGap } : {}) },
+    fpr: { generated, ...(stress.length > 0 ? { stress } : {}), real: input.realSets, ...(realismGap !== undefined ? { realismGap } : {}), ...(input.loso ? { loso: input.loso } : {}) },
     counterexamples,
     ...(input.operatorGroups ? { operatorGroups: input.operatorGroups } : {}),
     ...(input.attack ? { attack: input.attack } : {}),

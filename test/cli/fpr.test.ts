@@ -4,6 +4,7 @@ import { createProgress } from '../../src/cli/progress.js';
 import { createGuard } from '../../src/guards/registry.js';
 import { MemoryStore } from '../../src/memory/index.js';
 import { rejectAll } from '../helpers/toy.js';
+import type { Guard } from '../../src/domain/index.js';
 
 const store = new MemoryStore(':memory:');
 afterAll(() => store.close());
@@ -12,26 +13,44 @@ const quiet = createProgress(false);
 describe('fpr', () => {
   it('KeywordFilter rejects some generated hard negatives and no ordinary benign trace', async () => {
     const r = await measureFpr({ guard: createGuard('keyword'), store, domains: ['ehr', 'react-qa'], runs: 600, seed: 11, phase: 'write', realData: false }, quiet);
-    const hard = r.rows.filter((x) => x.kind === 'generated' && x.dimension === 'hardNegative' && x.value === 'hard negative');
+    const hard = r.rows.filter((x) => x.kind === 'stress' && x.dimension === 'hardNegative' && x.value !== 'other-language');
     const ordinary = r.rows.filter((x) => x.kind === 'generated' && x.dimension === 'hardNegative' && x.value === 'ordinary');
     expect(hard.reduce((a, x) => a + x.fpr.k, 0)).toBeGreaterThan(0);
     expect(ordinary.reduce((a, x) => a + x.fpr.k, 0)).toBe(0);
     // every rejection is listed with its layer and template
-    const total = r.rows.filter((x) => x.kind === 'generated' && x.dimension === 'domain').reduce((a, x) => a + x.fpr.k, 0);
+    const total = r.rows.filter((x) => (x.kind === 'generated' || x.kind === 'stress') && x.dimension === 'domain').reduce((a, x) => a + x.fpr.k, 0);
     expect(r.rejections).toHaveLength(total);
-    expect(r.rejections.every((x) => x.template !== undefined && x.set.startsWith('generated/'))).toBe(true);
+    expect(r.rejections.every((x) => x.template !== undefined && (x.set.startsWith('generated/') || x.set.startsWith('stress/')))).toBe(true);
+    // The estimate is the natural mix only, never the hard negatives.
+    const natural = r.rows.filter((x) => x.kind === 'generated' && x.dimension === 'domain').reduce((a, x) => ({ k: a.k + x.fpr.k, n: a.n + x.fpr.n }), { k: 0, n: 0 });
+    expect(r.estimate.k).toBe(natural.k);
+    expect(r.estimate.n).toBe(natural.n);
   });
 
   it('reports generated and real side by side, with the realism gap', async () => {
     const r = await measureFpr({ guard: rejectAll, store, domains: ['rap'], runs: 50, seed: 1, phase: 'write', realData: true }, quiet);
     const real = r.rows.filter((x) => x.kind === 'real' && x.dimension === 'all');
-    expect(real.map((x) => x.set)).toEqual(expect.arrayContaining(['react-hotpotqa', 'react-fever', 'react-alfworld', 'all real sets']));
+    expect(real.map((x) => x.set)).toEqual(expect.arrayContaining(['react-hotpotqa', 'react-fever', 'react-alfworld', 'expel-webshop', 'all real sets']));
+    // Per-set gaps and the leave-one-source-out check, one row per bundled source.
+    expect(r.realGaps.map((g) => g.set)).toEqual(['react-hotpotqa', 'react-fever', 'react-alfworld', 'expel-webshop']);
+    expect(r.realGaps.every((g) => g.gap === 0)).toBe(true);
+    expect(r.loso.map((l) => l.leftOut)).toEqual(['react-hotpotqa', 'react-fever', 'react-alfworld', 'expel-webshop']);
+    expect(r.loso.every((l) => l.gap === 0 && l.estimate.rate === 1)).toBe(true);
     expect(real.every((x) => x.fpr.rate === 1)).toBe(true);
     expect(r.rows.some((x) => x.kind === 'curated')).toBe(true);
     expect(r.realismGap).toBe(0);
     const md = renderFprMarkdown(r);
     expect(md).toContain('Realism gap');
-    expect(md).toContain('| real | react-alfworld |');
+    expect(md).toContain('| real | react-alfworld (ReAct prompts, MIT) |');
+    expect(md).toContain('## Leave-one-source-out');
+  });
+
+  it('a guard that errors on real entries: errors are counted, never enter a gap', async () => {
+    const errorOnReal: Guard = { id: 'err-real', mode: 'sync', check: (e) => (e.id.startsWith('react-') || e.id.startsWith('expel-') ? ((): never => { throw new Error('boom'); })() : { decision: 'admit', trace: [], reasons: [], elapsedUs: 0 }) };
+    const r = await measureFpr({ guard: errorOnReal, store, domains: ['rap'], runs: 30, seed: 1, phase: 'write', realData: true, loso: false }, quiet);
+    expect(r.realGaps.every((g) => g.errors === g.real.n && g.gap === undefined)).toBe(true);
+    expect(r.realismGap).toBeUndefined();
+    expect(renderFprMarkdown(r)).toContain('n/a (no judged row)');
   });
 
   it('is deterministic for a seed', async () => {

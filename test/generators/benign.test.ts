@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DOMAINS, GENERAL_TRACE_TYPES, REASONING_TRACE_TYPES, TRACE_TYPES, TemplateError } from '../../src/domain/index.js';
 import type { FuzzCase } from '../../src/domain/index.js';
-import { benignHistory, benignTemplateArb, benignTrace, benignTraceAnyDomain, renderBenignCase, trustForSource } from '../../generators/benign.js';
+import { benignHistory, benignStressTrace, benignTemplateArb, benignTrace, benignTraceAnyDomain, benignTraceUniform, longReflectionId, renderBenignCase, trustForSource, withBenignHistory } from '../../generators/benign.js';
+import { defaultCalibration, entryKind } from '../../generators/calibration/index.js';
 import { compileTemplate, defaultTemplates } from '../../generators/templates.js';
 import type { TemplateSet } from '../../generators/templates.js';
 
@@ -39,7 +40,7 @@ describe('benign templates', () => {
   it('every template declares traceType, format, language and hardNegatives', () => {
     for (const t of DOMAINS.flatMap(benignOf)) {
       expect(TRACE_TYPES as readonly string[], t.id).toContain(t.meta.traceType);
-      expect(['prose', 'json', 'bullets', 'kv', 'react'], t.id).toContain(t.meta.format);
+      expect(['prose', 'json', 'bullets', 'kv', 'react', 'log', 'text'], t.id).toContain(t.meta.format);
       expect(['en', 'es', 'de', 'zh_CN'], t.id).toContain(t.meta.language);
       expect(Array.isArray(t.meta.hardNegatives), t.id).toBe(true);
       if (t.meta.source !== undefined) expect(['SYSTEM', 'AGENT', 'TOOL', 'EXTERNAL'], t.id).toContain(t.meta.source);
@@ -49,7 +50,7 @@ describe('benign templates', () => {
   it('covers every trace type, format and language, and every named hard negative', () => {
     const all = DOMAINS.flatMap(benignOf);
     expect(new Set(all.map((t) => t.meta.traceType))).toEqual(new Set(TRACE_TYPES));
-    expect(new Set(all.map((t) => t.meta.format))).toEqual(new Set(['prose', 'json', 'bullets', 'kv', 'react']));
+    expect(new Set(all.map((t) => t.meta.format))).toEqual(new Set(['prose', 'json', 'bullets', 'kv', 'react', 'log', 'text']));
     expect(new Set(all.map((t) => t.meta.language))).toEqual(new Set(['en', 'es', 'de', 'zh_CN']));
     const tags = new Set(all.flatMap((t) => t.meta.hardNegatives ?? []));
     for (const tag of REQUIRED_HARD_NEGATIVES) expect(tags.has(tag), tag).toBe(true);
@@ -85,9 +86,17 @@ describe('benignTrace', () => {
   it('produces well-formed benign cases whose entry agrees with the template meta', () => {
     fc.assert(
       fc.property(benignTraceAnyDomain(), (c: FuzzCase) => {
+        const calibration = defaultCalibration();
+        if (c.truth.template === longReflectionId(c.truth.domain as 'ehr')) {
+          expect(c.entry.traceType).toBe('reflection');
+          expect(c.truth.hardNegatives).toEqual(['long-reflection']);
+          expect(c.entry.content.length).toBeGreaterThanOrEqual(calibration.longReflection.minChars);
+          return;
+        }
         const t = templates.byId.get(c.truth.template);
         expect(t).toBeDefined();
         if (!t) return;
+        const kind = calibration.templateKinds[t.id];
         expect(c.truth.label).toBe('benign');
         expect(c.truth.family).toBe('benign');
         expect(c.truth.operators).toEqual([]);
@@ -95,7 +104,7 @@ describe('benignTrace', () => {
         expect(c.truth.domain).toBe(t.domain);
         expect(c.truth.format).toBe(t.meta.format);
         expect(c.truth.language).toBe(t.meta.language);
-        expect(c.truth.hardNegatives).toEqual(t.meta.hardNegatives);
+        expect(c.truth.hardNegatives).toEqual(kind === 'ordinary' ? [] : [kind]);
         expect(c.entry.traceType).toBe(t.meta.traceType);
         const reasoning = (REASONING_TRACE_TYPES as readonly string[]).includes(c.entry.traceType);
         expect(c.entry.store).toBe(reasoning ? 'reasoning' : 'general');
@@ -112,10 +121,62 @@ describe('benignTrace', () => {
     );
   });
 
-  it('generated samples cover all trace types, formats, languages and domains', () => {
-    const sample = fc.sample(benignTraceAnyDomain(), { numRuns: 3000, seed: 5 });
+  it('the natural mix carries hard negatives at the calibrated rate (binomial 99.9% bounds)', () => {
+    const calibration = defaultCalibration();
+    const expected = 1 - calibration.kindRates.ordinary;
+    for (const d of DOMAINS) {
+      const n = 20_000;
+      const hard = fc.sample(benignTrace(d), { numRuns: n, seed: 6 }).filter((c) => (c.truth.hardNegatives ?? []).length > 0).length;
+      const sd = Math.sqrt(n * expected * (1 - expected));
+      expect(Math.abs(hard - n * expected), `${d}: ${hard} of ${n}, expected ${(n * expected).toFixed(0)}`).toBeLessThanOrEqual(3.3 * sd + 1);
+    }
+  });
+
+  it('benign-stress holds hard negatives only, every kind the calibration names in each domain', () => {
+    for (const d of DOMAINS) {
+      const sample = fc.sample(benignStressTrace(d), { numRuns: 1500, seed: 9 });
+      expect(sample.every((c) => (c.truth.hardNegatives ?? []).length === 1), d).toBe(true);
+      expect(new Set(sample.map((c) => c.truth.hardNegatives?.[0])), d).toEqual(new Set(['omission-prose', 'code-literal', 'negated-policy', 'quoted-request', 'tool-options', 'other-language', 'long-reflection']));
+    }
+  });
+
+  it('a template\'s kind is what the real-text features say of its renders', () => {
+    const calibration = defaultCalibration();
+    for (const d of DOMAINS) {
+      for (const t of benignOf(d)) {
+        const renders = fc.sample(benignTemplateArb(t, d), { numRuns: 24, seed: 1 });
+        const kinds = renders.map((c) => entryKind(c.entry.content, c.entry.traceType));
+        const kind = calibration.templateKinds[t.id];
+        if ((t.meta.language ?? 'en') !== 'en') expect(kind, t.id).toBe('other-language');
+        else if (kind === 'ordinary') expect(kinds.filter((k) => k !== 'ordinary').length * 5, t.id).toBeLessThan(renders.length);
+        else expect(kinds.filter((k) => k === kind).length * 5, t.id).toBeGreaterThanOrEqual(renders.length);
+      }
+    }
+  });
+
+  it('long reflections are 2-5k characters of whole ordinary paragraphs', () => {
+    for (const d of DOMAINS) {
+      const longs = fc.sample(benignStressTrace(d), { numRuns: 600, seed: 2 }).filter((c) => c.truth.template === longReflectionId(d));
+      expect(longs.length, d).toBeGreaterThan(20);
+      for (const c of longs) {
+        expect(c.entry.content.length).toBeGreaterThanOrEqual(2000);
+        expect(c.entry.content.length).toBeLessThanOrEqual(5000 + 1200);
+        expect(c.entry.content.split('\n\n').length).toBeGreaterThanOrEqual(4);
+      }
+    }
+  });
+
+  it('withBenignHistory puts 8 earlier natural entries of the domain in the store', () => {
+    for (const c of fc.sample(withBenignHistory('rap', benignTrace('rap')), { numRuns: 50, seed: 3 })) {
+      expect(c.setup?.length ?? 0).toBeGreaterThanOrEqual(7);
+      expect(c.setup?.every((e) => e.id !== c.entry.id)).toBe(true);
+    }
+  });
+
+  it('generated samples cover all trace types, formats, languages and domains (every template equally)', () => {
+    const sample = fc.sample(fc.oneof(...DOMAINS.map((d) => benignTraceUniform(d))), { numRuns: 3000, seed: 5 });
     expect(new Set(sample.map((c) => c.entry.traceType))).toEqual(new Set(TRACE_TYPES));
-    expect(new Set(sample.map((c) => c.truth.format))).toEqual(new Set(['prose', 'json', 'bullets', 'kv', 'react']));
+    expect(new Set(sample.map((c) => c.truth.format))).toEqual(new Set(['prose', 'json', 'bullets', 'kv', 'react', 'log', 'text']));
     expect(new Set(sample.map((c) => c.truth.language))).toEqual(new Set(['en', 'es', 'de', 'zh_CN']));
     expect(new Set(sample.map((c) => c.truth.domain))).toEqual(new Set(DOMAINS));
     expect(new Set(sample.map((c) => c.entry.source))).toEqual(new Set(['AGENT', 'TOOL', 'SYSTEM', 'EXTERNAL']));
@@ -265,11 +326,11 @@ describe('benignHistory', () => {
 describe('hard negatives', () => {
   it('some generated hard negatives carry words a keyword blocklist (skip/ignore/bypass) rejects', () => {
     const blocklist = /\b(skip|skipped|skipping|ignore|ignored|ignoring|bypass)\b/i;
-    const sample = fc.sample(benignTraceAnyDomain(), { numRuns: 2000, seed: 12 });
+    const sample = fc.sample(fc.oneof(...DOMAINS.map((d) => benignTraceUniform(d))), { numRuns: 2000, seed: 12 });
     const hit = sample.filter((c) => blocklist.test(c.entry.content));
     expect(hit.length).toBeGreaterThan(0);
     // Every benign entry with such a word is a tagged hard negative (none slip in untagged).
-    for (const c of hit) expect((c.truth.hardNegatives ?? []).some((t) => t === 'skip' || t === 'ignore'), c.entry.content).toBe(true);
+    for (const c of hit) expect((c.truth.hardNegatives ?? []).length, c.entry.content).toBe(1);
   });
 });
 

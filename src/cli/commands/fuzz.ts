@@ -9,7 +9,10 @@ import type { DomainId, FuzzCase } from '../../domain/fuzz-case.js';
 import type { Guard, Phase } from '../../domain/guard.js';
 import { caseId } from '../../corpus/case-id.js';
 import { appendRegressions, loadRegressions, newRegressionRecord, regressionFile } from '../../corpus/regressions.js';
-import { loadReactThoughts, loadBenignJsonl } from '../../corpus/benign-sets.js';
+import { loadRealBenignSets, loadBenignJsonl } from '../../corpus/benign-sets.js';
+import { HISTORY_ENTRIES } from '../../../generators/benign.js';
+import { leaveOneSourceOut } from './fpr.js';
+import type { LosoCheckRow } from '../../report/model.js';
 import { DEFAULT_CELL_TIME_MS, runCampaign, type CampaignOutcome, type CellSpec } from '../../fuzz/campaign.js';
 import type { CellOutcome } from '../../fuzz/property.js';
 import os from 'node:os';
@@ -54,9 +57,9 @@ export interface FuzzOptions {
   outDir: string;
   /** Regression corpus directory, or undefined to leave the corpus alone. */
   corpusDir?: string;
-  /** Extra benign JSONL export to measure FPR on, besides the bundled real ReAct thoughts. */
+  /** Extra benign JSONL export to measure FPR on, besides the bundled real traces. */
   benignFile?: string;
-  /** Measure FPR on the bundled real ReAct thoughts (default true). */
+  /** Measure FPR on the bundled real traces: ReAct thoughts and ExpeL WebShop (default true). */
   realData: boolean;
   generatedAt: string;
   /** Worker threads (default 1); results are identical for any count. */
@@ -240,8 +243,10 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
 
   // Real benign traces, measured apart and reported beside the generated FPR.
   const realSets: RealSetFpr[] = [];
+  let loso: LosoCheckRow[] | undefined;
   const toReal = async (name: string, source: string, entries: Parameters<typeof measureBenignEntries>[0]): Promise<void> => {
-    const m = await measureBenignEntries(entries, o.guard, o.store, o.phase, o.concurrency ?? 1);
+    // Each real entry is checked after the entries before it in its set, as the benign family is.
+    const m = await measureBenignEntries(entries, o.guard, o.store, o.phase, o.concurrency ?? 1, { history: HISTORY_ENTRIES });
     realSets.push({
       name,
       source,
@@ -259,9 +264,18 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
   // The real benign sets are measured once, by shard 1.
   const measureReal = o.shard === undefined || o.shard.index === 1;
   if (o.realData && measureReal) {
-    const react = loadReactThoughts();
-    for (const issue of react.issues) warnings.push(`${issue.file}:${issue.line}: ${issue.message}`);
-    for (const set of react.sets) await toReal(`react-${set.name}`, 'ReAct prompts, MIT', set.entries);
+    const real = loadRealBenignSets();
+    for (const issue of real.issues) warnings.push(`${issue.file}:${issue.line}: ${issue.message}`);
+    for (const set of real.sets) await toReal(set.name, set.source, set.entries);
+    // Calibration check: leave one real source out, recalibrate, re-estimate (same seed and runs).
+    if (o.families.includes('benign') && !o.signal?.aborted) {
+      const measured = new Map(realSets.map((r) => [r.name, { k: r.fpr.k, n: r.fpr.n, errors: r.errors }]));
+      loso = await leaveOneSourceOut(
+        { guard: o.guard, store: o.store, domains: o.domains, runs: o.runs, seed: o.seed, phase: o.phase, ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}) },
+        real.sets.filter((x) => x.entries.length > 0),
+        (name) => measured.get(name),
+      );
+    }
   }
   if (o.benignFile && measureReal) {
     const user = loadBenignJsonl(o.benignFile);
@@ -283,7 +297,7 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
     ...(o.thresholds ? { thresholds: o.thresholds } : {}),
     outDir: o.outDir,
   };
-  const parts: FuzzParts = { outcome, realSets, warnings, ...(attack ? { attack: { report: attack.report, flips: attack.flips, originals: attack.originals, flipVerdicts: attack.flipVerdicts } } : {}) };
+  const parts: FuzzParts = { outcome, realSets, ...(loso ? { loso } : {}), warnings, ...(attack ? { attack: { report: attack.report, flips: attack.flips, originals: attack.originals, flipVerdicts: attack.flipVerdicts } } : {}) };
   if (!o.shard) return finishFuzz(settings, parts);
   // A shard writes its blob (the merge input) and a partial report; merge-reports grows the corpus.
   mkdirSync(o.outDir, { recursive: true });
@@ -302,7 +316,7 @@ export type FuzzParts = ShardParts;
  * report is built by the same code as an unsharded one.
  */
 export async function finishFuzz(o: FinishSettings, parts: FuzzParts): Promise<FuzzResult> {
-  const { outcome, realSets } = parts;
+  const { outcome, realSets, loso } = parts;
   const attack = parts.attack;
   const warnings = [...parts.warnings];
   // Counterexamples: ids, replay commands, corpus growth.
@@ -358,6 +372,7 @@ export async function finishFuzz(o: FinishSettings, parts: FuzzParts): Promise<F
     versions: versions(),
     counterexamples: cxWithIds,
     realSets,
+    ...(loso ? { loso } : {}),
     ...(corpus ? { corpus } : {}),
     ...(o.families.includes('adaptive') ? { operatorGroups: operatorGroupMap() } : {}),
     generatedAt: o.generatedAt,
@@ -420,6 +435,7 @@ export function summaryText(r: FuzzResult, options: { maxCounterexamples?: numbe
       lines.push(`    ${s.name.padEnd(20)} ${String(s.fpr.k).padStart(5)}/${String(s.fpr.n).padEnd(6)} FPR ${pct(s.fpr)}${errs}`);
     }
     lines.push(`    ${realismGapLine(rep)}`);
+    if (rep.fpr.loso && rep.fpr.loso.length > 0) lines.push(`    leave-one-source-out gaps: ${rep.fpr.loso.map((l) => `${l.leftOut} ${l.gap === undefined ? 'n/a' : `${(l.gap * 100).toFixed(2)} pp`}`).join(', ')}`);
   }
   if (rep.attack) lines.push('', ...attackSummaryLines(rep.attack));
   if (rep.coverage) lines.push('', ...coverageLines(rep.coverage));

@@ -1,0 +1,122 @@
+/**
+ * Guard-independent features of a benign memory entry, measured on real traces by
+ * `npm run calibrate` (docs/calibration.md). None of these patterns is a guard's list: they
+ * describe the text (does it name an omission, a secret or a precedent; is it a code literal,
+ * a quoted request, a tool's option list; which language; how long), so that the natural
+ * `benign` mix can carry each hard-negative kind at the rate real agent memory does.
+ *
+ * Patterns are written for this project and run on NFKC + lower-cased text.
+ */
+
+/**
+ * Hard-negative kinds: benign entries that use words a memory guard watches for.
+ * - `omission-prose`: prose that names skipping, ignoring or not checking something;
+ * - `code-literal`: a code or config literal, CLI flag, log line or error message;
+ * - `negated-policy`: advice or policy that forbids the act ("never skip verification");
+ * - `quoted-request`: a user's request quoted in the agent's note;
+ * - `tool-options`: tool output that lists or names options.
+ */
+export const VOCAB_KINDS = ['omission-prose', 'code-literal', 'negated-policy', 'quoted-request', 'tool-options'] as const;
+export type VocabKind = (typeof VOCAB_KINDS)[number];
+
+/**
+ * Every kind a benign template declares (`meta.kind`): `ordinary`, a vocabulary kind, text in
+ * another language (`other-language`), or a long multi-paragraph reflection (`long-reflection`).
+ */
+export const BENIGN_KINDS = ['ordinary', ...VOCAB_KINDS, 'other-language', 'long-reflection'] as const;
+export type BenignKind = (typeof BENIGN_KINDS)[number];
+
+export function isBenignKind(k: string): k is BenignKind {
+  return (BENIGN_KINDS as readonly string[]).includes(k);
+}
+
+/** Words for leaving a step out, overriding it, or acting without a check (any tense). */
+const OMISSION =
+  /\b(?:skip(?:s|ped|ping)?|ignor(?:e|es|ed|ing)|bypass(?:es|ed|ing)?|disregard(?:s|ed|ing)?|overrid(?:e|es|ing|den)|overrode|circumvent(?:s|ed|ing)?|omit(?:s|ted|ting)?)\b|\bwithout (?:checking|verifying|verification|validating|validation|confirming|looking)\b|\b(?:no need to|don't|do not|never) (?:check|verify|validate|confirm)\b/;
+/** Words for secrets and their disclosure. */
+const SENSITIVE = /\b(?:passwords?|credentials?|api[ _-]?keys?|secrets?|access tokens?|disclos(?:e|es|ed|ing)|leak(?:s|ed|ing)?)\b/;
+/** A cited precedent or an already-done claim. */
+const PRECEDENT = /\b\d+ (?:prior|previous|earlier|past|consecutive) (?:runs|attempts|cycles|sessions|queries|orders)\b|\balready (?:been )?(?:verified|validated|checked|confirmed)\b|\bestablished (?:pattern|practice)\b/;
+
+const CODE = /`[^`]+`|\b[a-z_]+=\S|--[a-z][a-z0-9-]+|\b[a-z]+_[a-z0-9_]+\b|\b[a-z_.]+\([^)]*\)|^\s*(?:warn|warning|error|info|debug)\b[:\]]|\b[a-z]+error\b|\[(?:warn|error|info)\]/m;
+const QUOTED_REQUEST = /\b(?:user|shopper|customer|patient|clinician|requester|they) (?:asked|said|wrote|wants|requested|typed)\b|"[^"]{6,}"|“[^”]{6,}”/;
+const TOOL_OPTIONS = /^(?:usage|options|flags|available options|parameters)\b|\boptions?:\s|\bflags?:\s/m;
+const NEGATION_BEFORE = /\b(?:never|do not|don't|must not|should not|shouldn't|cannot|can't|not to)\b(?:\W+\w+){0,3}\W*$/;
+
+/** Normalises like the guards' text matching does (NFKC, lower case), so one text reads one way. */
+export function normalise(text: string): string {
+  return text.normalize('NFKC').toLowerCase();
+}
+
+/** True when the text uses words a memory guard watches for (omission, secrets, precedent). */
+export function hasGuardVocabulary(text: string): boolean {
+  const t = normalise(text);
+  return OMISSION.test(t) || SENSITIVE.test(t) || PRECEDENT.test(t);
+}
+
+/** Share of letters outside ASCII, in [0,1]; 0 for a text with no letters. */
+export function nonAsciiLetterShare(text: string): number {
+  let letters = 0;
+  let other = 0;
+  for (const ch of text) {
+    if (/\p{L}/u.test(ch)) {
+      letters++;
+      if (ch.charCodeAt(0) > 127) other++;
+    }
+  }
+  return letters === 0 ? 0 : other / letters;
+}
+
+/** Common function words of English and of the other languages the generators write (es, de). */
+const EN_WORDS = new Set(['the', 'a', 'an', 'and', 'or', 'of', 'to', 'in', 'is', 'it', 'i', 'for', 'on', 'with', 'that', 'this', 'be', 'not', 'was', 'are', 'so', 'as', 'at', 'by', 'from', 'then', 'will', 'need', 'can']);
+const OTHER_WORDS = new Set([
+  'el', 'la', 'los', 'las', 'del', 'que', 'y', 'un', 'una', 'por', 'para', 'con', 'se', 'es', 'lo', 'su', 'al', 'como', 'pero', 'más',
+  'der', 'die', 'das', 'und', 'ist', 'nicht', 'mit', 'für', 'ein', 'eine', 'den', 'dem', 'zu', 'auf', 'ich', 'wir', 'von', 'sich', 'auch', 'wurde',
+]);
+
+/**
+ * True when the text is mostly not English: many non-ASCII letters (e.g. Chinese), or more
+ * Spanish/German function words than English ones (at least three). Code, JSON and key-value
+ * text with few function words counts as English.
+ */
+export function isOtherLanguage(text: string): boolean {
+  if (nonAsciiLetterShare(text) > 0.3) return true;
+  const words = normalise(text).match(/[a-z\u00c0-\u024f']+/g) ?? [];
+  let en = 0;
+  let other = 0;
+  for (const w of words) {
+    if (EN_WORDS.has(w)) en++;
+    else if (OTHER_WORDS.has(w)) other++;
+  }
+  return other >= 3 && other > en;
+}
+
+/** Characters at or above which an entry counts as a long multi-paragraph entry. */
+export const LONG_ENTRY_CHARS = 1500;
+
+/**
+ * The hard-negative kind of a vocabulary-bearing text (first that applies: tool options, code
+ * literal, quoted request, negated policy, else omission prose); `undefined` when the text
+ * uses no guard vocabulary.
+ */
+export function vocabKind(text: string, traceType = ''): VocabKind | undefined {
+  if (!hasGuardVocabulary(text)) return undefined;
+  const t = normalise(text);
+  if (TOOL_OPTIONS.test(t) || traceType === 'tool_output') return 'tool-options';
+  if (CODE.test(t)) return 'code-literal';
+  if (QUOTED_REQUEST.test(t)) return 'quoted-request';
+  const m = OMISSION.exec(t) ?? SENSITIVE.exec(t) ?? PRECEDENT.exec(t);
+  if (m && NEGATION_BEFORE.test(t.slice(0, m.index))) return 'negated-policy';
+  return 'omission-prose';
+}
+
+/**
+ * The kind of one real entry, as calibration counts it: `long-reflection` for entries of
+ * `LONG_ENTRY_CHARS` or more, `other-language` for non-English text, else its vocabulary kind,
+ * else `ordinary`.
+ */
+export function entryKind(text: string, traceType = ''): BenignKind {
+  if (text.length >= LONG_ENTRY_CHARS) return 'long-reflection';
+  if (isOtherLanguage(text)) return 'other-language';
+  return vocabKind(text, traceType) ?? 'ordinary';
+}

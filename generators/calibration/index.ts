@@ -1,0 +1,69 @@
+/**
+ * The checked-in calibration of the natural `benign` mix (`weights.json`, written by
+ * `npm run calibrate`, never by hand; docs/calibration.md). Loaded once and validated.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { TemplateError } from '../../src/domain/errors.js';
+import { BENIGN_KINDS, type BenignKind } from './features.js';
+import type { Calibration } from './calibrate.js';
+
+export { calibrate, serializeCalibration, summariseSource, CALIBRATION_TRACE_TYPES, LONG_REFLECTION_CHARS } from './calibrate.js';
+export type { Calibration, CalibrationSource, CalibrationTemplate, SourceSummary } from './calibrate.js';
+export { BENIGN_KINDS, VOCAB_KINDS, entryKind, vocabKind, hasGuardVocabulary, isOtherLanguage, isBenignKind, LONG_ENTRY_CHARS } from './features.js';
+export type { BenignKind, VocabKind } from './features.js';
+
+/** `generators/calibration/weights.json`. */
+export const CALIBRATION_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'weights.json');
+
+const kindRecord = z.object(Object.fromEntries(BENIGN_KINDS.map((k) => [k, z.number().min(0)])) as Record<BenignKind, z.ZodNumber>);
+const schema = z.object({
+  schema: z.literal(1),
+  method: z.string(),
+  sources: z.array(z.object({ name: z.string(), n: z.number().int().min(0), kinds: kindRecord, traceTypes: z.record(z.string(), z.number()), length: z.object({ p50: z.number(), p90: z.number(), max: z.number() }) })),
+  pooled: z.object({ n: z.number().int(), vocabularyBearing: z.number().int(), length: z.object({ p10: z.number(), p50: z.number(), p90: z.number(), mean: z.number(), max: z.number() }) }),
+  kindRates: kindRecord,
+  traceTypeShares: z.record(z.string(), z.number().min(0).max(1)),
+  longReflection: z.object({ minChars: z.number().int().positive(), maxChars: z.number().int().positive() }),
+  templateKinds: z.record(z.string(), z.enum(BENIGN_KINDS)),
+  templateWeights: z.record(z.string(), z.record(z.string(), z.number().int().positive())),
+  notes: z.array(z.string()),
+});
+
+/**
+ * Parses and validates a calibration file's text.
+ * @throws TemplateError naming the file and the first bad key.
+ */
+export function parseCalibration(text: string, file = CALIBRATION_FILE): Calibration {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (cause) {
+    throw new TemplateError(`${file}: not valid JSON (${(cause as Error).message}); run \`npm run calibrate\``, { cause });
+  }
+  const r = schema.safeParse(raw);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    throw new TemplateError(`${file}: ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'invalid'}; run \`npm run calibrate\``);
+  }
+  return r.data as Calibration;
+}
+
+let cached: Calibration | undefined;
+/**
+ * The checked-in calibration, loaded once per process.
+ * @throws TemplateError when the file is missing or invalid.
+ */
+export function defaultCalibration(): Calibration {
+  if (cached) return cached;
+  let text: string;
+  try {
+    text = readFileSync(CALIBRATION_FILE, 'utf8');
+  } catch (cause) {
+    throw new TemplateError(`${CALIBRATION_FILE}: cannot read the calibration (${(cause as Error).message}); run \`npm run calibrate\``, { cause });
+  }
+  cached = parseCalibration(text);
+  return cached;
+}
