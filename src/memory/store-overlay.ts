@@ -12,6 +12,8 @@
  *   savepoint is rolled back, all synchronously (so the ranking, ties included, is SQLite's
  *   own). Only guards that search (e.g. A-MemGuard) pay for this. `termMatches` works the same
  *   way (the layer's entries are the newest, as they would be once inserted).
+ * - Over an empty private in-memory store (the fuzz engine's), committed counts are known to
+ *   be 0 and are not read; subject keys are extracted once per distinct text (a bounded memo).
  * - Ids: an id already committed, or already in the layer, in the same store part is a
  *   `StoreError` with the SQLite store's message.
  */
@@ -30,9 +32,28 @@ export interface OverlayBase {
   searchWith(extra: readonly MemoryEntry[], query: string, k: number, store?: StoreName): MemoryEntry[];
   /** `termMatches` over the committed entries plus `extra` (inserted in order), rolled back after. */
   termMatchesWith(extra: readonly MemoryEntry[], query: string, perTerm: number, store?: StoreName): MemoryEntry[];
+  /**
+   * True when nothing is committed and nothing can be while the layer is open (a private
+   * in-memory store): counts and id checks then skip SQLite.
+   */
+  readonly emptyForLayer?: boolean;
 }
 
 const STORES: readonly StoreName[] = ['reasoning', 'general'];
+
+/** Memo of `extractKeys` by text (chains repeat history and attacker texts across shrinks and re-checks); cleared when full. */
+const KEY_MEMO = new Map<string, readonly string[]>();
+const KEY_MEMO_MAX = 20_000;
+
+function keysOf(text: string): readonly string[] {
+  let keys = KEY_MEMO.get(text);
+  if (keys === undefined) {
+    if (KEY_MEMO.size >= KEY_MEMO_MAX) KEY_MEMO.clear();
+    keys = extractKeys(text);
+    KEY_MEMO.set(text, keys);
+  }
+  return keys;
+}
 
 /**
  * One case's temporary state over a committed store. Create it with
@@ -51,6 +72,7 @@ export class StoreOverlay {
   readonly #sizes: Record<StoreName, number> = { reasoning: 0, general: 0 };
   readonly #keys = new Map<string, number>();
   readonly #traces = new Map<string, number>();
+  #empty = false;
 
   /**
    * @throws StoreError (with the SQLite store's message) when two `setup` entries share a
@@ -64,16 +86,18 @@ export class StoreOverlay {
       if (seen.has(k)) throw new StoreError(`${base.path}: entry id ${JSON.stringify(e.id)} appears twice in one insert batch (${e.store} store)`);
       seen.add(k);
     }
+    this.#empty = base.emptyForLayer === true;
     for (const e of setup) this.insert(e);
     const own = this;
+    const empty = this.#empty;
     this.view = {
-      size: (store?: StoreName): number => base.view.size(store) + own.#sum(store, (s) => own.#sizes[s]),
+      size: (store?: StoreName): number => (empty ? 0 : base.view.size(store)) + own.#sum(store, (s) => own.#sizes[s]),
       countByKey: (key: string, store?: StoreName): number => {
         const k = key.toLowerCase();
-        return base.view.countByKey(key, store) + own.#sum(store, (s) => own.#keys.get(`${s}\u0000${k}`) ?? 0);
+        return (empty ? 0 : base.view.countByKey(key, store)) + own.#sum(store, (s) => own.#keys.get(`${s}\u0000${k}`) ?? 0);
       },
       countByTraceType: (traceType: string, store?: StoreName): number =>
-        base.view.countByTraceType(traceType, store) + own.#sum(store, (s) => own.#traces.get(`${s}\u0000${traceType}`) ?? 0),
+        (empty ? 0 : base.view.countByTraceType(traceType, store)) + own.#sum(store, (s) => own.#traces.get(`${s}\u0000${traceType}`) ?? 0),
       search: (query: string, k: number, store?: StoreName): MemoryEntry[] =>
         own.#entries.length === 0 ? base.view.search(query, k, store) : base.searchWith(own.#entries, query, k, store),
       termMatches: (query: string, perTerm: number, store?: StoreName): MemoryEntry[] =>
@@ -100,13 +124,13 @@ export class StoreOverlay {
   insert(e: MemoryEntry): void {
     const base = this.#base;
     if (!isStoreName(e.store)) throw new StoreError(`${base.path}: entry ${JSON.stringify(e.id)} has an unknown store ${JSON.stringify(e.store)}`);
-    if (this.#ids[e.store].has(e.id) || base.has(e.store, e.id)) {
+    if (this.#ids[e.store].has(e.id) || (!this.#empty && base.has(e.store, e.id))) {
       throw new StoreError(`${base.path}: entry id ${JSON.stringify(e.id)} is already in the ${e.store} store`);
     }
     this.#ids[e.store].add(e.id);
     this.#entries.push(e);
     this.#sizes[e.store] += 1;
-    for (const key of extractKeys(e.content)) {
+    for (const key of keysOf(e.content)) {
       const k = `${e.store}\u0000${key}`;
       this.#keys.set(k, (this.#keys.get(k) ?? 0) + 1);
     }
