@@ -58,10 +58,11 @@ describe('flaky findings (issue 14.1)', () => {
       expect(x.numShrinks).toBe(0);
     }
     expect(r.report.summary.findings?.bypass).toBeUndefined();
-    // Rejecting every benign entry reproduces every time: clean false positives, 3/3.
+    // Rejecting benign entries reproduces (nearly) every time: a clean false positive exactly
+    // when all 3 re-checks reproduce it (a random admit during a re-check makes it flaky).
     const benign = r.report.counterexamples.filter((x) => x.property === 'benign-admitted');
-    expect(benign.length).toBeGreaterThan(0);
-    for (const x of benign) expect([x.kind, x.recheck]).toEqual(['false-positive', { reproduced: 3, of: 3 }]);
+    expect(benign.some((x) => x.kind === 'false-positive')).toBe(true);
+    for (const x of benign) expect(x.kind).toBe(x.recheck!.reproduced === 3 ? 'false-positive' : 'flaky');
     // Report, corpus and JUnit say so.
     const md = readFileSync(path.join(dir, 'report', 'report.md'), 'utf8');
     expect(md).toContain('FLAKY bypass');
