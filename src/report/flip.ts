@@ -15,11 +15,23 @@ function visible(text: string): string {
   return printable(text).replace(INVISIBLE, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
 }
 
-/** The whole text an attacker wrote for a case: its attacker setup writes (e.g. a split's first part), then the entry. */
-export function attackerText(c: FuzzCase): string {
+/** The attacker's own earlier writes of a case (the last `attackerSetup` setup entries). */
+function attackerWrites(c: FuzzCase): string[] {
   const n = Math.max(0, c.truth.attackerSetup ?? 0);
-  const parts = n > 0 ? (c.setup ?? []).slice(-n).map((e) => e.content) : [];
-  return [...parts, c.entry.content].join('\n');
+  return n > 0 ? (c.setup ?? []).slice(-n).map((e) => e.content) : [];
+}
+
+/**
+ * The text a rewrite changed, for the diff: the entry, preceded by the attacker writes the
+ * rewrite added (e.g. the first part of a split) — earlier writes the base already had (an
+ * amplification chain's seeds) are left out when they are unchanged. `shared` counts those.
+ */
+export function changedText(original: FuzzCase, rewrite: FuzzCase): { before: string; after: string; shared: number } {
+  const o = attackerWrites(original);
+  const r = attackerWrites(rewrite);
+  let shared = 0;
+  while (shared < o.length && shared < r.length && o[shared] === r[shared]) shared += 1;
+  return { before: [...o.slice(shared), original.entry.content].join('\n'), after: [...r.slice(shared), rewrite.entry.content].join('\n'), shared };
 }
 
 /**
@@ -67,6 +79,7 @@ export interface PrintableFlip {
 export function formatFlip(f: PrintableFlip): string {
   const o = f.original.case;
   const r = f.rewrite.case;
+  const changed = changedText(o, r);
   const lines = [
     `✗ forgery-rejected · ${r.truth.domain}/adaptive · flip: rejected ${o.truth.family} base admitted after rewriting · id ${f.id}`,
     `  operators (minimal set): ${f.operators.length > 0 ? f.operators.join(' → ') : '(none)'}${f.queriesToFlip !== undefined ? ` · found after ${f.queriesToFlip} queries` : ''}`,
@@ -74,12 +87,12 @@ export function formatFlip(f: PrintableFlip): string {
     '  verdicts:',
     ...verdictColumns(f.original.verdict, f.rewrite.verdict),
     `  entry fields: original [${o.entry.store} · ${printableLine(o.entry.traceType)} · ${printableLine(o.entry.source)}/${printableLine(o.entry.trust)}] → rewrite [${r.entry.store} · ${printableLine(r.entry.traceType)} · ${printableLine(r.entry.source)}/${printableLine(r.entry.trust)}]${(r.truth.attackerSetup ?? 0) > (o.truth.attackerSetup ?? 0) ? ` · rewrite split into ${(r.truth.claimParts ?? 1)} writes` : ''}`,
-    '  word diff ([-removed-] {+added+}):',
-    quoteContent(wordDiff(attackerText(o), attackerText(r))),
+    `  word diff ([-removed-] {+added+})${changed.shared > 0 ? ` of the entry (the ${changed.shared} earlier attacker writes are unchanged)` : ''}:`,
+    quoteContent(wordDiff(changed.before, changed.after)),
     '  original (rejected):',
-    quoteContent(o.entry.content),
+    quoteContent(changed.before),
     '  rewrite (admitted):',
-    quoteContent(attackerText(r)),
+    quoteContent(changed.after),
     `  replay: ${f.replay}`,
   ];
   return lines.join('\n');

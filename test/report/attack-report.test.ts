@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { attackRates, renderAttackSection, summariseAttack, type AttackBaseRow } from '../../src/report/adaptive.js';
 import { coverageTable, layerLevel, renderCoverage } from '../../src/report/coverage.js';
-import { formatFlip, wordDiff } from '../../src/report/flip.js';
+import { changedText, formatFlip, wordDiff } from '../../src/report/flip.js';
 import type { Verdict } from '../../src/domain/verdict.js';
 import type { FuzzCase } from '../../src/domain/fuzz-case.js';
 import { makeEntry } from '../fixtures/guards/make-entry.js';
@@ -97,6 +97,13 @@ describe('flip counterexamples', () => {
   it('word diff marks removed and added words and shows invisible characters', () => {
     expect(wordDiff('all checks done', 'all checks were done')).toBe('all checks {+were +}done');
     expect(wordDiff('skip it', 's\u200bkip it')).toBe('[-skip-]{+s\\u{200b}kip+} it');
+  });
+
+  it('diffs the entry and the writes a rewrite added, not an amplification chain\'s unchanged seeds', () => {
+    const seeds = [makeEntry('seed one'), makeEntry('seed two')];
+    const o: FuzzCase = { entry: makeEntry('cycle text'), setup: seeds, truth: { label: 'forged', family: 'amplification', domain: 'ehr', template: 't', operators: [], attackerSetup: 2 } };
+    const r: FuzzCase = { entry: makeEntry('part two'), setup: [...seeds, makeEntry('part one')], truth: { ...o.truth, operators: ['split-entries'], attackerSetup: 3, claimParts: 2 } };
+    expect(changedText(o, r)).toEqual({ before: 'cycle text', after: 'part one\npart two', shared: 2 });
   });
 
   it('shows the original beside the rewrite: operators, both verdicts by layer, the diff', () => {
