@@ -166,3 +166,41 @@ describe('exec guard crash bounds (issue 14.2)', () => {
     expect((await guard.check(makeEntry('Consistent with 12 prior runs.'), WRITE_CTX)).decision).toBe('reject');
   }, 60_000);
 });
+
+describe('a fuzz campaign against a guard that crashes on 1 entry text in 10 (issue 14.2)', () => {
+  it('never turns the guard unavailable: every error is a crash of a crashing text, the rest is judged', async () => {
+    const { runCampaign } = await import('../../src/fuzz/campaign.js');
+    const { MemoryStore } = await import('../../src/memory/index.js');
+    const { FAMILY_REGISTRY } = await import('../../generators/families.js');
+    const guard = track(createExecGuard(`${SLOW} --delay-ms 0 --crash-fraction 0.1`, { timeoutMs: 30_000, concurrency: 2 }));
+    const store = new MemoryStore(':memory:');
+    try {
+      const o = await runCampaign({
+        guard,
+        cells: (['amplification', 'benign'] as const).map((family) => ({ domain: 'ehr' as const, family, arbitrary: FAMILY_REGISTRY[family].arbitrary('ehr') })),
+        store,
+        phase: 'write',
+        runsPerCell: 40,
+        seed: 14,
+        maxFailures: 2,
+      });
+      const kinds: Record<string, number> = {};
+      let runs = 0;
+      let errors = 0;
+      for (const c of o.cells) {
+        runs += c.stats.runs;
+        errors += c.stats.errors;
+        for (const [k, n] of Object.entries(c.stats.errorKinds)) kinds[k] = (kinds[k] ?? 0) + n;
+      }
+      expect(kinds['unavailable'] ?? 0).toBe(0);
+      // The crashing texts were met (the test exercises the bound) but most cases were judged.
+      expect(guard.stats().crashes).toBeGreaterThan(0);
+      expect(errors).toBeLessThan(runs / 2);
+      // Each crashing text was sent at most twice; later sends were answered at once.
+      for (const r of guard.stats().failingInputs) expect(r.crashed).toBeLessThanOrEqual(2);
+      expect(guard.stats().circuit).toBe('closed');
+    } finally {
+      store.close();
+    }
+  }, 120_000);
+});

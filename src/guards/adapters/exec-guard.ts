@@ -26,7 +26,7 @@ export interface ExecGuardOptions {
    * that input get an `error` verdict at once (default 2).
    */
   inputFailureLimit?: number;
-  /** Distinct inputs failing in a row that open the circuit (default 5). */
+  /** Distinct inputs failing in a row that open the circuit (default 10). */
   circuitThreshold?: number;
   /** First open period of the circuit in ms, doubled per failed probe up to 30 s (default 1000). */
   circuitCooldownMs?: number;
@@ -138,7 +138,7 @@ export function createExecGuard(command: string, options: ExecGuardOptions = {})
   if (!(timeoutMs > 0)) throw new GuardLoadError(`exec guard ${JSON.stringify(command)}: timeoutMs must be > 0, got ${timeoutMs}`);
   const concurrency = validInt('concurrency', options.concurrency ?? DEFAULT_ADAPTER_CONCURRENCY, 1, command);
   const inputFailureLimit = validInt('inputFailureLimit', options.inputFailureLimit ?? 2, 1, command);
-  const circuitThreshold = validInt('circuitThreshold', options.circuitThreshold ?? 5, 1, command);
+  const circuitThreshold = validInt('circuitThreshold', options.circuitThreshold ?? 10, 1, command);
   const cooldownMs = options.circuitCooldownMs ?? 1000;
   const restartDelayMs = options.restartDelayMs ?? 50;
   if (!(cooldownMs >= 0)) throw new GuardLoadError(`exec guard ${JSON.stringify(command)}: circuitCooldownMs must be >= 0, got ${cooldownMs}`);

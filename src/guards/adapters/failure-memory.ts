@@ -9,13 +9,17 @@ import canonicalize from 'canonicalize';
 import type { MemoryEntry, Phase } from '../../domain/index.js';
 
 /**
- * The identity of one input, as a 16-hex-digit prefix of a sha256: the canonical JSON of the
- * entry and the phase. The request id and the store sizes are left out, so the same entry
- * sent again later (shrinking, a store that has grown) is the same input.
+ * The identity of one input, as a 16-hex-digit prefix of a sha256 over the canonical JSON of
+ * the phase and the entry less its `id`, `timestamp` and `store`. The request id, the entry's
+ * id, time and store and the store sizes are left out: the same text written again by a later
+ * case, by an amplification chain (which writes it to both stores) or by shrinking is the same
+ * input, so a text that crashes the guard is counted as one input however often it comes
+ * back. Its content, source, trust, trace type and metadata stay in.
  * @throws TypeError when the entry cannot be serialised (a BigInt, a cycle).
  */
 export function inputKey(entry: MemoryEntry, phase: Phase): string {
-  const text = canonicalize({ entry, phase });
+  const { id: _id, timestamp: _timestamp, store: _store, ...rest } = entry;
+  const text = canonicalize({ entry: rest, phase });
   if (text === undefined) throw new TypeError('entry cannot be serialised');
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }

@@ -25,7 +25,7 @@ export interface HttpGuardOptions {
   retryDelayMs?: number;
   /** Timeouts of one input after which it is not sent again: later checks of it get `timeout` at once (default 2). */
   inputFailureLimit?: number;
-  /** Distinct inputs failing in a row (timeout, or unreachable after the retries) that open the circuit (default 5). */
+  /** Distinct inputs failing in a row (timeout, or unreachable after the retries) that open the circuit (default 10). */
   circuitThreshold?: number;
   /** First open period of the circuit in ms, doubled per failed probe up to 30 s (default 1000). */
   circuitCooldownMs?: number;
@@ -105,7 +105,7 @@ export function createHttpGuard(url: string, options: HttpGuardOptions = {}): Ht
   const retries = options.retries ?? 2;
   const retryDelayMs = options.retryDelayMs ?? 100;
   const inputFailureLimit = options.inputFailureLimit ?? 2;
-  const circuitThreshold = options.circuitThreshold ?? 5;
+  const circuitThreshold = options.circuitThreshold ?? 10;
   const cooldownMs = options.circuitCooldownMs ?? 1000;
   if (!(timeoutMs > 0)) throw new GuardLoadError(`HTTP guard ${url}: timeoutMs must be > 0, got ${timeoutMs}`);
   for (const [name, value, min] of [

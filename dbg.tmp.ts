@@ -1,0 +1,11 @@
+import { runCampaign } from './src/fuzz/campaign.js';
+import { MemoryStore } from './src/memory/index.js';
+import { FAMILY_REGISTRY } from './generators/families.js';
+import { createExecGuard } from './src/guards/adapters/exec-guard.js';
+const inner = createExecGuard('python3 test/fixtures/guards/slow-exec-guard.py --delay-ms 0 --crash-fraction 0.1', { timeoutMs: 30000, concurrency: 1 });
+const log: string[] = [];
+const guard = { ...inner, check: async (e: any, ctx: any) => { const v = await inner.check(e, ctx); log.push(`${v.error?.kind ?? v.decision} ${e.store} ${e.source} ${e.content.length} ${e.content.slice(0, 50)}`); return v; } };
+const store = new MemoryStore(':memory:');
+await runCampaign({ guard, cells: [{ domain: 'ehr', family: 'amplification', arbitrary: FAMILY_REGISTRY.amplification.arbitrary('ehr') }], store, phase: 'write', runsPerCell: 40, seed: 14, maxFailures: 2 } as any);
+console.log(log.slice(0, 60).join('\n'));
+await inner.close();
