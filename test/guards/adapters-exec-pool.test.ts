@@ -96,6 +96,14 @@ describe('exec guard crash bounds (issue 14.2)', () => {
     expect(guard.stats().circuit).toBe('closed');
   }, 60_000);
 
+  it('copies of one crashing input in flight at once are not sent past the limit', async () => {
+    const guard = track(createExecGuard(`${SLOW} --delay-ms 0 --crash-on boom`, { timeoutMs: 30_000, concurrency: 4 }));
+    const verdicts = await Promise.all([1, 2, 3, 4].map(() => guard.check(makeEntry('boom at once'), WRITE_CTX)));
+    expect(verdicts.map((v) => v.error?.kind)).toEqual(['crashed', 'crashed', 'crashed', 'crashed']);
+    expect(guard.stats()).toMatchObject({ sent: 2, notResent: 2, crashes: 2 });
+    expect(verdicts.slice(2).every((v) => v.error?.message.startsWith(INPUT_CRASHES_GUARD))).toBe(true);
+  }, 60_000);
+
   it('a guard crashing on 1 input in 4 never becomes unavailable for the others', async () => {
     const guard = track(createExecGuard(`${SLOW} --delay-ms 0 --crash-on boom`, { timeoutMs: 30_000, concurrency: 2 }));
     const texts = Array.from({ length: 60 }, (_, i) => (i % 4 === 3 ? `boom ${i % 12}` : `Checked batch ${i}.`));

@@ -8,7 +8,7 @@ import pLimit from 'p-limit';
 import { GuardLoadError, errorVerdict } from '../../domain/index.js';
 import { parseVerdict } from '../../domain/verdict-schema.js';
 import type { Guard, GuardContext, MemoryEntry, Verdict } from '../../domain/index.js';
-import { Circuit, INPUT_CRASHES_GUARD, INPUT_TIMES_OUT_GUARD, InputFailureMemory, inputKey, sleep } from './failure-memory.js';
+import { Circuit, PerInputQueue, INPUT_CRASHES_GUARD, INPUT_TIMES_OUT_GUARD, InputFailureMemory, inputKey, sleep } from './failure-memory.js';
 import type { InputFailureRecord } from './failure-memory.js';
 import { DEFAULT_GUARD_TIMEOUT_MS } from './module-guard.js';
 import { DEFAULT_ADAPTER_CONCURRENCY, excerpt, startStopwatch, toWireRequest } from './wire-request.js';
@@ -148,6 +148,7 @@ export function createExecGuard(command: string, options: ExecGuardOptions = {})
   const limit = pLimit(concurrency);
   const slots: Slot[] = Array.from({ length: concurrency }, () => ({ proc: null, busy: false, pending: null, failuresInARow: 0, starts: 0, stderrTail: [] }));
   const memory = new InputFailureMemory(inputFailureLimit);
+  const perInput = new PerInputQueue();
   const circuit = new Circuit({ threshold: circuitThreshold, cooldownMs, maxCooldownMs: Math.max(cooldownMs, MAX_COOLDOWN_MS) });
   const counts = { sent: 0, notResent: 0, refused: 0, crashes: 0, timeouts: 0, maxInFlight: 0 };
   let inFlight = 0;
@@ -299,15 +300,21 @@ export function createExecGuard(command: string, options: ExecGuardOptions = {})
 
   async function checkOne(entry: MemoryEntry, ctx: GuardContext): Promise<Verdict> {
     if (closed) return errorVerdict('unavailable', 'exec guard was closed', 0);
-    let line: string;
+    let body: string;
     let key: string;
-    const id = ++seq;
     try {
-      line = `${JSON.stringify({ id, ...toWireRequest(entry, ctx) })}\n`;
+      // The request is encoded now: the store sizes are those of the caller's view at the call.
+      body = JSON.stringify(toWireRequest(entry, ctx)).slice(1);
       key = inputKey(entry, ctx.phase);
     } catch (cause) {
       return errorVerdict('threw', `could not encode the request: ${cause instanceof Error ? cause.message : String(cause)}`, 0);
     }
+    return perInput.run(key, () => decide(entry, key, body));
+  }
+
+  /** Answers from the per-input memory or the circuit, or sends the request to a free process. */
+  async function decide(entry: MemoryEntry, key: string, body: string): Promise<Verdict> {
+    if (closed) return errorVerdict('unavailable', 'exec guard was closed', 0);
     const known = memory.blocked(key);
     if (known) {
       counts.notResent++;
@@ -320,8 +327,9 @@ export function createExecGuard(command: string, options: ExecGuardOptions = {})
       return errorVerdict('unavailable', `exec guard is down: ${gate.reason}`, 0);
     }
     const slot = takeSlot();
+    const id = ++seq;
     try {
-      const { outcome, elapsedUs } = await send(slot, id, line);
+      const { outcome, elapsedUs } = await send(slot, id, `{"id":${id},${body}\n`);
       if ('ok' in outcome || 'malformed' in outcome) {
         slot.failuresInARow = 0;
         circuit.success(gate.probe);

@@ -175,6 +175,26 @@ export class Circuit {
   }
 }
 
+/**
+ * Runs the checks of one input one after the other (checks of different inputs still run
+ * side by side), so a second check of an input decides on the outcome of the first: two copies
+ * of a crashing input in flight at once cannot both be sent past `inputFailureLimit`.
+ */
+export class PerInputQueue {
+  readonly #tails = new Map<string, Promise<unknown>>();
+
+  run<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const before = this.#tails.get(key) ?? Promise.resolve();
+    const run = before.then(fn, fn);
+    const tail = run.catch(() => undefined);
+    this.#tails.set(key, tail);
+    void tail.then(() => {
+      if (this.#tails.get(key) === tail) this.#tails.delete(key);
+    });
+    return run;
+  }
+}
+
 /** Resolves after `ms` milliseconds (immediately for 0). */
 export function sleep(ms: number): Promise<void> {
   return ms <= 0 ? Promise.resolve() : new Promise((res) => setTimeout(res, ms));

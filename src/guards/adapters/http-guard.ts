@@ -9,7 +9,7 @@ import pLimit from 'p-limit';
 import { GuardLoadError, errorVerdict } from '../../domain/index.js';
 import { parseVerdict } from '../../domain/verdict-schema.js';
 import type { Guard, GuardContext, MemoryEntry, Verdict } from '../../domain/index.js';
-import { Circuit, INPUT_TIMES_OUT_GUARD, InputFailureMemory, inputKey, sleep } from './failure-memory.js';
+import { Circuit, PerInputQueue, INPUT_TIMES_OUT_GUARD, InputFailureMemory, inputKey, sleep } from './failure-memory.js';
 import type { InputFailureRecord } from './failure-memory.js';
 import { DEFAULT_GUARD_TIMEOUT_MS } from './module-guard.js';
 import { DEFAULT_ADAPTER_CONCURRENCY, excerpt, startStopwatch, toWireRequest } from './wire-request.js';
@@ -123,6 +123,7 @@ export function createHttpGuard(url: string, options: HttpGuardOptions = {}): Ht
   const limit = pLimit(concurrency);
   const inFlight = new Set<http.ClientRequest>();
   const memory = new InputFailureMemory(inputFailureLimit);
+  const perInput = new PerInputQueue();
   const circuit = new Circuit({ threshold: circuitThreshold, cooldownMs, maxCooldownMs: Math.max(cooldownMs, MAX_COOLDOWN_MS) });
   const counts = { sent: 0, notResent: 0, refused: 0, timeouts: 0, maxInFlight: 0, connections: 0 };
   const transport = parsedUrl.protocol === 'https:' ? https : http;
@@ -238,7 +239,6 @@ export function createHttpGuard(url: string, options: HttpGuardOptions = {}): Ht
   }
 
   async function checkOne(entry: MemoryEntry, ctx: GuardContext): Promise<Verdict> {
-    const elapsed = startStopwatch();
     if (closed) return errorVerdict('unavailable', 'HTTP guard was closed', 0);
     let body: string;
     let key: string;
@@ -248,6 +248,13 @@ export function createHttpGuard(url: string, options: HttpGuardOptions = {}): Ht
     } catch (cause) {
       return errorVerdict('threw', `could not encode the request: ${cause instanceof Error ? cause.message : String(cause)}`, 0);
     }
+    return perInput.run(key, () => decide(entry, key, body));
+  }
+
+  /** Answers from the per-input memory or the circuit, or POSTs the request (with retries). */
+  async function decide(entry: MemoryEntry, key: string, body: string): Promise<Verdict> {
+    const elapsed = startStopwatch();
+    if (closed) return errorVerdict('unavailable', 'HTTP guard was closed', 0);
     const known = memory.blocked(key);
     if (known) {
       counts.notResent++;
