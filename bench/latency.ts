@@ -12,7 +12,7 @@
  * Writes `reports/bench-latency.json`. Exit code 0 even when a budget is missed: budgets are
  * reported, never asserted; 1 only when a campaign fails to run or the reports differ.
  *
- * Flags: `--runs N` (cases per cell, default 150), `--delay-ms N` (guard cost per entry,
+ * Flags: `--runs N` (cases per cell, default 300), `--delay-ms N` (guard cost per entry,
  * default 20), `--repeat K`, `--only http|exec`.
  */
 import { execFile, spawn } from 'node:child_process';
@@ -26,7 +26,7 @@ import { parseArgs } from 'node:util';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values: flags } = parseArgs({
   options: {
-    runs: { type: 'string', default: '150' },
+    runs: { type: 'string', default: '300' },
     'delay-ms': { type: 'string', default: '20' },
     repeat: { type: 'string', default: '1' },
     only: { type: 'string' },
