@@ -27,8 +27,8 @@ import { writeRunOutputs } from './run-outputs.js';
 import { registerMergeReportsCommand } from './commands/merge-reports.js';
 import { parseShard, shardBlobName, type ShardSpec } from '../report/merge.js';
 import { printable, printableLine } from '../report/format-verdict.js';
-import { readJsonl, validateMemoryEntry } from '../corpus/jsonl.js';
-import { existsSync, statSync } from 'node:fs';
+import { readJsonlFile, validateMemoryEntry } from '../corpus/jsonl.js';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 
 /** Upper bounds of --concurrency and --recheck (beyond these a typo is likelier than intent). */
 const MAX_CONCURRENCY = 256;
@@ -37,6 +37,28 @@ const CONCURRENCY_HELP = 'guard calls in flight for async guards (module async, 
 const RECHECK_HELP = 'checks of each finding (fuzz) or of a passing/flaky record (replay); one that does not reproduce every time is labelled flaky (default 3)';
 
 const GUARD_HELP = `guard to test: ${GUARD_SPEC_FORMS.map((f) => f.trim().replace(/\s{2,}/g, ' = ')).join('; ')}`;
+
+/**
+ * `--benign FILE` must name a file with at least one non-blank line: an empty export would
+ * otherwise give a real-set row with no entries, easy to miss.
+ * @throws UsageError when the file is missing; InputError when it holds nothing.
+ */
+function checkBenignFile(file: string): void {
+  if (!(existsSync(file) && statSync(file).isFile())) throw new UsageError(`--benign ${file}: no such file`);
+  const fd = openSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(64 * 1024);
+    for (let pos = 0; ; ) {
+      const n = readSync(fd, buf, 0, buf.length, pos);
+      if (n === 0) break;
+      if (/[^\s\uFEFF]/.test(buf.subarray(0, n).toString('utf8'))) return;
+      pos += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  throw new InputError('--benign: the file holds no entries (it is empty or blank); give a JSONL export with one memory entry per line', { file });
+}
 
 /** Entries `import` commits per write transaction (without a guard). */
 const IMPORT_BATCH = 500;
@@ -224,7 +246,7 @@ export function buildProgram(exit: (code: number) => void): Command {
         feedback: opts.attackFeedback as 'auto' | 'score' | 'decision',
       };
       if (cfg.out !== undefined && cfg.out.trim() === '') throw new UsageError('--out needs a directory name');
-      if (typeof opts.benign === 'string' && !(existsSync(opts.benign) && statSync(opts.benign).isFile())) throw new UsageError(`--benign ${opts.benign}: no such file`);
+      if (typeof opts.benign === 'string') checkBenignFile(opts.benign);
       if (cfg.corpus !== undefined && cfg.corpus !== false) writableDir('--corpus', cfg.corpus);
       if (cfg.junit !== undefined) writableFile('--junit', cfg.junit);
       if (typeof cfg.html === 'string') writableFile('--html', cfg.html);
@@ -320,6 +342,7 @@ export function buildProgram(exit: (code: number) => void): Command {
           });
           const flips = r.summary.results.filter((x) => x.flip);
           for (const issue of r.issues) process.stderr.write(`warning: ${printable(issue)}\n`);
+          for (const d of r.duplicates) process.stderr.write(`warning: ${printable(d)}\n`);
           process.stdout.write(`${r.lines.join('\n')}\n`);
           const c = r.summary.counts;
           if (!existsSync(r.file)) process.stdout.write(`no corpus file yet for guard ${guard.id}: ${r.file} (fuzz writes it when it finds a counterexample)\n`);
@@ -363,6 +386,7 @@ export function buildProgram(exit: (code: number) => void): Command {
           let bad = 0;
           for (const l of lines) {
             process.stdout.write(`${JSON.stringify(l.output)}\n`);
+            if (l.warning) process.stderr.write(`warning: ${printable(l.warning)}\n`);
             if (l.error) {
               bad += 1;
               process.stderr.write(`error: ${printable(l.error)}\n`);
@@ -398,7 +422,7 @@ export function buildProgram(exit: (code: number) => void): Command {
       const seed = parseSeed(opts.seed as string | undefined);
       const runs = positiveInt('--runs', opts.runs as string, 2000, 10_000_000);
       if (typeof opts.out === 'string') writableDir('--out', opts.out);
-      if (typeof opts.benign === 'string' && !(existsSync(opts.benign) && statSync(opts.benign).isFile())) throw new UsageError(`--benign ${opts.benign}: no such file`);
+      if (typeof opts.benign === 'string') checkBenignFile(opts.benign);
       const domains = parseList<DomainId>('--domain', String(opts.domain), DOMAINS);
       const store = new MemoryStore(':memory:');
       try {
@@ -445,8 +469,10 @@ export function buildProgram(exit: (code: number) => void): Command {
       if (kind === 'foreign') throw new InputError('not a farma-fuzz memory store (refusing to add tables to it)', { file: storePath });
       if (kind === 'unreadable') throw new InputError('cannot open this memory store (check its permissions, and that its folder is writable)', { file: storePath });
       const timeoutMs = positiveInt('--timeout', opts.timeout, 5000, MAX_TIMEOUT_MS);
-      const { records, issues } = readJsonl(String(opts.input), validateMemoryEntry);
+      // Streamed: an export of any size, also larger than V8's longest string.
+      const { records, issues, warnings = [] } = await readJsonlFile(String(opts.input), validateMemoryEntry);
       for (const i of issues) process.stderr.write(`error: ${printable(`${i.file}:${i.line}: ${i.message}`)}\n`);
+      for (const w of warnings) process.stderr.write(`warning: ${printable(`${w.file}:${w.line}: ${w.message}`)}\n`);
       // Load the guard before creating the store, so a usage error leaves no empty store behind.
       const guard = opts.guard ? await loadGuard(opts.guard, timeoutMs) : undefined;
       if (guard) openGuards.add(guard);

@@ -179,8 +179,8 @@ export function loadReactThoughts(dir: string = REACT_PROMPTS_DIR): ReactThought
  * @example const { entries, issues } = loadBenignJsonl('my-agent-export.jsonl')
  */
 export function loadBenignJsonl(file: string): BenignEntries {
-  const { records, issues } = readJsonl(file, validateMemoryEntry);
-  return { entries: records.map((r) => r.value), issues };
+  const { records, issues, warnings = [] } = readJsonl(file, validateMemoryEntry);
+  return { entries: records.map((r) => r.value), issues: [...issues, ...warnings].sort((a, b) => a.line - b.line) };
 }
 
 /**

@@ -9,7 +9,8 @@
  *   naming the file and the 1-based line; every other line is kept.
  * - Only an unreadable file throws (`InputError` naming the file).
  */
-import { readFileSync } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
+import { createReadStream, readFileSync } from 'node:fs';
 import { InputError, isStoreName, errorMessage } from '../domain/index.js';
 import type { MemoryEntry, StoreName } from '../domain/index.js';
 
@@ -34,7 +35,10 @@ export interface JsonlRecord<T> {
 
 export interface JsonlResult<T> {
   records: Array<JsonlRecord<T>>;
+  /** Lines that were not used (bad JSON, failed validation). */
   issues: JsonlIssue[];
+  /** Lines that were used but deserve a word (e.g. invalid UTF-8 read as U+FFFD). */
+  warnings?: JsonlIssue[];
 }
 
 /** A validator that accepts any JSON value unchanged. */
@@ -59,8 +63,7 @@ function excerpt(text: string): string {
  * // records = [{ line: 1, value: { a: 1 } }], issues = [{ file: 'x.jsonl', line: 2, message: 'malformed JSON: …' }]
  */
 export function parseJsonlText<T>(text: string, fileLabel: string, validate: LineValidator<T>): JsonlResult<T> {
-  const records: Array<JsonlRecord<T>> = [];
-  const issues: JsonlIssue[] = [];
+  const acc = new LineAccumulator(fileLabel, validate);
   let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let lineNo = 0;
   while (start <= text.length) {
@@ -68,40 +71,77 @@ export function parseJsonlText<T>(text: string, fileLabel: string, validate: Lin
     const terminated = end !== -1;
     if (!terminated) end = text.length;
     lineNo += 1;
-    let raw = text.slice(start, end);
+    const raw = text.slice(start, end);
     start = end + 1;
+    acc.line(raw, lineNo, terminated);
+    if (!terminated) break;
+  }
+  return acc.result();
+}
+
+/** Message for a line that holds a JSON array, or the first line of a pretty-printed document. */
+const NOT_JSONL = {
+  array: 'this file is a JSON array; JSONL expected (one JSON object per line, no surrounding [ ])',
+  document: 'this looks like a pretty-printed JSON document; JSONL expected (one JSON object per line)',
+} as const;
+
+/** Parses and validates lines one at a time (shared by the text and the streaming readers). */
+class LineAccumulator<T> {
+  readonly records: Array<JsonlRecord<T>> = [];
+  readonly issues: JsonlIssue[] = [];
+  readonly warnings: JsonlIssue[] = [];
+  #firstContent = true;
+  constructor(
+    readonly file: string,
+    readonly validate: LineValidator<T>,
+  ) {}
+
+  line(rawLine: string, lineNo: number, terminated: boolean): void {
+    let raw = rawLine;
     if (raw.endsWith('\r')) raw = raw.slice(0, -1);
-    if (raw.trim() === '') {
-      if (!terminated) break;
-      continue;
-    }
+    if (raw.trim() === '') return;
+    const first = this.#firstContent;
+    this.#firstContent = false;
     let parsed: unknown;
     try {
       parsed = JSON.parse(raw);
     } catch (err) {
       const why = errorMessage(err);
+      const t = raw.trim();
+      const hint = first && (t === '[' || t.startsWith('[{')) ? `${NOT_JSONL.array}; ` : first && t === '{' ? `${NOT_JSONL.document}; ` : '';
       const message = terminated
-        ? `malformed JSON (${why}): ${excerpt(raw)}`
-        : `truncated last line (no trailing newline and not valid JSON: ${why}): ${excerpt(raw)}`;
-      issues.push({ file: fileLabel, line: lineNo, message });
-      if (!terminated) break;
-      continue;
+        ? `${hint}malformed JSON (${why}): ${excerpt(raw)}`
+        : `${hint}truncated last line (no trailing newline and not valid JSON: ${why}): ${excerpt(raw)}`;
+      this.issues.push({ file: this.file, line: lineNo, message });
+      return;
+    }
+    if (Array.isArray(parsed)) {
+      this.issues.push({ file: this.file, line: lineNo, message: `${NOT_JSONL.array}; this line holds an array of ${parsed.length} item(s)` });
+      return;
     }
     let checked: LineValidation<T>;
     try {
-      checked = validate(parsed, lineNo);
+      checked = this.validate(parsed, lineNo);
     } catch (err) {
       checked = { ok: false, message: `validator threw: ${errorMessage(err)}` };
     }
-    if (checked.ok) records.push({ line: lineNo, value: checked.value });
-    else issues.push({ file: fileLabel, line: lineNo, message: checked.message });
-    if (!terminated) break;
+    if (checked.ok) this.records.push({ line: lineNo, value: checked.value });
+    else this.issues.push({ file: this.file, line: lineNo, message: checked.message });
   }
-  return { records, issues };
+
+  warn(lineNo: number, message: string): void {
+    this.warnings.push({ file: this.file, line: lineNo, message });
+  }
+
+  result(): JsonlResult<T> {
+    return { records: this.records, issues: this.issues, ...(this.warnings.length > 0 ? { warnings: this.warnings } : {}) };
+  }
 }
 
 /**
- * Reads and parses a JSONL file (UTF-8).
+ * Reads and parses a JSONL file (UTF-8) in one piece. Lines that are not valid UTF-8 are
+ * decoded with U+FFFD in place of the bad bytes and named in `warnings` (file:line).
+ * For files of any size (also larger than V8's longest string), use {@link readJsonlFile}.
  *
  * @throws InputError when the file cannot be read at all (missing, a directory, no
  *   permission, too large for one string); the message names the file.
@@ -109,14 +149,94 @@ export function parseJsonlText<T>(text: string, fileLabel: string, validate: Lin
  * const { records, issues } = readJsonl('corpora/benign/ehr.jsonl', validateMemoryEntry);
  */
 export function readJsonl<T>(file: string, validate: LineValidator<T>): JsonlResult<T> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch (err) {
-    const why = errorMessage(err);
-    throw new InputError(`cannot read JSONL file: ${why}`, { file }, { cause: err });
+    throw new InputError(`cannot read JSONL file: ${errorMessage(err)}`, { file }, { cause: err });
   }
-  return parseJsonlText(text, file, validate);
+  if (isUtf8(bytes)) {
+    let text: string;
+    try {
+      text = bytes.toString('utf8');
+    } catch (err) {
+      throw new InputError(`cannot read JSONL file as one string (${errorMessage(err)}); it is read in a stream by check and import`, { file }, { cause: err });
+    }
+    return parseJsonlText(text, file, validate);
+  }
+  const acc = new LineAccumulator(file, validate);
+  let lineNo = 0;
+  for (const { bytes: line, terminated } of splitLines(bytes, true)) {
+    lineNo += 1;
+    if (!isUtf8(line)) acc.warn(lineNo, INVALID_UTF8);
+    acc.line(decodeLine(line, lineNo), lineNo, terminated);
+  }
+  return acc.result();
+}
+
+const INVALID_UTF8 = 'not valid UTF-8: the bad bytes were read as U+FFFD (\uFFFD); re-export the file as UTF-8';
+
+function decodeLine(line: Buffer, lineNo: number): string {
+  const text = line.toString('utf8');
+  return lineNo === 1 && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** Splits a buffer on `\n` (the `\n` is not part of a line); the last piece may be unterminated. */
+function* splitLines(bytes: Buffer, final: boolean): Generator<{ bytes: Buffer; terminated: boolean }> {
+  let start = 0;
+  for (;;) {
+    const end = bytes.indexOf(0x0a, start);
+    if (end === -1) break;
+    yield { bytes: bytes.subarray(start, end), terminated: true };
+    start = end + 1;
+  }
+  if (final && start < bytes.length) yield { bytes: bytes.subarray(start), terminated: false };
+}
+
+/**
+ * Streams JSONL from any byte stream, line by line: memory holds one line at a time (plus
+ * the kept records), so files larger than V8's longest string (about 512 MB) load. Same rules
+ * as {@link parseJsonlText}; lines that are not valid UTF-8 are named in `warnings`.
+ * @param label the name used in issues (a path, or e.g. `<stdin>`).
+ * @example
+ * const { records } = await readJsonlStream(createReadStream('big.jsonl'), 'big.jsonl', validateMemoryEntry);
+ */
+export async function readJsonlStream<T>(stream: AsyncIterable<Buffer | string>, label: string, validate: LineValidator<T>): Promise<JsonlResult<T>> {
+  const acc = new LineAccumulator(label, validate);
+  let lineNo = 0;
+  let rest: Buffer = Buffer.alloc(0);
+  const emit = (line: Buffer, terminated: boolean): void => {
+    lineNo += 1;
+    if (!isUtf8(line)) acc.warn(lineNo, INVALID_UTF8);
+    acc.line(decodeLine(line, lineNo), lineNo, terminated);
+  };
+  for await (const chunk of stream) {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    const bytes = rest.length > 0 ? Buffer.concat([rest, buf]) : buf;
+    let start = 0;
+    for (;;) {
+      const end = bytes.indexOf(0x0a, start);
+      if (end === -1) break;
+      emit(bytes.subarray(start, end), true);
+      start = end + 1;
+    }
+    rest = Buffer.from(bytes.subarray(start));
+  }
+  if (rest.length > 0) emit(rest, false);
+  return acc.result();
+}
+
+/**
+ * {@link readJsonlStream} over a file.
+ * @throws InputError naming the file when it cannot be opened or read.
+ */
+export async function readJsonlFile<T>(file: string, validate: LineValidator<T>): Promise<JsonlResult<T>> {
+  try {
+    return await readJsonlStream(createReadStream(file), file, validate);
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    throw new InputError(`cannot read JSONL file: ${errorMessage(err)}`, { file }, { cause: err });
+  }
 }
 
 /** Timestamp given to an entry that has none: the Unix epoch, so loads stay deterministic. */

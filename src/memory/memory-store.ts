@@ -79,6 +79,19 @@ function reason(err: unknown): string {
   return errorMessage(err);
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * SQLite stores text as UTF-8, and a lone surrogate has no UTF-8 form: written as is, it becomes
+ * bytes other readers cannot decode. Each one is stored escaped instead, as the six characters
+ * `\uD800` (the same spelling JSON uses), so the file stays valid UTF-8 and the text is kept.
+ */
+export function escapeLoneSurrogates(text: string): string {
+  LONE_SURROGATE.lastIndex = 0;
+  if (!LONE_SURROGATE.test(text)) return text;
+  return text.replace(LONE_SURROGATE, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
 function toEntry(row: EntryRow): MemoryEntry {
   const entry: MemoryEntry = {
     id: row.id,
@@ -269,12 +282,12 @@ export class MemoryStore {
     try {
       const run = (skipDuplicate ? q.insertEntryIfNew : q.insertEntry).run({
         store: e.store,
-        id: e.id,
-        content: e.content,
-        source: e.source,
-        trust: e.trust,
-        traceType: e.traceType,
-        timestamp: e.timestamp,
+        id: escapeLoneSurrogates(e.id),
+        content: escapeLoneSurrogates(e.content),
+        source: escapeLoneSurrogates(e.source),
+        trust: escapeLoneSurrogates(e.trust),
+        traceType: escapeLoneSurrogates(e.traceType),
+        timestamp: escapeLoneSurrogates(e.timestamp),
         metadata: e.metadata === undefined ? null : JSON.stringify(e.metadata),
       });
       if (run.changes === 0) return false;
@@ -285,9 +298,9 @@ export class MemoryStore {
       }
       throw err;
     }
-    q.insertFts.run(rowid, e.content);
+    q.insertFts.run(rowid, escapeLoneSurrogates(e.content));
     for (const key of extractKeys(e.content)) q.bumpKey.run(key, e.store);
-    q.bumpTrace.run(e.traceType, e.store);
+    q.bumpTrace.run(escapeLoneSurrogates(e.traceType), e.store);
     q.bumpSize.run(e.store);
     return true;
   }
@@ -339,7 +352,7 @@ export class MemoryStore {
   /** Reads one stored entry by store part and id. */
   get(store: StoreName, id: string): MemoryEntry | undefined {
     try {
-      const row = this.#q.getEntry.get(store, id) as EntryRow | undefined;
+      const row = this.#q.getEntry.get(store, escapeLoneSurrogates(id)) as EntryRow | undefined;
       return row === undefined ? undefined : toEntry(row);
     } catch (err) {
       throw this.#error('get failed', err);
@@ -354,7 +367,7 @@ export class MemoryStore {
     }
     try {
       // The verdict is the guard's text: it is stored with the environment's secrets redacted.
-      this.#q.logRejected.run(phase, guard.id, verdict.decision, entry.store, entry.id, JSON.stringify(entry), JSON.stringify(redactWith(verdict, this.#secrets())));
+      this.#q.logRejected.run(phase, guard.id, verdict.decision, entry.store, escapeLoneSurrogates(entry.id), JSON.stringify(entry), JSON.stringify(redactWith(verdict, this.#secrets())));
     } catch (err) {
       throw this.#error('logging a rejected write failed', err);
     }

@@ -9,13 +9,15 @@ import type { Guard, Phase } from '../../domain/guard.js';
 import type { ScratchStore } from '../../fuzz/evaluate.js';
 import { evaluateCase } from '../../fuzz/evaluate.js';
 import { mapInOrder } from '../../fuzz/in-flight.js';
-import { readJsonl, validateMemoryEntry } from '../../corpus/jsonl.js';
+import { readJsonlFile, validateMemoryEntry } from '../../corpus/jsonl.js';
 import { redactWith, secretValues } from '../../domain/secrets.js';
 
 export interface CheckLine {
   line: number;
   output: Record<string, unknown>;
   error?: string;
+  /** A word about the line that was still checked (e.g. invalid UTF-8 read as U+FFFD), naming file:line. */
+  warning?: string;
 }
 
 /**
@@ -23,7 +25,9 @@ export interface CheckLine {
  * guard gets up to `concurrency` checks in flight (default 1); the output is the same.
  */
 export async function checkFile(file: string, guard: Guard, store: ScratchStore, phase: Phase, concurrency = 1): Promise<CheckLine[]> {
-  const { records, issues } = readJsonl(file, validateMemoryEntry);
+  // Streamed: files of any size, also larger than V8's longest string.
+  const { records, issues, warnings = [] } = await readJsonlFile(file, validateMemoryEntry);
+  const warningOf = new Map(warnings.map((w) => [w.line, `${w.file}:${w.line}: ${w.message}`]));
   const rows: Array<{ line: number; entry?: MemoryEntry; error?: string }> = [
     ...records.map((r) => ({ line: r.line, entry: r.value })),
     ...issues.map((i) => ({ line: i.line, error: `${i.file}:${i.line}: ${i.message}` })),
@@ -52,7 +56,8 @@ export async function checkFile(file: string, guard: Guard, store: ScratchStore,
       elapsedUs: Math.round(v.elapsedUs * 100) / 100,
     };
     if (v.error) output.error = v.error;
-    out.push({ line: row.line, output: secrets.length > 0 ? redactWith(output, secrets) : output });
+    const warning = warningOf.get(row.line);
+    out.push({ line: row.line, output: secrets.length > 0 ? redactWith(output, secrets) : output, ...(warning !== undefined ? { warning } : {}) });
   }
   return out;
 }

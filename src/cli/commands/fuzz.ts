@@ -29,8 +29,9 @@ import { writeFileAtomic } from '../../corpus/atomic.js';
 import { formatSignals } from '../../report/format-verdict.js';
 import { FAMILY_REGISTRY, type FamilyId } from '../../../generators/families.js';
 import { operatorGroupMap } from '../../../generators/adaptive.js';
-import { cliCommand, versions } from '../context.js';
+import { versions } from '../context.js';
 import type { Progress } from '../progress.js';
+import { replayCommand } from '../replay-command.js';
 import type { Verdict } from '../../domain/verdict.js';
 import type { ObservedVerdict } from '../../corpus/regressions.js';
 import type { AttackFeedback } from '../../fuzz/attack.js';
@@ -38,7 +39,6 @@ import { ATTACK_DEFAULTS, mergeAttackCells, runAttackMode } from '../attack-mode
 import { coverageTable, coverageLines, type CoverageTable } from '../../report/coverage.js';
 import { attackSummaryLines } from '../../report/adaptive.js';
 import { flipText } from '../../report/attack-html.js';
-import { guardOptionFlags } from '../../guards/guard-options.js';
 import type { AttackModeResult } from '../attack-mode.js';
 import { inShard, shardBlob, shardBlobName, type FinishSettings, type ShardParts, type ShardSpec } from '../../report/merge.js';
 
@@ -122,14 +122,7 @@ export function redactDeep<T>(value: T): T {
   return redactDeepIn(value);
 }
 
-/** Command that replays one corpus record (or says how to keep it, when the corpus is off). */
-export function replayCommand(guardSpec: string, id: string, corpusDir?: string, phase: Phase = 'write', guardOptions: Record<string, unknown> = {}): string {
-  const shellQuote = (x: string): string => (/^[\w@%+=:,./-]+$/.test(x) ? x : `'${x.replace(/'/g, `'\\''`)}'`);
-  const quoted = shellQuote(guardSpec) + guardOptionFlags(guardOptions).map((f) => ` --guard-option ${shellQuote(f)}`).join('');
-  if (corpusDir === undefined) return `(not saved: --no-corpus was given; run again without it to keep this case as ${id})`;
-  const corpus = path.resolve(corpusDir) !== path.resolve('corpora/regressions') ? ` --corpus ${corpusDir}` : '';
-  return `${cliCommand()} replay --guard ${quoted} --id ${id}${corpus}${phase === 'retrieve' ? ' --phase retrieve' : ''}`;
-}
+export { replayCommand } from '../replay-command.js';
 
 /** Loads the open/fixed records of this guard for a cell, to try first as examples. */
 function examplesFor(corpusDir: string | undefined, guardId: string, warnings: string[]): Map<string, FuzzCase[]> {
@@ -280,6 +273,7 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
   if (o.benignFile && measureReal) {
     const user = loadBenignJsonl(o.benignFile);
     for (const issue of user.issues) warnings.push(`${issue.file}:${issue.line}: ${issue.message}`);
+    if (user.entries.length === 0) warnings.push(`${o.benignFile}: no usable benign entry (every line was bad, see above); its FPR row has no runs`);
     await toReal(path.basename(o.benignFile), 'user export', user.entries);
   }
 

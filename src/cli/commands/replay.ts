@@ -10,6 +10,7 @@ import type { ScratchStore } from '../../fuzz/evaluate.js';
 import { formatCounterexample } from '../../report/format-verdict.js';
 import { formatFlip } from '../../report/flip.js';
 import { UsageError } from '../../domain/errors.js';
+import { replayCommand } from '../replay-command.js';
 import { redactWith, secretValues } from '../../domain/secrets.js';
 import { existsSync, statSync } from 'node:fs';
 
@@ -37,6 +38,8 @@ export interface ReplayOutcome {
   lines: string[];
   /** Records marked fixed by `--mark-fixed`. */
   marked: number;
+  /** Lines whose id repeats an earlier line: skipped (each record is replayed once), one warning each. */
+  duplicates: string[];
 }
 
 /**
@@ -49,7 +52,19 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
   }
   const file = regressionFile(o.corpusDir, o.guard.id);
   const loaded = loadRegressions(file);
-  let records = loaded.records.map((r) => r.value);
+  // A line repeated (same id, e.g. after a bad merge) is replayed once; the repeats are named.
+  const firstLine = new Map<string, number>();
+  const duplicates: string[] = [];
+  let records: RegressionRecord[] = [];
+  for (const r of loaded.records) {
+    const seen = firstLine.get(r.value.id);
+    if (seen !== undefined) {
+      duplicates.push(`${file}:${r.line}: record ${r.value.id} repeats line ${seen}; replayed once`);
+      continue;
+    }
+    firstLine.set(r.value.id, r.line);
+    records.push(r.value);
+  }
   if (o.id !== undefined) {
     const want = o.id.trim();
     if (want === '') throw new UsageError('--id needs an id or a unique prefix');
@@ -74,7 +89,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
     const was = r.finding === 'flaky' ? '  [recorded flaky]' : '';
     lines.push(`${res.status.padEnd(12)} ${r.id}  ${r.domain}/${r.family}  ${r.property}  → ${res.verdict.decision}${res.verdict.layer ? ` at ${res.verdict.layer}` : ''}${checks}${was}${flip}`);
     if (o.id !== undefined) {
-      const replay = `npm run cli -- replay --guard ${o.guardSpec} --id ${r.id}`;
+      const replay = replayCommand(o.guardSpec, r.id, o.corpusDir, o.phase);
       lines.push(
         r.original && res.flip
           ? formatFlip({ id: r.id, original: { case: r.original.case, verdict: res.flip.original }, rewrite: { case: r.case, verdict: res.verdict }, operators: r.original.operators, replay })
@@ -91,5 +106,5 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
   }
   // Replay lines quote the guard's answers: no secret from the environment may reach the console.
   const secrets = secretValues();
-  return { file, records, summary, issues: redactWith(loaded.issues.map((x) => `${x.file}:${x.line}: ${x.message}`), secrets), lines: redactWith(lines, secrets), marked };
+  return { file, records, summary, duplicates: redactWith(duplicates, secrets), issues: redactWith(loaded.issues.map((x) => `${x.file}:${x.line}: ${x.message}`), secrets), lines: redactWith(lines, secrets), marked };
 }

@@ -1,0 +1,137 @@
+/**
+ * Issue 14.10, the smaller faults:
+ * - lone surrogates are stored escaped (the SQLite file stays valid UTF-8);
+ * - a corpus line repeated is replayed once, with a warning;
+ * - `--benign` with an empty file is an input error, not a silently empty row;
+ * - invalid UTF-8 input warns with file:line;
+ * - a JSON array gets "this file is a JSON array; JSONL expected";
+ * - JSONL is streamed (any size; here the streaming reader on a stream of awkward chunks);
+ * - `replay --id` prints a replay command that keeps a non-default `--corpus`.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { readJsonl, readJsonlStream, validateMemoryEntry } from '../../src/corpus/jsonl.js';
+import { appendRegressions, regressionFile } from '../../src/corpus/regressions.js';
+import { MemoryStore } from '../../src/memory/index.js';
+import { sampleRecord } from '../corpus/regression-fixture.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'farma-small-'));
+
+async function run(argv: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
+  let stderr = '';
+  let stdout = '';
+  vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
+  vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((stdout += String(s)), true));
+  try {
+    return { code: await main(argv), stderr, stdout };
+  } finally {
+    vi.restoreAllMocks();
+  }
+}
+afterEach(() => vi.restoreAllMocks());
+
+describe('lone surrogates in the store', () => {
+  it('are stored escaped, so every byte in the file is valid UTF-8', () => {
+    const file = path.join(dir, 'surrogates.db');
+    const s = new MemoryStore(file);
+    const content = 'Decision: \uD800 verified; tail \uDC00 end; pair \uD83D\uDE00 kept';
+    s.insert({ id: 'lone-\uDBFF', store: 'reasoning', content, source: 'AGENT', trust: 'VERIFIED', traceType: 'decision_log', timestamp: 't' });
+    expect(s.get('reasoning', 'lone-\uDBFF')?.content).toBe('Decision: \\uD800 verified; tail \\uDC00 end; pair \uD83D\uDE00 kept');
+    s.close();
+    const db = new Database(file, { readonly: true });
+    const rows = db.prepare('SELECT CAST(id AS BLOB) id, CAST(content AS BLOB) content FROM entries').all() as Array<{ id: Buffer; content: Buffer }>;
+    db.close();
+    const strict = new TextDecoder('utf-8', { fatal: true });
+    for (const r of rows) {
+      expect(() => strict.decode(r.id)).not.toThrow();
+      expect(() => strict.decode(r.content)).not.toThrow();
+    }
+    expect(strict.decode(rows[0]!.id)).toBe('lone-\\uDBFF');
+  });
+});
+
+describe('replay', () => {
+  it('a repeated corpus line is replayed once, with a warning; replay --id keeps --corpus', async () => {
+    const corpus = path.join(dir, 'corpus');
+    const file = regressionFile(corpus, 'sentinel');
+    await appendRegressions(file, [sampleRecord('INT-EHR-1'), sampleRecord('INT-EHR-2')]);
+    const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+    writeFileSync(file, `${[...lines, lines[0]].join('\n')}\n`);
+    const r = await run(['replay', '--guard', 'sentinel', '--corpus', corpus]);
+    expect(r.stdout).toMatch(/\n2 records from /);
+    expect(r.stderr).toMatch(new RegExp(`sentinel\\.jsonl:3: record \\w+ repeats line 1; replayed once`));
+    const id = (JSON.parse(lines[0]!) as { id: string }).id;
+    const one = await run(['replay', '--guard', 'sentinel', '--corpus', corpus, '--id', id]);
+    expect(one.stdout).toMatch(new RegExp(`replay --guard sentinel --id ${id} --corpus ${corpus.replace(/[/\\\\.]/g, '\\$&')}`));
+  }, 30_000);
+});
+
+describe('input files', () => {
+  it('--benign with an empty or blank file is an input error (exit 3), before the run', async () => {
+    for (const [name, text] of [['empty.jsonl', ''], ['blank.jsonl', '\n  \n\t\n']] as const) {
+      const f = path.join(dir, name);
+      writeFileSync(f, text);
+      const r = await run(['fuzz', '--benign', f, '--runs', '1', '--no-corpus', '--no-real', '-q', '--out', path.join(dir, 'o')]);
+      expect(r.code, name).toBe(3);
+      expect(r.stderr).toMatch(new RegExp(`${name}: --benign: the file holds no entries`));
+      expect(r.stdout).not.toMatch(/cases in/);
+    }
+  });
+
+  it('invalid UTF-8 warns with file:line, and the line is still read', async () => {
+    const f = path.join(dir, 'latin1.jsonl');
+    writeFileSync(f, Buffer.concat([Buffer.from('{"id":"a","content":"ok"}\n{"id":"b","content":"caf'), Buffer.from([0xe9]), Buffer.from('"}\n')]));
+    const sync = readJsonl(f, validateMemoryEntry);
+    expect(sync.records.map((r) => r.value.content)).toEqual(['ok', 'caf\uFFFD']);
+    expect(sync.warnings).toEqual([{ file: f, line: 2, message: expect.stringMatching(/not valid UTF-8/) }]);
+    const r = await run(['check', '--input', f]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(new RegExp(`latin1\\.jsonl:2: not valid UTF-8`));
+  });
+
+  it('a JSON array, on one line or pretty-printed, is named as such', () => {
+    const one = path.join(dir, 'array.jsonl');
+    writeFileSync(one, '[{"id":"a","content":"x"},{"id":"b","content":"y"}]\n');
+    expect(readJsonl(one, validateMemoryEntry).issues[0]?.message).toMatch(/^this file is a JSON array; JSONL expected/);
+    const pretty = path.join(dir, 'pretty.json');
+    writeFileSync(pretty, '[\n  {"id": "a", "content": "x"}\n]\n');
+    expect(readJsonl(pretty, validateMemoryEntry).issues[0]?.message).toMatch(/^this file is a JSON array; JSONL expected/);
+  });
+
+  it('the streaming reader gives what the whole-file reader gives, over chunks that split lines and characters', async () => {
+    const text = '\uFEFF{"id":"1","content":"é ü 中文 😀"}\r\n\n{bad\n{"id":"2","content":"two"}\n[1,2]\n{"id":"3","content":"no newline"}';
+    const bytes = Buffer.from(text, 'utf8');
+    const chunks: Buffer[] = [];
+    for (let i = 0; i < bytes.length; i += 3) chunks.push(bytes.subarray(i, i + 3)); // cuts through multi-byte characters
+    const streamed = await readJsonlStream(Readable.from(chunks), 'mem.jsonl', validateMemoryEntry);
+    const wholeFile = path.join(dir, 'whole.jsonl');
+    writeFileSync(wholeFile, bytes);
+    const whole = readJsonl(wholeFile, validateMemoryEntry);
+    expect(streamed.records).toEqual(whole.records);
+    expect(streamed.records.map((r) => [r.line, r.value.content])).toEqual([[1, 'é ü 中文 😀'], [4, 'two'], [6, 'no newline']]);
+    expect(streamed.issues.map((i) => i.line)).toEqual([3, 5]);
+    expect(streamed.warnings).toBeUndefined();
+  });
+
+  it('the streaming reader holds one line at a time: 200,000 lines from a generator', async () => {
+    async function* lines(): AsyncGenerator<Buffer> {
+      for (let i = 0; i < 200_000; i += 1000) {
+        let s = '';
+        for (let j = i; j < i + 1000; j++) s += `{"n":${j}}\n`;
+        yield Buffer.from(s);
+      }
+    }
+    let sum = 0;
+    const r = await readJsonlStream(lines(), 'gen', (v) => {
+      sum += (v as { n: number }).n;
+      return { ok: false, message: 'not kept' }; // keep nothing: only lines pass through
+    });
+    expect(sum).toBe((199_999 * 200_000) / 2);
+    expect(r.issues).toHaveLength(200_000);
+  });
+});
