@@ -4,6 +4,7 @@
  * need a TypeScript-aware loader (the CLI runs under tsx).
  */
 import { existsSync } from 'node:fs';
+import { z } from 'zod';
 import path from 'node:path';
 import { DOMAINS } from '../domain/fuzz-case.js';
 import { UsageError, errorMessage } from '../domain/errors.js';
@@ -13,8 +14,6 @@ import { importModule } from '../guards/adapters/import-module.js';
 /** File names looked for in the working folder, first found wins. */
 export const CONFIG_FILE_NAMES = ['farma-fuzz.config.ts', 'farma-fuzz.config.mjs', 'farma-fuzz.config.js'] as const;
 
-const FIELDS = ['guard', 'families', 'domains', 'runs', 'seed', 'time', 'phase', 'maxFailures', 'thresholds', 'junit', 'html', 'corpus', 'out', 'guardOptions', 'concurrency', 'recheck', 'cellTime'] as const;
-type Field = (typeof FIELDS)[number];
 
 /** Names known to the checker; each list is optional (without it any non-empty string passes). */
 export interface KnownIds {
@@ -32,66 +31,93 @@ function show(v: unknown): string {
   }
 }
 
+/** Problem text of a config field: what it must be, and optionally the offending value. */
+interface Want {
+  want: string;
+  got?: unknown;
+}
+
 /**
- * Checks a config value field by field.
+ * The zod schema of a config file's default export (issue 15.5). Strict: an unknown key is an
+ * error naming it. `guardOptions` is an object whose keys and values the guard's own schema
+ * checks when the guard is built; `concurrency`, `recheck` and `cellTime` are positive integers.
+ * @param known the family and domain ids accepted in `families` and `domains`.
+ */
+export function configSchema(known: KnownIds = {}) {
+  const want = (w: string) => ({ error: w });
+  const posInt = z.number(want('a positive integer')).int(want('a positive integer')).positive(want('a positive integer'));
+  const nonEmpty = z.string(want('a non-empty string')).refine((x) => x.trim() !== '', want('a non-empty string'));
+  const list = (allowed: readonly string[] | undefined) => {
+    const w = `"all" or a non-empty array of ${allowed ? `ids (${allowed.join(', ')})` : 'strings'}`;
+    return z.unknown().superRefine((x, ctx) => {
+      if (x === 'all') return;
+      if (!Array.isArray(x) || x.length === 0 || !x.every((i) => typeof i === 'string' && i !== '')) {
+        ctx.addIssue({ code: 'custom', message: w });
+        return;
+      }
+      for (const item of x as string[]) {
+        if (allowed && !allowed.includes(item)) ctx.addIssue({ code: 'custom', message: w, params: { got: item } });
+      }
+    }) as unknown as z.ZodType<string[] | 'all'>;
+  };
+  const rate = z.number(want('a rate in [0,1]')).min(0, want('a rate in [0,1]')).max(1, want('a rate in [0,1]'));
+  return z.strictObject(
+    {
+      guard: nonEmpty.optional(),
+      families: list(known.families).optional(),
+      domains: list(known.domains ?? DOMAINS).optional(),
+      runs: posInt.optional(),
+      seed: z.number(want('an integer in [0, 4294967295]')).int(want('an integer in [0, 4294967295]')).min(0, want('an integer in [0, 4294967295]')).max(0xffffffff, want('an integer in [0, 4294967295]')).optional(),
+      time: posInt.optional(),
+      phase: z.enum(['write', 'retrieve'], want('"write" or "retrieve"')).optional(),
+      maxFailures: posInt.optional(),
+      concurrency: posInt.optional(),
+      recheck: posInt.optional(),
+      cellTime: posInt.optional(),
+      thresholds: z.strictObject({ maxFpr: rate.optional(), maxBypass: rate.optional() }, want('an object { maxFpr?, maxBypass? }')).optional(),
+      junit: nonEmpty.optional(),
+      html: z.union([z.boolean(), nonEmpty], want('a non-empty string')).optional(),
+      corpus: z.union([z.literal(false), nonEmpty], want('a non-empty string')).optional(),
+      out: nonEmpty.optional(),
+      guardOptions: z.record(z.string(), z.unknown(), want('an object of guard options')).optional(),
+    },
+    want('a config object'),
+  );
+}
+
+/** The config keys, for messages. */
+const FIELDS = Object.keys(configSchema().shape);
+
+function valueAt(root: unknown, at: ReadonlyArray<PropertyKey>): unknown {
+  let v = root;
+  for (const p of at) v = typeof v === 'object' && v !== null ? (v as Record<PropertyKey, unknown>)[p] : undefined;
+  return v;
+}
+
+/**
+ * Checks a config value against {@link configSchema}.
  * @param where the file name, used in error messages.
  * @returns the same value, typed.
  * @throws UsageError naming the file and the field, e.g.
  *   `farma-fuzz.config.ts: "runs" must be a positive integer, got "many"`.
  */
 export function validateConfig(value: unknown, where: string, known: KnownIds = {}): FarmaFuzzConfig {
-  const fail = (field: string, want: string, got: unknown): never => {
-    throw new UsageError(`${where}: "${field}" must be ${want}, got ${show(got)}`);
-  };
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new UsageError(`${where}: the default export must be a config object (use defineConfig({...})), got ${show(value)}`);
   }
-  const v = value as Record<string, unknown>;
-  for (const key of Object.keys(v)) {
-    if (!(FIELDS as readonly string[]).includes(key)) throw new UsageError(`${where}: unknown field "${key}" (known: ${FIELDS.join(', ')})`);
+  const r = configSchema(known).safeParse(value);
+  if (r.success) return value as FarmaFuzzConfig;
+  const issue = r.error.issues[0]!;
+  const at = issue.path.map(String);
+  if (issue.code === 'unrecognized_keys') {
+    const key = [...at, issue.keys[0] ?? '?'].join('.');
+    const knownKeys = at.length === 0 ? FIELDS.join(', ') : 'maxFpr, maxBypass';
+    throw new UsageError(`${where}: unknown field "${key}" (known: ${knownKeys})`);
   }
-  const has = (f: Field): boolean => v[f] !== undefined;
-  const posInt = (f: Field): void => {
-    if (has(f) && !(Number.isInteger(v[f]) && (v[f] as number) > 0)) fail(f, 'a positive integer', v[f]);
-  };
-  const str = (f: Field): void => {
-    if (has(f) && !(typeof v[f] === 'string' && (v[f] as string).trim() !== '')) fail(f, 'a non-empty string', v[f]);
-  };
-  const list = (f: 'families' | 'domains', allowed: readonly string[] | undefined): void => {
-    if (!has(f) || v[f] === 'all') return;
-    const x = v[f];
-    const want = `"all" or a non-empty array of ${allowed ? `ids (${allowed.join(', ')})` : 'strings'}`;
-    if (!Array.isArray(x) || x.length === 0 || !x.every((s) => typeof s === 'string' && s !== '')) fail(f, want, x);
-    for (const s of x as string[]) if (allowed && !allowed.includes(s)) fail(f, want, s);
-  };
-  str('guard');
-  list('families', known.families);
-  list('domains', known.domains ?? DOMAINS);
-  posInt('runs');
-  if (has('seed') && !(Number.isInteger(v.seed) && (v.seed as number) >= 0 && (v.seed as number) <= 0xffffffff)) fail('seed', 'an integer in [0, 4294967295]', v.seed);
-  posInt('time');
-  if (has('phase') && v.phase !== 'write' && v.phase !== 'retrieve') fail('phase', '"write" or "retrieve"', v.phase);
-  posInt('maxFailures');
-  posInt('concurrency');
-  posInt('recheck');
-  posInt('cellTime');
-  if (has('thresholds')) {
-    const t = v.thresholds;
-    if (typeof t !== 'object' || t === null || Array.isArray(t)) fail('thresholds', 'an object { maxFpr?, maxBypass? }', t);
-    const tr = t as Record<string, unknown>;
-    for (const key of Object.keys(tr)) {
-      if (key !== 'maxFpr' && key !== 'maxBypass') throw new UsageError(`${where}: unknown field "thresholds.${key}" (known: maxFpr, maxBypass)`);
-      const x = tr[key];
-      if (x !== undefined && !(typeof x === 'number' && Number.isFinite(x) && x >= 0 && x <= 1)) fail(`thresholds.${key}`, 'a rate in [0,1]', x);
-    }
-  }
-  str('junit');
-  if (has('html') && typeof v.html !== 'boolean') str('html');
-  if (has('corpus') && v.corpus !== false) str('corpus');
-  str('out');
-  // The keys and values are checked against the guard's schema when the guard is built.
-  if (has('guardOptions') && (typeof v.guardOptions !== 'object' || v.guardOptions === null || Array.isArray(v.guardOptions))) fail('guardOptions', 'an object of guard options', v.guardOptions);
-  return v as FarmaFuzzConfig;
+  const w: Want = { want: issue.message };
+  const params = (issue as { params?: { got?: unknown } }).params;
+  w.got = params && 'got' in params ? params.got : valueAt(value, issue.path);
+  throw new UsageError(`${where}: "${at.join('.')}" must be ${w.want}, got ${show(w.got)}`);
 }
 
 /** A relative path made absolute against `dir`; a guard spec only when it names a file (`./`, `../`). */

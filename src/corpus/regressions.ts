@@ -9,6 +9,7 @@
  * - lines that do not parse or validate are kept verbatim (nothing is lost) and reported.
  */
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CorpusError, DECISIONS, InputError, errorMessage } from '../domain/index.js';
@@ -153,54 +154,55 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+const want = (w: string) => ({ error: w });
+const nonEmpty = z.string(want('a non-empty string')).min(1, want('a non-empty string'));
+const plainObject = (w: string) => z.record(z.string(), z.unknown(), want(w));
+const fuzzCaseShape = z.looseObject({ entry: plainObject('a MemoryEntry object'), truth: plainObject('a Truth object') }, want('a FuzzCase object with "entry" and "truth"'));
+const observedShape = z.looseObject(
+  { decision: z.enum(DECISIONS, want('admit, reject or error')), reasons: z.array(z.string(want('a string')), want('an array of strings')) },
+  want('an object with a decision (admit, reject or error) and reasons'),
+);
+
+/**
+ * The zod schema of one regression-corpus line (DESIGN.md, "Regression corpus"; issue 15.5).
+ * Loose: fields a newer writer adds (e.g. `finding`, `recheck`) are kept. `entry` is further
+ * checked (and defaulted) by `validateMemoryEntry`.
+ */
+export const RegressionRecordSchema = z.looseObject({
+  id: nonEmpty,
+  guard: nonEmpty,
+  family: nonEmpty,
+  domain: nonEmpty,
+  foundAt: nonEmpty,
+  property: z.enum(REGRESSION_PROPERTIES, want(REGRESSION_PROPERTIES.join(' or '))),
+  status: z.enum(REGRESSION_STATUSES, want('open or fixed')),
+  seed: z.number(want('an integer')).int(want('an integer')),
+  path: z.string(want('a string')).optional(),
+  versions: z.record(z.string(), z.string(want('a string')), want('an object of strings')),
+  case: fuzzCaseShape,
+  entry: plainObject('a MemoryEntry object'),
+  expected: z.looseObject({ label: z.enum(['benign', 'forged'], want('benign or forged')) }, want('a Truth object with label benign or forged')),
+  observed: observedShape,
+  original: z
+    .looseObject({ case: fuzzCaseShape, observed: observedShape, operators: z.array(z.string(want('a string')), want('an array of strings')) }, want('an object { case, observed, operators }'))
+    .optional(),
+});
+
 /**
  * Validates one parsed regression line. Unknown fields are kept (a newer writer may add
  * some); messages name the bad field.
  */
 export function validateRegressionRecord(value: unknown, line?: number): LineValidation<RegressionRecord> {
   if (!isPlainObject(value)) return { ok: false, message: 'expected a JSON object for a regression record' };
-  const bad = (field: string, want: string): LineValidation<RegressionRecord> => ({
-    ok: false,
-    message: `field "${field}" must be ${want}, got ${JSON.stringify(value[field]) ?? 'nothing (missing)'}`.slice(0, 200),
-  });
-  for (const field of ['id', 'guard', 'family', 'domain', 'foundAt'] as const) {
-    if (typeof value[field] !== 'string' || value[field] === '') return bad(field, 'a non-empty string');
-  }
-  if (!(REGRESSION_PROPERTIES as readonly unknown[]).includes(value.property)) {
-    return bad('property', REGRESSION_PROPERTIES.join(' or '));
-  }
-  if (!(REGRESSION_STATUSES as readonly unknown[]).includes(value.status)) return bad('status', 'open or fixed');
-  if (typeof value.seed !== 'number' || !Number.isInteger(value.seed)) return bad('seed', 'an integer');
-  if (value.path !== undefined && typeof value.path !== 'string') return bad('path', 'a string');
-  if (!isPlainObject(value.versions) || !Object.values(value.versions).every((v) => typeof v === 'string')) {
-    return bad('versions', 'an object of strings');
-  }
-  const c = value.case;
-  if (!isPlainObject(c) || !isPlainObject(c.entry) || !isPlainObject(c.truth)) {
-    return { ok: false, message: 'field "case" must be a FuzzCase object with "entry" and "truth"' };
+  const r = RegressionRecordSchema.safeParse(value);
+  if (!r.success) {
+    const issue = r.error.issues[0]!;
+    const field = issue.path.map(String).join('.') || 'record';
+    const got = issue.path.reduce<unknown>((v, k) => (isPlainObject(v) || Array.isArray(v) ? (v as Record<PropertyKey, unknown>)[k] : undefined), value);
+    return { ok: false, message: `field "${field}" must be ${issue.message}, got ${JSON.stringify(got) ?? 'nothing (missing)'}`.slice(0, 200) };
   }
   const entry = validateMemoryEntry(value.entry, line);
   if (!entry.ok) return { ok: false, message: `field "entry": ${entry.message}` };
-  const expected = value.expected;
-  if (!isPlainObject(expected) || (expected.label !== 'benign' && expected.label !== 'forged')) {
-    return { ok: false, message: 'field "expected" must be a Truth object with label benign or forged' };
-  }
-  const observed = value.observed;
-  if (!isPlainObject(observed) || !(DECISIONS as readonly unknown[]).includes(observed.decision)) {
-    return { ok: false, message: 'field "observed.decision" must be admit, reject or error' };
-  }
-  if (!Array.isArray(observed.reasons)) return { ok: false, message: 'field "observed.reasons" must be an array' };
-  const original = value.original;
-  if (original !== undefined) {
-    if (!isPlainObject(original) || !isPlainObject(original.case) || !isPlainObject(original.case.entry) || !isPlainObject(original.case.truth)) {
-      return { ok: false, message: 'field "original.case" must be a FuzzCase object with "entry" and "truth"' };
-    }
-    const o = original.observed;
-    if (!isPlainObject(o) || !(DECISIONS as readonly unknown[]).includes(o.decision) || !Array.isArray(o.reasons)) {
-      return { ok: false, message: 'field "original.observed" must have a decision (admit, reject or error) and reasons' };
-    }
-    if (!Array.isArray(original.operators) || !original.operators.every((x) => typeof x === 'string')) return { ok: false, message: 'field "original.operators" must be an array of strings' };
-  }
   return { ok: true, value: { ...(value as unknown as RegressionRecord), entry: entry.value } };
 }
 
