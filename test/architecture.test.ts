@@ -226,3 +226,17 @@ describe('folder rules, cycles and guard folders', () => {
     });
   });
 });
+
+describe('one home per default', () => {
+  it('the CLI spells no run default as a literal: timeouts, runs, failures, concurrency, re-checks and cell time come from RUN_DEFAULTS', () => {
+    const offenders: string[] = [];
+    // src/cli/options.ts is the one place the shared flags are built (from RUN_DEFAULTS).
+    for (const f of sourceFiles(ROOT, 'src/cli').filter((x) => x !== 'src/cli/options.ts')) {
+      const text = readFileSync(path.join(ROOT, f), 'utf8');
+      for (const [i, line] of text.split('\n').entries()) {
+        if (/'--timeout <ms>'|positiveInt\('--(timeout|concurrency|recheck|cell-time|max-failures)'[^)]*,\s*\d+\s*[,)]|\?\?\s*(8|3|600)\b|'(5000|1000)'\)/.test(line)) offenders.push(`${f}:${i + 1}: ${line.trim()}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+});

@@ -30,11 +30,8 @@ import { printable, printableLine } from '../report/format-verdict.js';
 import { readJsonlFile, validateMemoryEntry } from '../corpus/jsonl.js';
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 
-/** Upper bounds of --concurrency and --recheck (beyond these a typo is likelier than intent). */
-const MAX_CONCURRENCY = 256;
-const MAX_RECHECK = 100;
-const CONCURRENCY_HELP = 'guard calls in flight for async guards (module async, http, exec, LLM judge); sync guards always use 1; results are identical for any value (default 8)';
-const RECHECK_HELP = 'checks of each finding (fuzz) or of a passing/flaky record (replay); one that does not reproduce every time is labelled flaky (default 3)';
+import { CONCURRENCY_HELP, parseConcurrency, parseRecheck, parseTimeout, RECHECK_HELP, timeoutOption } from './options.js';
+import { RUN_DEFAULTS } from '../domain/defaults.js';
 
 const GUARD_HELP = `guard to test: ${GUARD_SPEC_FORMS.map((f) => f.trim().replace(/\s{2,}/g, ' = ')).join('; ')}`;
 
@@ -113,17 +110,17 @@ function configFlags(opts: Record<string, string | boolean | undefined>, sourceO
   if (given('guard')) f.guard = str('guard');
   if (given('domain')) f.domains = split(str('domain'));
   if (given('family')) f.families = split(str('family'));
-  if (given('runs')) f.runs = positiveInt('--runs', str('runs'), 1000);
+  if (given('runs')) f.runs = positiveInt('--runs', str('runs'), RUN_DEFAULTS.runs);
   if (given('time')) f.time = positiveInt('--time', str('time'), 1);
   if (given('seed')) f.seed = parseSeed(str('seed'));
   if (given('out')) f.out = str('out');
   if (given('corpus')) f.corpus = opts.corpus === false ? false : str('corpus');
   if (given('phase')) f.phase = parsePhase(str('phase'));
-  if (given('maxFailures')) f.maxFailures = positiveInt('--max-failures', str('maxFailures'), 5);
+  if (given('maxFailures')) f.maxFailures = positiveInt('--max-failures', str('maxFailures'), RUN_DEFAULTS.maxFailures);
   if (given('junit')) f.junit = str('junit');
-  if (given('concurrency')) f.concurrency = positiveInt('--concurrency', str('concurrency'), 8, MAX_CONCURRENCY);
-  if (given('recheck')) f.recheck = positiveInt('--recheck', str('recheck'), 3, MAX_RECHECK);
-  if (given('cellTime')) f.cellTime = positiveInt('--cell-time', str('cellTime'), 600, MAX_TIMEOUT_MS / 1000);
+  if (given('concurrency')) f.concurrency = parseConcurrency(str('concurrency'));
+  if (given('recheck')) f.recheck = parseRecheck(str('recheck'));
+  if (given('cellTime')) f.cellTime = positiveInt('--cell-time', str('cellTime'), RUN_DEFAULTS.cellTimeS, MAX_TIMEOUT_MS / 1000);
   if (given('html')) f.html = opts.html === false ? false : opts.html === true ? true : str('html');
   const t: GateThresholds = {};
   if (given('maxFpr')) t.maxFpr = rate('--max-fpr', str('maxFpr'));
@@ -188,7 +185,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('-g, --guard <spec>', GUARD_HELP, 'sentinel')
     .option('-d, --domain <list>', `domains, comma-separated or "all" (${DOMAINS.join(', ')})`, 'all')
     .option('-f, --family <list>', `families, comma-separated or "all" (${FAMILY_IDS.join(', ')})`, 'all')
-    .option('-n, --runs <n>', 'cases per domain × family (not counting shrinks)', '1000')
+    .option('-n, --runs <n>', 'cases per domain × family (not counting shrinks)', String(RUN_DEFAULTS.runs))
     .option('-t, --time <seconds>', 'wall-clock budget for the whole campaign; cells share it evenly (--runs then acts as a ceiling, default 10^9)')
     .option('-s, --seed <n>', 'fast-check seed (default: derived from the clock, and printed)')
     .option('-o, --out <dir>', 'report directory (default: reports/<date>-<guard>-<seed>)')
@@ -197,7 +194,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--benign <file>', 'also measure FPR on this JSONL export of benign memory entries')
     .option('--no-real', 'skip the FPR measurement on the bundled real traces (ReAct thoughts, ExpeL WebShop)')
     .addOption(new Option('--phase <phase>', 'guard path to test').choices(['write', 'retrieve']).default('write'))
-    .option('--max-failures <k>', 'distinct failure signatures to shrink per cell', '5')
+    .option('--max-failures <k>', 'distinct failure signatures to shrink per cell', String(RUN_DEFAULTS.maxFailures))
     .option('--max-fpr <rate>', 'CI gate: fail when the Wilson 95% upper bound of any FPR exceeds this rate in [0,1]')
     .option('--max-bypass <rate>', 'CI gate: fail when the Wilson 95% upper bound of any bypass rate exceeds this rate in [0,1]')
     .option('--shard <i/n>', 'run shard i of n of the campaign (cells round robin) and write its blob beside the report; merge the shards with merge-reports')
@@ -206,7 +203,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--html [file]', 'write the HTML report (default: report.html in the report directory)')
     .option('--no-html', 'do not write the HTML report')
     .option('--config <file>', 'config file (default: farma-fuzz.config.ts|mjs|js in the current folder, when present); flags override it')
-    .option('--timeout <ms>', 'per-entry time bound for module, http and exec guards', '5000')
+    .addOption(timeoutOption())
     .option('-w, --workers <n>', 'lanes for the campaign (the calling thread + worker threads, never more than CPUs); workers start only when they pay, else one thread runs and says why; findings are identical for any count', '1')
     .option('--guard-option <key=value>', GUARD_OPTION_HELP, collect)
     .option('--attack-bases <n>', 'adaptive attack mode: forged bases drawn per domain (default min(runs, 200))')
@@ -214,7 +211,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .addOption(new Option('--attack-feedback <f>', 'what the attacker sees: auto (F when the guard gives one), score, or decision').choices(['auto', 'score', 'decision']).default('auto'))
     .option('--concurrency <n>', CONCURRENCY_HELP)
     .option('--recheck <k>', RECHECK_HELP)
-    .option('--cell-time <seconds>', 'wall-clock bound per cell (domain × family); a cell that reaches it stops and reports "interrupted" with what ran (default 600)')
+    .option('--cell-time <seconds>', `wall-clock bound per cell (domain × family); a cell that reaches it stops and reports "interrupted" with what ran (default ${RUN_DEFAULTS.cellTimeS})`)
     .option('-q, --quiet', 'no progress output')
     .action(async (opts: Record<string, string | boolean | undefined>, cmd: Command) => {
       const [{ MemoryStore }, { runFuzz }] = await Promise.all([import('../memory/index.js'), import('./commands/fuzz.js')]);
@@ -230,11 +227,11 @@ export function buildProgram(exit: (code: number) => void): Command {
       const domains = listOf<DomainId>('--domain', cfg.domains, DOMAINS);
       const families = listOf('--family', cfg.families, FAMILY_IDS);
       const maxFailures = cfg.maxFailures ?? 5;
-      const timeoutMs = positiveInt('--timeout', opts.timeout as string, 5000, MAX_TIMEOUT_MS);
+      const timeoutMs = parseTimeout(opts.timeout as string);
       const workers = positiveInt('--workers', opts.workers as string, 1, 64);
-      const concurrency = cfg.concurrency ?? 8;
-      const recheck = cfg.recheck ?? 3;
-      const cellTimeLimitMs = (cfg.cellTime ?? 600) * 1000;
+      const concurrency = cfg.concurrency ?? RUN_DEFAULTS.asyncConcurrency;
+      const recheck = cfg.recheck ?? RUN_DEFAULTS.recheck;
+      const cellTimeLimitMs = (cfg.cellTime ?? RUN_DEFAULTS.cellTimeS) * 1000;
       const thresholds = cfg.thresholds ?? {};
       const shard = typeof opts.shard === 'string' ? shardOf(opts.shard) : undefined;
       if (shard && timeS !== undefined) throw new UsageError('--shard needs --runs, not --time: a wall-clock budget gives each machine different cases, and the shards could not be merged exactly');
@@ -315,7 +312,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--id <id>', 'replay one record (an id or a unique prefix), printed in full')
     .addOption(new Option('--phase <phase>', 'guard path').choices(['write', 'retrieve']).default('write'))
     .option('--mark-fixed', 'mark open records that now pass (on every re-check) as fixed')
-    .option('--timeout <ms>', 'per-entry time bound for module, http and exec guards', '5000')
+    .addOption(timeoutOption())
     .option('--guard-option <key=value>', GUARD_OPTION_HELP, collect)
     .option('--concurrency <n>', CONCURRENCY_HELP)
     .option('--recheck <k>', RECHECK_HELP)
@@ -324,9 +321,9 @@ export function buildProgram(exit: (code: number) => void): Command {
       const guardSpec = String(opts.guard);
       const store = new MemoryStore(':memory:');
       try {
-        const timeoutMs = positiveInt('--timeout', opts.timeout as string, 5000, MAX_TIMEOUT_MS);
-        const concurrency = positiveInt('--concurrency', opts.concurrency as string | undefined, 8, MAX_CONCURRENCY);
-        const recheck = positiveInt('--recheck', opts.recheck as string | undefined, 3, MAX_RECHECK);
+        const timeoutMs = parseTimeout(opts.timeout as string);
+        const concurrency = parseConcurrency(opts.concurrency as string | undefined);
+        const recheck = parseRecheck(opts.recheck as string | undefined);
         await withGuardIn(guardSpec, timeoutMs, concurrency, async (guard) => {
           const r = await runReplay({
             timeoutMs,
@@ -368,7 +365,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .requiredOption('-i, --input <file>', 'JSONL file of MemoryEntry-shaped objects ({id, content, source, trust, traceType, store})')
     .option('--store <path>', 'SQLite memory store to check against (default: an empty store)')
     .addOption(new Option('--phase <phase>', 'guard path').choices(['write', 'retrieve']).default('write'))
-    .option('--timeout <ms>', 'per-entry time bound for module, http and exec guards', '5000')
+    .addOption(timeoutOption())
     .option('--concurrency <n>', CONCURRENCY_HELP)
     .action(async (opts: Record<string, string | undefined>) => {
       const [{ MemoryStore, probeStoreFile }, { checkFile }] = await Promise.all([import('../memory/index.js'), import('./commands/check.js')]);
@@ -380,8 +377,8 @@ export function buildProgram(exit: (code: number) => void): Command {
       // check only reads: the store is opened read-only (nothing written, no -wal/-shm left behind).
       const store = opts.store !== undefined ? new MemoryStore(opts.store, { readonly: true }) : new MemoryStore(':memory:');
       try {
-        const concurrency = positiveInt('--concurrency', opts.concurrency, 8, MAX_CONCURRENCY);
-        await withGuardIn(String(opts.guard), positiveInt('--timeout', opts.timeout, 5000, MAX_TIMEOUT_MS), concurrency, async (guard) => {
+        const concurrency = parseConcurrency(opts.concurrency);
+        await withGuardIn(String(opts.guard), parseTimeout(opts.timeout), concurrency, async (guard) => {
           const lines = await checkFile(String(opts.input), guard, store, parsePhase(String(opts.phase)), concurrency);
           let bad = 0;
           for (const l of lines) {
@@ -414,7 +411,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--no-loso', 'skip the leave-one-source-out check (it re-runs the estimate once per bundled real source)')
     .addOption(new Option('--phase <phase>', 'guard path').choices(['write', 'retrieve']).default('write'))
     .option('-o, --out <dir>', 'report directory (default: reports/fpr-<date>-<guard>-<seed>)')
-    .option('--timeout <ms>', 'per-entry time bound for module, http and exec guards', '5000')
+    .addOption(timeoutOption())
     .option('--concurrency <n>', CONCURRENCY_HELP)
     .option('-q, --quiet', 'no progress output')
     .action(async (opts: Record<string, string | boolean | undefined>) => {
@@ -426,8 +423,8 @@ export function buildProgram(exit: (code: number) => void): Command {
       const domains = parseList<DomainId>('--domain', String(opts.domain), DOMAINS);
       const store = new MemoryStore(':memory:');
       try {
-        const concurrency = positiveInt('--concurrency', opts.concurrency as string | undefined, 8, MAX_CONCURRENCY);
-        await withGuardIn(String(opts.guard), positiveInt('--timeout', opts.timeout as string, 5000, MAX_TIMEOUT_MS), concurrency, async (guard) => {
+        const concurrency = parseConcurrency(opts.concurrency as string | undefined);
+        await withGuardIn(String(opts.guard), parseTimeout(opts.timeout as string), concurrency, async (guard) => {
           // Rejected entries quote the guard's reasons and signal names: redacted before any output.
           const report = redactDeep(await measureFpr(
             {
@@ -461,14 +458,14 @@ export function buildProgram(exit: (code: number) => void): Command {
     .requiredOption('--store <path>', 'SQLite memory store file (created when missing; a non-farma SQLite file is refused)')
     .requiredOption('-i, --input <file>', 'JSONL file of MemoryEntry-shaped objects')
     .option('-g, --guard <spec>', 'write through this guard: only admitted entries are committed (default: commit every entry)')
-    .option('--timeout <ms>', 'per-entry time bound for module, http and exec guards', '5000')
+    .addOption(timeoutOption())
     .action(async (opts: Record<string, string | undefined>) => {
       const { MemoryStore, probeStoreFile } = await import('../memory/index.js');
       const storePath = String(opts.store);
       const kind = existsSync(storePath) ? probeStoreFile(storePath) : 'missing';
       if (kind === 'foreign') throw new InputError('not a farma-fuzz memory store (refusing to add tables to it)', { file: storePath });
       if (kind === 'unreadable') throw new InputError('cannot open this memory store (check its permissions, and that its folder is writable)', { file: storePath });
-      const timeoutMs = positiveInt('--timeout', opts.timeout, 5000, MAX_TIMEOUT_MS);
+      const timeoutMs = parseTimeout(opts.timeout);
       // Streamed: an export of any size, also larger than V8's longest string.
       const { records, issues, warnings = [] } = await readJsonlFile(String(opts.input), validateMemoryEntry);
       for (const i of issues) process.stderr.write(`error: ${printable(`${i.file}:${i.line}: ${i.message}`)}\n`);

@@ -1,7 +1,8 @@
 /**
- * The shape of `farma-fuzz.config.ts` and its typed identity helper. This file imports
- * nothing at run time, so a config file that imports it loads fast.
+ * The shape of `farma-fuzz.config.ts` and its typed identity helper. At run time it imports
+ * only the defaults table (`src/domain/defaults.ts`), so a config file that imports it loads fast.
  */
+import { RUN_DEFAULTS } from '../domain/defaults.js';
 
 /** Rate limits for CI gating, in [0,1], judged on Wilson 95% upper bounds (see `src/report/gate.ts`). */
 export interface ThresholdsConfig {
@@ -70,18 +71,18 @@ export interface FarmaFuzzConfig {
  * repository root spells these out.
  */
 export const DEFAULT_CONFIG = {
-  guard: 'sentinel',
+  guard: RUN_DEFAULTS.guard,
   families: 'all',
   domains: 'all',
-  runs: 1000,
-  phase: 'write',
-  maxFailures: 5,
+  runs: RUN_DEFAULTS.runs,
+  phase: RUN_DEFAULTS.phase,
+  maxFailures: RUN_DEFAULTS.maxFailures,
   thresholds: {},
   html: true,
-  corpus: 'corpora/regressions',
-  concurrency: 8,
-  recheck: 3,
-  cellTime: 600,
+  corpus: RUN_DEFAULTS.corpus,
+  concurrency: RUN_DEFAULTS.asyncConcurrency,
+  recheck: RUN_DEFAULTS.recheck,
+  cellTime: RUN_DEFAULTS.cellTimeS,
 } as const satisfies FarmaFuzzConfig;
 
 /**

@@ -2,6 +2,7 @@
  * A campaign: property mode over a list of cells (domain × family), against one guard.
  * Generic over guards and generators: both arrive as parameters (DESIGN.md, layout).
  */
+import { RUN_DEFAULTS } from '../domain/defaults.js';
 import type fc from 'fast-check';
 import type { FuzzCase } from '../domain/fuzz-case.js';
 import type { Guard, Phase } from '../domain/guard.js';
@@ -58,7 +59,7 @@ export interface CampaignOutcome {
 }
 
 /** Default per-cell time bound: 10 minutes. */
-export const DEFAULT_CELL_TIME_MS = 600_000;
+export const DEFAULT_CELL_TIME_MS = RUN_DEFAULTS.cellTimeS * 1000;
 
 /** FNV-1a 32-bit over a string: a stable per-cell seed derivation. */
 export function cellSeed(seed: number, domain: string, family: string): number {

@@ -4,6 +4,7 @@
  * (with derived seeds) until `maxFailures` distinct failure signatures are found or the run
  * budget is spent. Every non-shrink evaluation is tallied, so the cell also yields rates.
  */
+import { RUN_DEFAULTS } from '../domain/defaults.js';
 import fc from 'fast-check';
 import pLimit from 'p-limit';
 import type { FuzzCase } from '../domain/fuzz-case.js';
@@ -32,10 +33,10 @@ export const CRASH_ERROR_KINDS: readonly string[] = ['crashed', 'timeout', 'thre
 export const UNSHRINKABLE_ERROR_KINDS: readonly string[] = ['unavailable'];
 
 /** Default re-checks of each finding (`--recheck`). */
-export const DEFAULT_RECHECK = 3;
+export const DEFAULT_RECHECK = RUN_DEFAULTS.recheck;
 
 /** Default guard calls in flight for async guards (`--concurrency`); sync guards always use 1. */
-export const DEFAULT_ASYNC_CONCURRENCY = 8;
+export const DEFAULT_ASYNC_CONCURRENCY = RUN_DEFAULTS.asyncConcurrency;
 
 export interface Counterexample {
   domain: string;

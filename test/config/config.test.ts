@@ -98,3 +98,22 @@ describe('mergeConfig', () => {
     expect(givenFlags(opts, (k) => source[k])).toEqual({ runs: '50' });
   });
 });
+
+describe('DEFAULT_CONFIG and RUN_DEFAULTS', () => {
+  it('the config defaults are the run defaults, and the guard adapters use the same timeout', async () => {
+    const { RUN_DEFAULTS } = await import('../../src/domain/defaults.js');
+    const { DEFAULT_GUARD_TIMEOUT_MS } = await import('../../src/guards/adapters/index.js');
+    expect(DEFAULT_CONFIG).toMatchObject({
+      guard: RUN_DEFAULTS.guard,
+      runs: RUN_DEFAULTS.runs,
+      maxFailures: RUN_DEFAULTS.maxFailures,
+      phase: RUN_DEFAULTS.phase,
+      corpus: RUN_DEFAULTS.corpus,
+      concurrency: RUN_DEFAULTS.asyncConcurrency,
+      recheck: RUN_DEFAULTS.recheck,
+      cellTime: RUN_DEFAULTS.cellTimeS,
+    });
+    expect(DEFAULT_GUARD_TIMEOUT_MS).toBe(RUN_DEFAULTS.guardTimeoutMs);
+    expect(Object.isFrozen(RUN_DEFAULTS)).toBe(true);
+  });
+});

@@ -13,6 +13,7 @@ import { UsageError } from '../../domain/errors.js';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
+import { parseTimeout, timeoutOption } from '../options.js';
 import type { DomainId, FuzzCase } from '../../domain/fuzz-case.js';
 import { DOMAINS } from '../../domain/fuzz-case.js';
 import type { Guard, Phase } from '../../domain/guard.js';
@@ -28,7 +29,7 @@ import { adaptiveMoves, adaptiveNeighbours, minimalOperatorSet, START_FAMILIES, 
 import { runAttack } from '../../fuzz/attack.js';
 import { parseGuardOptionFlags } from '../../guards/guard-options.js';
 import { llmFamilyAvailability, runLlmParaphraseFamily, type LlmFamilyCounts } from '../../../generators/llm-paraphrase.js';
-import { loadGuard, MAX_TIMEOUT_MS, parseList, parseSeed, positiveInt, reportsDir, versions, writableDir } from '../context.js';
+import { loadGuard, parseList, parseSeed, positiveInt, reportsDir, versions, writableDir } from '../context.js';
 
 export interface SearchRunOptions {
   guard: Guard;
@@ -204,7 +205,7 @@ export function registerSearchCommand(program: Command, exit: (code: number) => 
     .option('--llm-judge', 'also confirm claim preservation with the LLM judge')
     .option('--fixtures <dir>', 'LLM fixture directory', 'corpora/llm-fixtures')
     .option('-o, --out <dir>', 'report directory (default reports/search-<date>-<time>-<guard>-<mode>-<strategy>-<budget>-<seed>)')
-    .option('--timeout <ms>', 'per-entry time bound for module, http and exec guards', '5000')
+    .addOption(timeoutOption())
     .option('-q, --quiet', 'no per-template lines on stderr')
     .action(async (opts: Record<string, string | boolean | undefined>) => {
       const budget = positiveInt('--budget', opts.budget as string, 200, 1_000_000);
@@ -216,7 +217,7 @@ export function registerSearchCommand(program: Command, exit: (code: number) => 
       const mode = opts.mode as SearchMode;
       const strategy = opts.strategy as SearchStrategy | 'mcts';
       const phase = opts.phase as Phase;
-      const timeoutMs = positiveInt('--timeout', opts.timeout as string, 5000, MAX_TIMEOUT_MS);
+      const timeoutMs = parseTimeout(opts.timeout as string);
       // A requested LLM family that cannot run is a usage error, found before any search work.
       const avail = opts.llm || opts.llmReplay ? await llmFamilyAvailability({ replay: Boolean(opts.llmReplay), fixtureDir: path.resolve(String(opts.fixtures)) }) : undefined;
       if (avail && !avail.on) throw new UsageError(avail.reason);

@@ -4,6 +4,7 @@
  * it safe to fuzz (throws, malformed answers and hangs become `error` verdicts).
  * Protocol: `docs/guard-protocol.md`, "Module guards".
  */
+import { RUN_DEFAULTS } from '../../domain/defaults.js';
 import { existsSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { GuardLoadError, errorVerdict, errorMessage } from '../../domain/index.js';
@@ -13,7 +14,7 @@ import { startStopwatch } from './wire-request.js';
 import { importModule } from './import-module.js';
 
 /** Default per-entry time bound of the module, HTTP and exec adapters, in milliseconds. */
-export const DEFAULT_GUARD_TIMEOUT_MS = 5000;
+export const DEFAULT_GUARD_TIMEOUT_MS = RUN_DEFAULTS.guardTimeoutMs;
 
 export interface ModuleGuardOptions {
   /** Per-entry time bound in ms (default 5000). A check that has not settled by then gives an `error` (kind `timeout`). */

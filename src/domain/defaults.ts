@@ -1,0 +1,25 @@
+/**
+ * The one home of every run default (issue 15): the command line, the config file
+ * (`DEFAULT_CONFIG`), the engine and the guard adapters all read these values, so a default
+ * changes in one place. Deep-frozen.
+ */
+export const RUN_DEFAULTS = Object.freeze({
+  /** Guard spec when none is given. */
+  guard: 'sentinel',
+  /** Cases per domain × family, not counting shrinks. */
+  runs: 1000,
+  /** Distinct failure signatures to shrink per cell. */
+  maxFailures: 5,
+  /** Guard path tested. */
+  phase: 'write',
+  /** Per-entry time bound of module, HTTP and exec guards, ms. */
+  guardTimeoutMs: 5000,
+  /** Guard calls in flight for async guards (sync guards always run one at a time). */
+  asyncConcurrency: 8,
+  /** Re-checks of each finding before it is reported (fewer reproductions: flaky). */
+  recheck: 3,
+  /** Wall-clock bound per cell, s. */
+  cellTimeS: 600,
+  /** Regression corpus folder, relative to the working folder. */
+  corpus: 'corpora/regressions',
+} as const);
