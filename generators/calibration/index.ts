@@ -3,10 +3,9 @@
  * `npm run calibrate`, never by hand; docs/calibration.md). Loaded once and validated.
  */
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { TemplateError } from '../../src/domain/errors.js';
+import { packagePath } from '../../src/domain/package-root.js';
 import { BENIGN_KINDS, type BenignKind } from './features.js';
 import type { Calibration } from './calibrate.js';
 
@@ -15,8 +14,8 @@ export type { Calibration, CalibrationSource, CalibrationTemplate, SourceSummary
 export { BENIGN_KINDS, VOCAB_KINDS, entryKind, vocabKind, hasGuardVocabulary, isOtherLanguage, isBenignKind, LONG_ENTRY_CHARS } from './features.js';
 export type { BenignKind, VocabKind } from './features.js';
 
-/** `generators/calibration/weights.json`. */
-export const CALIBRATION_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'weights.json');
+/** `<package>/generators/calibration/weights.json` (shipped with the package, read from it when installed). */
+export const CALIBRATION_FILE = packagePath('generators', 'calibration', 'weights.json');
 
 const kindRecord = z.object(Object.fromEntries(BENIGN_KINDS.map((k) => [k, z.number().min(0)])) as Record<BenignKind, z.ZodNumber>);
 const schema = z.object({
