@@ -265,6 +265,7 @@ export async function runCampaignParallel<G>(o: ParallelCampaignOptions<G>): Pro
   let localCases = 0;
   let decided = !policy || threads === 0;
   let lastReason = '';
+  let busy = false;
   const consider = (cellStartedAt: number, doneInCell: number, runsInCell: number): void => {
     if (decided || !policy) return;
     const cases = localCases + doneInCell;
@@ -277,11 +278,14 @@ export async function runCampaignParallel<G>(o: ParallelCampaignOptions<G>): Pro
       lastReason ||= `every cell was already running on the calling thread (about ${(leftMs / 1000).toFixed(1)} s of work left)`;
       return;
     }
+    // A busy machine that blocked a start while enough work was left stays the reason given.
     if (leftMs < policy.minRemainingMs) {
+      if (busy) return;
       lastReason = `the campaign is about ${((localMs + (performance.now() - cellStartedAt) + leftMs) / 1000).toFixed(1)} s of work on one thread, less than a worker thread needs to pay back its start-up (${(policy.minRemainingMs / 1000).toFixed(0)} s of work left)`;
       return;
     }
     if (!(load < cpus - 0.5)) {
+      busy = true;
       lastReason = `no CPU is idle (load average ${load.toFixed(2)} on ${cpus} CPU${cpus === 1 ? '' : 's'}): a worker thread would only share the CPUs already in use`;
       return;
     }
