@@ -411,11 +411,13 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
           fc.asyncProperty(o.arbitrary, async (c) => {
             if (aborted()) return true;
             const ahead = !shrinking && pf ? pf.take(runIndex, c) : undefined;
-            const v = await abortable(ahead ?? evalAsync(c), o.signal);
+            // While shrinking with calls to spare, a candidate and its one re-check run side by side.
+            const pair = shrinking && concurrency > 1 ? Promise.all([evalAsync(c), evalAsync(c)]) : undefined;
+            const v = await abortable(pair ? pair.then(([first]) => first) : (ahead ?? evalAsync(c)), o.signal);
             if (v === ABORTED) return true;
             const step = observe(c, v);
             if (typeof step === 'boolean') return step;
-            const again = await abortable(againAsync(c, step.recheck), o.signal);
+            const again = await abortable(pair && step.recheck === 1 ? pair.then(([, second]) => [second]) : againAsync(c, step.recheck), o.signal);
             if (again === ABORTED) return true;
             const ok = step.then(again);
             if (!ok) pf?.stop();
