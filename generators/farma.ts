@@ -136,9 +136,14 @@ export function attackChoice(domain: DomainId, templates: readonly CompiledTempl
   return fc.oneof(...templates.map((t) => fc.record({ template: fc.constant(t.id), slots, gapMinutes: GAP_MINUTES })));
 }
 
-/** Renders a seed (or naive) template with a full slot record. Pure; throws TemplateError on a missing slot. */
+/**
+ * Renders a seed (or naive) template with a full slot record; when the template claims a count
+ * (`claimedCount`), its count forms (`countForms`: digits, words, other languages…) are filled
+ * in too. Pure; throws TemplateError on a missing slot.
+ */
 export function renderSeed(template: CompiledTemplate, slots: AttackSlots): string {
-  return template.render(slots);
+  const count = claimedCount(template, slots);
+  return template.render(count === undefined ? slots : { ...slots, ...countForms(count) });
 }
 
 /** Renders an amplification template citing `nPrior` prior forged entries (Algorithm 1, line 10), in every count form (`countForms`). Pure. */
@@ -248,7 +253,7 @@ export function buildEntryCase(family: 'seed' | 'naive', value: EntryValue, temp
   const minute = value.startMinute + value.choice.gapMinutes;
   const slots = fillSlots(value.subject, value.choice.slots, minute);
   const count = claimedCount(t, slots);
-  const content = renderSeed(t, count === undefined ? slots : { ...slots, ...countForms(count) });
+  const content = renderSeed(t, slots);
   const position = family === 'seed' ? 's1' : 'n1';
   return {
     entry: forgedEntry(value.domain, position, storeOf(t), content, traceTypeOf(t), minute, channelOf(t)),
@@ -290,8 +295,7 @@ export function buildChainCase(value: ChainValue, templates: TemplateSet = defau
     const t = templateById(templates, choice.template);
     minute += choice.gapMinutes;
     const slots = fillSlots(subject, choice.slots, minute);
-    const count = claimedCount(t, slots);
-    const content = renderSeed(t, count === undefined ? slots : { ...slots, ...countForms(count) });
+    const content = renderSeed(t, slots);
     setup.push(forgedEntry(domain, `s${i + 1}`, storeOf(t), content, traceTypeOf(t), minute, channelOf(t)));
   });
   let last: { entry: MemoryEntry; template: CompiledTemplate; nPrior: number } | undefined;
