@@ -2,7 +2,8 @@
  * Wires attack mode (issue 10) into `fuzz`: for each domain, draws forged bases from every
  * forged family (`attackBases`), attacks the rejected ones with the operator registry as arms
  * (`adaptiveMoves`), and turns the outcome into the `adaptive` cell of the campaign (runs =
- * attacked bases, violations = flips, errors = bases whose attack met a guard error), flip
+ * bases, violations = skipped + flipped bases, errors = error bases; so its bypass rate is
+ * 1 − detection under attack), flip
  * counterexamples, the attack report and the inputs of the coverage table.
  */
 import fc from 'fast-check';
@@ -100,7 +101,8 @@ export async function runAttackMode(o: AttackModeOptions): Promise<AttackModeRes
     for (const r of out.results) {
       originals.push(r.original.verdict);
       rows.push(baseRow(domain, r));
-      if (r.status === 'skipped') continue;
+      // Every base is one forged run of the cell: a skipped base is a forged entry the guard
+      // admitted, so the cell's bypass rate is 1 − detection under attack (flips are its counterexamples).
       const final = finalOf(r);
       record(stats, final.case, final.verdict, r.status === 'error' ? 'error' : judge(final.case.truth, final.verdict));
       if (r.status !== 'flipped' || !r.flip) continue;
