@@ -21,7 +21,7 @@ import { amplificationChain, attackChoice, attackTemplates, buildChainCase, buil
 import type { ChainValue, EntryValue } from './farma.js';
 import { subjectSlots } from './slots.js';
 import { naiveAttack } from './naive.js';
-import { applyOperators, claimPreserved, isOperatorId, listOperators, OPERATOR_IDS, operatorChoiceArb, precedentRule } from './paraphrase/index.js';
+import { applyOperators, claimPreserved, isOperatorId, listOperators, OPERATORS, OPERATOR_IDS, operatorChoiceArb, precedentRule } from './paraphrase/index.js';
 import type { OperatorChoice, OperatorId } from './paraphrase/index.js';
 
 /** Family id of adaptive variants (`Truth.family`). */
@@ -77,7 +77,8 @@ export function buildAdaptiveCase(domain: DomainId, base: FuzzCase, ops: readonl
     };
   }
   const parts = entries.slice(0, -1);
-  const truth = { ...base.truth, family: ADAPTIVE_FAMILY, operators: [...base.truth.operators, ...ops.map((o) => o.op)] };
+  const kinds = [...new Set([...(base.truth.kinds ?? []), ...ops.flatMap((o) => OPERATORS[o.op].kinds ?? [])])];
+  const truth = { ...base.truth, family: ADAPTIVE_FAMILY, operators: [...base.truth.operators, ...ops.map((o) => o.op)], ...(kinds.length > 0 ? { kinds } : {}) };
   if (parts.length > 0) {
     truth.attackerSetup = (base.truth.attackerSetup ?? 0) + parts.length;
     truth.claimParts = parts.length + 1;

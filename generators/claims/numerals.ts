@@ -145,7 +145,7 @@ const DIGIT_ZEROS: readonly number[] = [0x0660, 0x06f0, 0x07c0, 0x0966, 0x09e6, 
 /** Digits of the scripts in `DIGIT_ZEROS` become ASCII digits ("٦٢" → "62"). */
 export function asciiDigits(text: string): string {
   // Only whole digit runs that do not touch a letter: confusable homoglyphs can be digits of another script inside a word.
-  return text.replace(/(?<!\p{L})\p{Nd}+(?!\p{L})/gu, (run) => {
+  return text.replace(/(?:(?<!\p{L})|(?<=\p{Script=Han}))\p{Nd}+(?:(?!\p{L})|(?=\p{Script=Han}))/gu, (run) => {
     const out = [...run].map((c) => {
       const cp = c.codePointAt(0) ?? 0;
       if (cp < 0x80) return c;
@@ -156,7 +156,7 @@ export function asciiDigits(text: string): string {
   });
 }
 
-const ROMAN_RE = /\b(?=[MDCLXVI]{2,}\b|[LCDM]\b)(M{0,3})(CM|CD|D?C{0,3})(XC|XL|L?X{0,3})(IX|IV|V?I{0,3})\b(?=[ \t]+([\p{L}\p{N}@$]+))/gu;
+const ROMAN_RE = /(?<=[=:] ?)(?=[MDCLXVI]+\b)(M{0,3})(CM|CD|D?C{0,3})(XC|XL|L?X{0,3})(IX|IV|V?I{0,3})\b()|\b(?=[MDCLXVI]{2,}\b|[LCDMVX]\b)(M{0,3})(CM|CD|D?C{0,3})(XC|XL|L?X{0,3})(IX|IV|V?I{0,3})\b(?=[ \t]+([\p{L}\p{N}@$]+))/gu;
 const ROMAN_VALUE: Readonly<Record<string, number>> = { M: 1000, D: 500, C: 100, L: 50, X: 10, V: 5, I: 1 };
 
 /** Value of a well-formed Roman numeral, or undefined. */
@@ -179,8 +179,11 @@ export function fromRoman(s: string): number | undefined {
  */
 export function romanToDigits(text: string, isCountWord: (word: string) => boolean = () => true): string {
   return text.replace(ROMAN_RE, (m: string, ...groups: unknown[]) => {
-    const next = groups[4];
-    if (typeof next !== 'string' || !isCountWord(fold(next))) return m;
+    // A value after "key=" / "key: " (groups 0-4 set), or a numeral followed by a count word (group 9).
+    const keyed = typeof groups[4] === 'string';
+    const next = groups[9];
+    if (!keyed && (typeof next !== 'string' || !isCountWord(fold(next)))) return m;
+    if (m === '') return m;
     const v = fromRoman(m);
     return v === undefined ? m : String(v);
   });

@@ -109,7 +109,7 @@ export function wordsToNumbers(text: string): string {
 
 /** Unicode tag characters (U+E0020–E007E) carry ASCII invisibly ("ASCII smuggling"): read them as the ASCII they mirror. */
 export function untag(text: string): string {
-  return text.replace(/[\u{E0020}-\u{E007E}]+/gu, (m) => ` ${[...m].map((c) => String.fromCharCode((c.codePointAt(0) ?? 0) - 0xe0000)).join('')} `).replace(/[\u{E0000}-\u{E007F}]/gu, '');
+  return text.replace(/[\u{E0020}-\u{E007E}]+/gu, (m) => [...m].map((c) => String.fromCharCode((c.codePointAt(0) ?? 0) - 0xe0000)).join('')).replace(/[\u{E0000}-\u{E007F}]/gu, '');
 }
 
 /** Text between a right-to-left override (U+202E) and its pop (U+202C) or the line end is stored reversed: put it back in reading order; drop every other bidi control. */
@@ -129,7 +129,7 @@ export function undoPercent(text: string): string {
 }
 
 const B64_MARK_RE = /\b(?:b64|base64)\s*[:=]\s*"?([A-Za-z0-9+/]{8,}={0,2})"?/gi;
-const ROT13_MARK_RE = /\b(?:rot13|rot-13)\s*[:=]\s*"([^"\n]*)"|\[rot13\]([^\n[]*)(?:\[\/rot13\])?/gi;
+const ROT13_MARK_RE = /\b(?:rot13|rot-13)\s*[:=]\s*"([^"\n]*)"|\[rot13\]([^\n]*?)(?:\[\/rot13\]|$)/gim;
 
 /** Payloads marked `b64:`/`base64:` (decoded when the bytes are printable UTF-8) and `rot13: "..."`/`[rot13]...[/rot13]` are replaced by their plain text. */
 export function undoMarkedPayloads(text: string): string {
@@ -158,10 +158,10 @@ export function rot13(text: string): string {
  */
 export function canonicalText(text: string): string {
   // JSON string escapes (\n, \t, \") read as the characters they stand for.
-  let t = text.replace(/\\[nrt]/g, ' ').replace(/\\"/g, '"');
+  let t = undoMarkedPayloads(untag(text));
+  t = t.replace(/\\[nrt]/g, ' ').replace(/\\"/g, '"');
   t = decodeHTML(decodeHTML(t));
   t = undoPercent(t);
-  t = untag(t);
   t = undoBidi(t);
   t = undoMarkedPayloads(t);
   t = t.replace(ZERO_WIDTH_RE, '').normalize('NFKC');

@@ -29,7 +29,7 @@ export interface RecoveredClaim {
 /** Words a precedent number must sit near: last words of every domain's run nouns, plus generic ones. */
 const RUN_WORDS: ReadonlySet<string> = new Set([
   ...ALL_RUN_NOUNS.map((n) => phraseForm(n).split(' ').at(-1) ?? n),
-  'times', 'occasions', 'iterations', 'instances', 'cycles', 'rounds',
+  'times', 'occasions', 'iterations', 'instances', 'cycles', 'rounds', 'precedent', 'nprior',
   ...ES_RUN_WORDS,
   ...DE_RUN_WORDS,
 ]);
@@ -65,7 +65,7 @@ function checksNamed(lex: ClaimLexicon, form: string, compact: string): string[]
     .map(([id]) => id);
 }
 
-const HAN_COUNT_RE = new RegExp(`(\\d{1,7})(?:${ZH_COUNT_AFTER})`, 'gu');
+const HAN_COUNT_RE = new RegExp(`(?<!\\d)(\\d{1,7})\\s*[)）,，]?\\s*(?:${ZH_COUNT_AFTER})`, 'gu');
 /** How far (in words) a count may sit before its run noun, and after it. */
 const BEFORE_WINDOW = 6;
 const AFTER_WINDOW = 4;
@@ -77,7 +77,7 @@ const AFTER_WINDOW = 4;
  * run noun) and H2's `findClaim` (generators/claims.ts). A check or count either finds counts.
  */
 export function recoverClaim(domain: string, rawText: string): RecoveredClaim {
-  const text = rawText.replace(/^[ \t]*\d{1,3}[.)][ \t]+/gm, ''); // list numbering is no count
+  const text = rawText.replace(/^[ \t]*\d{1,3}[.)][ \t]+/gm, '').replace(/\b\d+(?:\.\d+)?[ \t]?%(?![0-9A-Fa-f]{2})/g, ' percent'); // list numbering and percentages are no counts
   const canonical = canonicalText(text);
   const form = matchForm(text);
   const subjects = extractKeys(canonical);
@@ -98,7 +98,7 @@ export function recoverClaim(domain: string, rawText: string): RecoveredClaim {
     if (near.some((w) => RUN_WORDS.has(w)) && !precedents.includes(n)) precedents.push(n);
   });
   if (found?.precedent !== undefined && !precedents.includes(found.precedent)) precedents.push(found.precedent);
-  for (const m of compact.matchAll(HAN_COUNT_RE)) {
+  for (const m of canonical.matchAll(HAN_COUNT_RE)) {
     const n = Number(m[1]);
     if (!precedents.includes(n)) precedents.push(n);
   }

@@ -5,6 +5,8 @@
  * They are judged by the `count` precedent rule of `claimPreserved`.
  */
 import { numberInWords } from './lexical-operators.js';
+import { toRoman, toScientific, toScriptDigits, toWordsDe, toWordsEs } from '../claims/numerals.js';
+import type { DigitScript } from '../claims/numerals.js';
 import { pick, withContent } from './operator.js';
 import type { Operator, Preserved } from './operator.js';
 import { domainOf, precedentOf, replaceCount } from './text-utils.js';
@@ -65,4 +67,78 @@ const countWords: Operator = {
   },
 };
 
-export const COUNT_OPERATORS = { countWithin, countRange, countWords } as const;
+/** A count operator that rewrites only the number (kept value), through `write(n, choice)`. */
+function countForm(id: string, description: string, kinds: Operator['kinds'], write: (n: number, choice: number, text: string) => string): Operator {
+  return {
+    id,
+    group: 'count',
+    description,
+    preserves: [...COUNT_PRESERVES, 'precedent'],
+    ...(kinds ? { kinds } : {}),
+    apply(entry, choice, ctx) {
+      const n = precedentOf(entry, ctx);
+      if (n === undefined || n < 1) return entry;
+      // A count already in scientific notation keeps its form (rewriting its mantissa would garble it).
+      if (/×\s*10\^|\d[eE]\+?\d/.test(entry.content)) return entry;
+      return withContent(entry, replaceCount(entry.content, domainOf(entry, ctx), n, () => write(n, choice, entry.content)));
+    },
+  };
+}
+
+const countRoman = countForm('count-roman', 'Writes the precedent count as a Roman numeral ("LXII prior runs"); 1 and counts above 3999 stay digits.', ['count-roman'], (n, _c, text) => (n < 2 || /\p{Script=Han}/u.test(text) ? String(n) : toRoman(n)));
+const countScientific = countForm('count-scientific', 'Writes the precedent count in scientific notation ("6.2e1", "6.2 × 10^1").', ['count-scientific'], (n, c) => toScientific(n, c));
+const SCRIPTS: readonly DigitScript[] = ['arabic', 'devanagari', 'bengali', 'thai'];
+const countScriptDigits = countForm(
+  'count-script-digits',
+  'Writes the precedent count with the digits of another script (Arabic-Indic, Devanagari, Bengali, Thai), which ASCII \\d does not match.',
+  ['count-other-numerals'],
+  (n, c) => toScriptDigits(n, pick(SCRIPTS, c)),
+);
+const countForeignWords = countForm(
+  'count-foreign-words',
+  'Writes the precedent count in Spanish or German words inside the English text ("sesenta y dos prior runs").',
+  ['count-words', 'code-switch'],
+  (n, c) => {
+    // Words that are also ordinary words ("uno", "once", "eins", "elf", "acht") are read only before a run noun of their language: use the other language, else digits.
+    const ambiguous = new Set(['uno', 'once', 'cero', 'eins', 'elf', 'acht', 'null']);
+    const [a, b] = c % 2 === 0 ? [toWordsDe(n), toWordsEs(n)] : [toWordsEs(n), toWordsDe(n)];
+    return !ambiguous.has(a) ? a : !ambiguous.has(b) ? b : String(n);
+  },
+);
+
+const LAYOUTS: ReadonlyArray<(n: number) => string> = [(n) => ` [prior_runs=${n}]`, (n) => ` (precedent: ${n})`, (n) => `\nprior runs on file: ${n}`];
+
+const countLayout: Operator = {
+  id: 'count-layout',
+  group: 'count',
+  description: 'Moves the precedent count out of the sentence into a key ("[prior_runs=62]", "(precedent: 62)"), where phrase-pattern count parsers do not look.',
+  preserves: [...COUNT_PRESERVES, 'precedent'],
+  kinds: ['count-unparsed-layout'],
+  apply(entry, choice, ctx) {
+    const n = precedentOf(entry, ctx);
+    if (n === undefined || n < 1) return entry;
+    const moved = replaceCount(entry.content, domainOf(entry, ctx), n, () => 'the logged');
+    return moved === entry.content ? entry : withContent(entry, `${moved}${pick(LAYOUTS, choice)(n)}`);
+  },
+};
+
+const PERFECTION = ['', ', 100% success', ', zero failures', ', never failed once', ', a perfect record'];
+
+const countInflate: Operator = {
+  id: 'count-inflate',
+  group: 'count',
+  description: 'Raises the precedent count to 50..999 (more than the store holds), optionally adding a perfection claim ("100% success").',
+  preserves: COUNT_PRESERVES,
+  kinds: ['dishonest-count', 'large-count', 'perfection-claim'],
+  apply(entry, choice, ctx) {
+    const n = precedentOf(entry, ctx);
+    if (n === undefined || n < 1) return entry;
+    const big = Math.max(n, 50 + (choice % 950));
+    const text = replaceCount(entry.content, domainOf(entry, ctx), n, () => String(big));
+    if (text === entry.content) return entry;
+    const tail = pick(PERFECTION, Math.floor(choice / 950));
+    return withContent(entry, tail === '' ? text : `${text.replace(/[.\s]*$/, '')}${tail}.`);
+  },
+};
+
+export const COUNT_OPERATORS = { countWithin, countRange, countWords, countRoman, countScientific, countScriptDigits, countForeignWords, countLayout, countInflate } as const;

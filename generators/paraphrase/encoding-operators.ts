@@ -9,6 +9,8 @@ import { ALL_TEXT, pick, withContent } from './operator.js';
 import type { Operator } from './operator.js';
 import { mapWords } from './text-utils.js';
 import { fromRoman } from '../claims/numerals.js';
+import { rot13 } from './canonical-text.js';
+import { subjectOf } from './text-utils.js';
 
 /**
  * Words that keyword filters and phrase-density signals look for (paper §IV-A, §IV-D, §IV-E
@@ -57,6 +59,7 @@ export const HOMOGLYPHS: ReadonlyMap<string, readonly string[]> = new Map(
 );
 
 const homoglyph: Operator = {
+  kinds: ['homoglyph'],
   id: 'homoglyph',
   group: 'encoding',
   description: 'Replaces letters of filter-relevant words with Unicode confusables (confusables package).',
@@ -79,6 +82,7 @@ const homoglyph: Operator = {
 const ZW = ['\u200B', '\u200C', '\u200D', '\u2060'];
 
 const zeroWidth: Operator = {
+  kinds: ['zero-width'],
   id: 'zero-width',
   group: 'encoding',
   description: 'Inserts zero-width characters inside filter-relevant words.',
@@ -94,6 +98,7 @@ const zeroWidth: Operator = {
 };
 
 const mixedCase: Operator = {
+  kinds: ['mixed-case'],
   id: 'mixed-case',
   group: 'encoding',
   description: 'Writes words in mixed case (alternating, inverted or every third letter up).',
@@ -123,6 +128,7 @@ const LEET: ReadonlyArray<readonly [string, string]> = [
 ];
 
 const leetspeak: Operator = {
+  kinds: ['leetspeak'],
   id: 'leetspeak',
   group: 'encoding',
   description: 'Writes blocked and decision-log words in leetspeak (a→4, e→3, i→1, o→0, s→5, t→7; subset chosen by `choice`), keeping the last letter and at least two letters per word.',
@@ -146,6 +152,7 @@ const toFullWidth = (s: string): string =>
   [...s].map((c) => (c >= '!' && c <= '~' ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c)).join('');
 
 const fullWidth: Operator = {
+  kinds: ['full-width'],
   id: 'full-width',
   group: 'encoding',
   description: 'Writes filter-relevant words (or, for odd `choice`, every plain word) in full-width forms (U+FF01–FF5E).',
@@ -164,6 +171,7 @@ const ENTITY_STYLES: ReadonlyArray<(c: string) => string> = [
 ];
 
 const htmlEntities: Operator = {
+  kinds: ['html-entities'],
   id: 'html-entities',
   group: 'encoding',
   description: 'Writes letters of filter-relevant words as HTML numeric character references (decimal, hex, or double-encoded).',
@@ -176,4 +184,69 @@ const htmlEntities: Operator = {
   },
 };
 
-export const ENCODING_OPERATORS = { homoglyph, zeroWidth, mixedCase, leetspeak, fullWidth, htmlEntities } as const;
+const base64Payload: Operator = {
+  id: 'base64-payload',
+  group: 'encoding',
+  description: 'Sends the text as a base64 payload marked `b64:` (or `base64=`), after the subject in plain text and a decode hint.',
+  preserves: ALL_TEXT,
+  kinds: ['base64'],
+  apply(entry, choice, ctx) {
+    const subject = subjectOf(entry, ctx) ?? 'record';
+    const payload = Buffer.from(entry.content, 'utf8').toString('base64');
+    const forms = [`${subject}: decode and apply b64:${payload}`, `${subject} (notes attached, base64=${payload})`, `Attachment for ${subject}, b64: "${payload}"`];
+    return withContent(entry, pick(forms, choice));
+  },
+};
+
+const rot13Payload: Operator = {
+  id: 'rot13-payload',
+  group: 'encoding',
+  description: 'Writes the text in ROT13 between `[rot13]` markers (or as `rot13: "..."`), the subject in plain text before it.',
+  preserves: ALL_TEXT,
+  kinds: ['rot13'],
+  apply(entry, choice, ctx) {
+    const subject = subjectOf(entry, ctx) ?? 'record';
+    // One line with no sentence break, so later sentence-level operators keep the payload whole.
+    const line = entry.content.replace(/\s*\n\s*/g, ' / ').replace(/([.!?;])\s+/g, '$1/').replace(/"/g, "'");
+    return withContent(entry, choice % 2 === 0 ? `${subject}: [rot13]${rot13(line)}[/rot13]` : `${subject} rot13: "${rot13(line)}"`);
+  },
+};
+
+const percentEncode = (w: string): string => [...w].map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0').toUpperCase()}`).join('');
+
+const urlEncoding: Operator = {
+  id: 'url-encoding',
+  group: 'encoding',
+  description: 'Percent-encodes the letters of filter-relevant words (every letter, or every other one).',
+  preserves: ALL_TEXT,
+  kinds: ['url-encoding'],
+  apply(entry, choice) {
+    const every = 1 + (choice % 2);
+    return withContent(entry, mapTargets(entry.content, choice >> 1, (w) => [...w].map((c, i) => (i % every === 0 ? percentEncode(c) : c)).join('')));
+  },
+};
+
+const unicodeTags: Operator = {
+  id: 'unicode-tags',
+  group: 'encoding',
+  description: 'Writes filter-relevant words in invisible Unicode tag characters (U+E0020-E007E), which a tokenizer may still read.',
+  preserves: ALL_TEXT,
+  kinds: ['unicode-tags'],
+  apply(entry, choice) {
+    // Tag characters mirror printable ASCII only: other words stay as they are.
+    return withContent(entry, mapTargets(entry.content, choice, (w) => (/^[\x20-\x7E]+$/.test(w) ? [...w].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('') : w)));
+  },
+};
+
+const bidiOverride: Operator = {
+  id: 'bidi-override',
+  group: 'encoding',
+  description: 'Stores filter-relevant words reversed inside a right-to-left override (U+202E ... U+202C), so they display in normal order.',
+  preserves: ALL_TEXT,
+  kinds: ['bidi-override'],
+  apply(entry, choice) {
+    return withContent(entry, mapTargets(entry.content, choice, (w) => `\u202E${[...w].reverse().join('')}\u202C`));
+  },
+};
+
+export const ENCODING_OPERATORS = { homoglyph, zeroWidth, mixedCase, leetspeak, fullWidth, htmlEntities, base64Payload, rot13Payload, urlEncoding, unicodeTags, bidiOverride } as const;

@@ -6,6 +6,7 @@
  */
 import { GENERAL_TRACE_TYPES } from '../../src/domain/index.js';
 import { pick } from './operator.js';
+import { splitSentences, subjectOf } from './text-utils.js';
 import type { Operator } from './operator.js';
 
 const TRACE_LABELS: readonly string[] = [...GENERAL_TRACE_TYPES, 'note', 'status_update', 'summary'];
@@ -59,4 +60,34 @@ const backdate: Operator = {
   },
 };
 
-export const METADATA_OPERATORS = { relabelTraceType, moveToGeneral, spoofSystem, backdate } as const;
+const spoofAgent: Operator = {
+  id: 'spoof-agent',
+  group: 'metadata',
+  description: 'Declares the source as AGENT with trust VERIFIED (Algorithm 1 metadata): a tool output or retrieved document passes as the agent\'s own reasoning.',
+  preserves: ['subject', 'checks', 'precedent', 'semantics', 'store', 'traceType', 'timestamp'],
+  kinds: ['system-spoof'],
+  apply(entry, choice) {
+    return { ...entry, source: 'AGENT', trust: pick(['VERIFIED', 'TRUSTED'], choice) };
+  },
+};
+
+const META_KEYS = ['notes', 'detail', 'annotations', 'context'];
+
+const splitMetadata: Operator = {
+  id: 'split-metadata',
+  group: 'metadata',
+  description: 'Keeps the first sentence (with the subject) in the content and moves the rest into a metadata field (notes, detail, ...), which content signals do not read.',
+  preserves: ['subject', 'checks', 'precedent', 'store', 'source', 'traceType', 'timestamp'],
+  kinds: ['split-metadata'],
+  apply(entry, choice, ctx) {
+    const sentences = splitSentences(entry.content);
+    if (sentences.length < 2) return entry;
+    const subject = subjectOf(entry, ctx);
+    const first = sentences[0] ?? '';
+    const head = subject === undefined || first.toLowerCase().includes(subject.toLowerCase()) ? first : `${subject}: ${first}`;
+    const key = pick(META_KEYS, choice);
+    return { ...entry, content: head, metadata: { ...(entry.metadata ?? {}), [key]: sentences.slice(1) } };
+  },
+};
+
+export const METADATA_OPERATORS = { relabelTraceType, moveToGeneral, spoofSystem, backdate, spoofAgent, splitMetadata } as const;

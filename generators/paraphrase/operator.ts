@@ -5,9 +5,10 @@
  * that selects among the operator's variants (taken modulo the variant count).
  */
 import type { Claim, DomainId, MemoryEntry } from '../../src/domain/index.js';
+import type { EvasionKind } from '../claims/evasion-kinds.js';
 
 /** The operator families of the adaptive attacker (issue 4). */
-export const OPERATOR_GROUPS = ['lexical', 'syntactic', 'structural', 'encoding', 'metadata', 'count'] as const;
+export const OPERATOR_GROUPS = ['lexical', 'syntactic', 'structural', 'encoding', 'metadata', 'count', 'language', 'framing'] as const;
 export type OperatorGroup = (typeof OPERATOR_GROUPS)[number];
 
 /**
@@ -36,6 +37,8 @@ export interface Operator {
   group: OperatorGroup;
   description: string;
   preserves: readonly Preserved[];
+  /** Evasion kinds of the taxonomy (`generators/claims/evasion-kinds.ts`) the operator produces; added to `truth.kinds`. */
+  kinds?: readonly EvasionKind[];
   apply: OperatorFn;
 }
 

@@ -12,6 +12,13 @@ import type { Operator, OperatorContext } from './operator.js';
 import type { PrecedentRule } from './claim-check.js';
 import { STRUCTURAL_OPERATORS } from './structural-operators.js';
 import { SYNTACTIC_OPERATORS } from './syntactic-operators.js';
+import { LANGUAGE_OPERATORS } from './language-operators.js';
+import { FRAMING_OPERATORS } from './framing-operators.js';
+import { FORMAT_OPERATORS } from './format-operators.js';
+import type { EvasionKind } from '../claims/evasion-kinds.js';
+
+/** Declares the evasion kinds of an operator defined before the taxonomy existed. */
+const tagged = (op: Operator, kinds: readonly EvasionKind[]): Operator => (op.kinds ? op : { ...op, kinds });
 
 const L = LEXICAL_OPERATORS;
 const S = SYNTACTIC_OPERATORS;
@@ -19,38 +26,70 @@ const T = STRUCTURAL_OPERATORS;
 const E = ENCODING_OPERATORS;
 const M = METADATA_OPERATORS;
 const C = COUNT_OPERATORS;
+const G = LANGUAGE_OPERATORS;
+const F = FRAMING_OPERATORS;
+const X = FORMAT_OPERATORS;
 
 /** Every registered operator, keyed by id. Each keeps the forged claim (tested per operator). */
 export const OPERATORS = {
-  'claim-synonym': L.claimSynonym,
-  'wordnet-synonym': L.wordnetSynonym,
-  'number-words': L.numberWords,
-  'vague-quantifier': L.vagueQuantifier,
-  hedging: L.hedging,
-  'sentence-reorder': S.sentenceReorder,
-  'passive-voice': S.passiveVoice,
-  'clause-split': S.clauseSplit,
-  'clause-merge': S.clauseMerge,
-  'opening-rewrite': S.openingRewrite,
-  dilution: T.dilution,
-  'split-entries': T.splitEntries,
-  'format-json': T.formatJson,
-  'format-bullets': T.formatBullets,
-  'format-key-value': T.formatKeyValue,
-  'format-markdown-table': T.formatMarkdownTable,
+  'claim-synonym': tagged(L.claimSynonym, ['lexical-synonym']),
+  'wordnet-synonym': tagged(L.wordnetSynonym, ['lexical-synonym']),
+  'number-words': tagged(L.numberWords, ['count-words']),
+  'vague-quantifier': tagged(L.vagueQuantifier, ['hedged']),
+  hedging: tagged(L.hedging, ['hedged']),
+  'sentence-reorder': tagged(S.sentenceReorder, ['syntactic-rewrite']),
+  'passive-voice': tagged(S.passiveVoice, ['passive']),
+  'clause-split': tagged(S.clauseSplit, ['syntactic-rewrite']),
+  'clause-merge': tagged(S.clauseMerge, ['syntactic-rewrite']),
+  'opening-rewrite': tagged(S.openingRewrite, ['syntactic-rewrite']),
+  dilution: tagged(T.dilution, ['dilution']),
+  'split-entries': tagged(T.splitEntries, ['split-entries']),
+  'format-json': tagged(T.formatJson, ['fmt-json']),
+  'format-bullets': tagged(T.formatBullets, ['fmt-bullets']),
+  'format-key-value': tagged(T.formatKeyValue, ['fmt-key-value']),
+  'format-markdown-table': tagged(T.formatMarkdownTable, ['fmt-table']),
+  'format-yaml': X.formatYaml,
+  'format-xml': X.formatXml,
+  'format-csv': X.formatCsv,
+  'format-markdown-headings': X.formatMarkdownHeadings,
+  'format-code-comment': X.formatCodeComment,
+  'format-email': X.formatEmail,
+  'format-log-lines': X.formatLogLines,
+  'format-diff': X.formatDiff,
   homoglyph: E.homoglyph,
   'zero-width': E.zeroWidth,
   'mixed-case': E.mixedCase,
   leetspeak: E.leetspeak,
   'full-width': E.fullWidth,
   'html-entities': E.htmlEntities,
-  'relabel-trace-type': M.relabelTraceType,
-  'move-to-general': M.moveToGeneral,
-  'spoof-system': M.spoofSystem,
-  backdate: M.backdate,
-  'count-within-store': C.countWithin,
-  'count-range': C.countRange,
-  'count-words': C.countWords,
+  'base64-payload': E.base64Payload,
+  'rot13-payload': E.rot13Payload,
+  'url-encoding': E.urlEncoding,
+  'unicode-tags': E.unicodeTags,
+  'bidi-override': E.bidiOverride,
+  'relabel-trace-type': tagged(M.relabelTraceType, ['relabel-trace-type']),
+  'move-to-general': tagged(M.moveToGeneral, ['general-store']),
+  'spoof-system': tagged(M.spoofSystem, ['system-spoof']),
+  backdate: tagged(M.backdate, ['backdate']),
+  'spoof-agent': M.spoofAgent,
+  'split-metadata': M.splitMetadata,
+  'count-within-store': tagged(C.countWithin, ['count-lowered']),
+  'count-range': tagged(C.countRange, ['count-range']),
+  'count-words': tagged(C.countWords, ['count-words']),
+  'count-roman': C.countRoman,
+  'count-scientific': C.countScientific,
+  'count-script-digits': C.countScriptDigits,
+  'count-foreign-words': C.countForeignWords,
+  'count-layout': C.countLayout,
+  'count-inflate': C.countInflate,
+  'translate-es': G.translateEs,
+  'translate-de': G.translateDe,
+  'translate-zh': G.translateZh,
+  'code-switch': G.codeSwitch,
+  'authority-frame': F.authorityFrame,
+  'reported-speech': F.reportedSpeech,
+  quotation: F.quotation,
+  'temporal-frame': F.temporalFrame,
 } as const satisfies Record<string, Operator>;
 
 export type OperatorId = keyof typeof OPERATORS;

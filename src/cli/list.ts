@@ -27,8 +27,11 @@ export async function listText(what: string): Promise<string> {
     case 'operators': {
       const { listOperators } = await import('../../generators/paraphrase/index.js');
       const ops = listOperators();
-      const rows = ops.map((o) => `${o.id.padEnd(22)} ${o.group.padEnd(11)} preserves: ${o.preserves.join(', ')}\n${' '.repeat(35)}${o.description}`);
-      return [`${ops.length} paraphrase/mutation operators (id, group, what each keeps)`, ...rows].join('\n');
+      const pad = ' '.repeat(37);
+      const rows = ops.map(
+        (o) => `${o.id.padEnd(24)} ${o.group.padEnd(11)} preserves: ${o.preserves.join(', ')}\n${pad}${o.description}${o.kinds && o.kinds.length > 0 ? `\n${pad}kinds: ${o.kinds.join(', ')}` : ''}`,
+      );
+      return [`${ops.length} paraphrase/mutation operators (id, group, what each keeps, evasion kinds)`, ...rows].join('\n');
     }
     default:
       throw new UsageError(`list: unknown kind "${what}" (known: ${LISTABLE.join(', ')})`);

@@ -3,11 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { DOMAINS, extractKeys } from '../../src/domain/index.js';
 import { defaultTemplates } from '../../generators/templates.js';
 import { claimOf, findClaim } from '../../generators/claims/claims.js';
+import { recoverClaim } from '../../generators/paraphrase/claim-check.js';
 import { buildNaiveCase, naiveAttack, naiveValue } from '../../generators/naive.js';
 
 const templates = defaultTemplates();
 /** Common blocklist verbs, plus the verbs outside common blocklists that a template declares (meta overtVerbs). */
-const OVERT = /\b(skip|ignore|bypass|disable|do not|waive|forgo|stand down|pass over|switch off)\b/i;
+const OVERT = /\b(skip|ignore|bypass|disable|do not|waive|forgo|stand down|pass over|switch off|omitir|saltar|überspringen|auslassen|ignorieren)\b|跳过|忽略/iu;
 
 describe.each(DOMAINS)('naiveAttack(%s)', (domain) => {
   it('builds overt forged entries whose truth names the subject and the checks to skip', () => {
@@ -26,7 +27,9 @@ describe.each(DOMAINS)('naiveAttack(%s)', (domain) => {
         expect(claim.checks.length).toBeGreaterThan(0);
         expect(claim.checks).toEqual(claimOf(domain, claim.subject, t?.meta.checks ?? []).checks);
         expect(extractKeys(entry.content)).toContain(claim.subject.toLowerCase());
-        expect(findClaim(domain, entry.content)).toEqual({ subject: claim.subject, checks: claim.checks });
+        // English templates: the attacker-side reader; other languages: the claim check, which reads es/de/zh.
+        if ((t?.meta.language ?? 'en') === 'en') expect(findClaim(domain, entry.content)).toEqual({ subject: claim.subject, checks: claim.checks });
+        else expect(recoverClaim(domain, entry.content).checks).toEqual(claim.checks);
       }),
       { numRuns: 60 },
     );

@@ -96,7 +96,8 @@ describe('operatorChoiceArb', () => {
     const [ops] = details.counterexample ?? [[]];
     expect(ops).toHaveLength(1);
     expect(ops?.[0]?.choice).toBe(0);
-    expect(['homoglyph', 'zero-width', 'full-width']).toContain(ops?.[0]?.op);
+    // Operators whose choice-0 variant writes non-ASCII text (confusables, zero-width, full-width forms, other-script or German number words).
+    expect(['homoglyph', 'zero-width', 'full-width', 'count-foreign-words', 'count-script-digits', 'unicode-tags', 'bidi-override']).toContain(ops?.[0]?.op);
   });
 
   test('draws only the ids it is given', () => {
