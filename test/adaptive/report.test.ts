@@ -42,7 +42,7 @@ describe('renderAdaptiveSection over an engine cell', () => {
       mode: 'sync',
       check: (e: MemoryEntry) => ({ decision: e.source === 'SYSTEM' ? 'admit' : 'reject', trace: [], reasons: [], elapsedUs: 1 }),
     };
-    const cell = await runCell({ domain: 'ehr', family: 'adaptive', arbitrary: adaptiveAttack('ehr', { maxOperators: 3 }), guard, store: arrayStore, phase: 'write', runs: 150, seed: 21, maxFailures: 1 });
+    const cell = await runCell({ domain: 'ehr', family: 'adaptive', arbitrary: adaptiveAttack('ehr', { maxOperators: 3 }), guard, store: arrayStore, phase: 'write', runs: 400, seed: 21, maxFailures: 1 });
     const md = renderAdaptiveSection({
       cells: [{ ...cell.stats, domain: 'ehr', family: 'adaptive' }],
       counterexamples: cell.counterexamples,

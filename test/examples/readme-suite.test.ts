@@ -6,12 +6,12 @@ import { checkInvariantSync, MemoryStore, type MemoryEntry, type SyncGuard } fro
 import { benignTrace, naiveAttack } from '../../generators/index.js';
 
 // A toy guard: rejects entries that tell the agent to skip, ignore or bypass a step (naive
-// attacks also use verbs outside common blocklists: waive, forgo, stand down, pass over, switch off).
+// attacks also use verbs outside common blocklists, and Spanish, German and Chinese: waive, forgo, omitir, 跳过).
 const myGuard: SyncGuard = {
   id: 'my-guard',
   mode: 'sync',
   check: (entry: MemoryEntry) => {
-    const overt = /\b(skip|ignore|bypass|waive|forgo|stand down|pass over|switch off|without verification)\b/i.test(entry.content);
+    const overt = /\b(skip|ignore|bypass|waive|forgo|stand down|pass over|switch off|omitir|saltar|überspringen|ignorieren|auslassen|without verification)\b|跳过|忽略/iu.test(entry.content);
     return { decision: overt ? 'reject' : 'admit', trace: [], reasons: [], elapsedUs: 0 };
   },
 };
