@@ -20,7 +20,8 @@ import { cliCommand, loadGuard, MAX_TIMEOUT_MS, parseList, parsePhase, parseSeed
 import { createProgress } from './progress.js';
 import { listText, LISTABLE } from './list.js';
 import { redactDeep, redactSecrets } from '../domain/secrets.js';
-import { DEFAULT_CONFIG, loadConfigFile, mergeConfig, type ConfigFlags } from '../config/index.js';
+import { DEFAULT_CONFIG } from '../config/define-config.js';
+import { mergeConfig, type ConfigFlags } from '../config/merge-config.js';
 import type { GateThresholds } from '../report/gate.js';
 import { FUZZ_EXIT_HELP } from './exit-verdict.js';
 import { writeRunOutputs } from './run-outputs.js';
@@ -216,6 +217,8 @@ export function buildProgram(exit: (code: number) => void): Command {
     .action(async (opts: Record<string, string | boolean | undefined>, cmd: Command) => {
       const [{ MemoryStore }, { runFuzz }] = await Promise.all([import('../memory/index.js'), import('./commands/fuzz.js')]);
       const flags = configFlags(opts, (k) => cmd.getOptionValueSource(k));
+      // The config loader validates with zod: loaded only by the commands that read a config file.
+      const { loadConfigFile } = await import('../config/load-config-file.js');
       const { config: fileConfig, file: configFile } = await loadConfigFile(typeof opts.config === 'string' ? opts.config : undefined, process.cwd(), { families: FAMILY_IDS });
       const cfg = mergeConfig(fileConfig, flags, DEFAULT_CONFIG);
       const guardSpec = cfg.guard ?? 'sentinel';
