@@ -8,7 +8,7 @@ export type { MemoryEntry, StoreName, Source, KnownSource, TraceType, KnownTrace
 export { STORE_NAMES, KNOWN_SOURCES, REASONING_TRACE_TYPES, GENERAL_TRACE_TYPES, TRACE_TYPES } from './domain/entry.js';
 export type { Verdict, Decision, LayerResult, GuardErrorKind } from './domain/verdict.js';
 export { errorVerdict } from './domain/verdict.js';
-export { parseVerdict, VerdictSchema } from './domain/verdict-schema.js';
+export { parseVerdict, getVerdictSchema } from './domain/verdict-schema.js';
 export type { Guard, SyncGuard, GuardContext, GuardFactory, Phase, StoreView } from './domain/guard.js';
 export { EMPTY_STORE } from './domain/guard.js';
 export type { FuzzCase, Truth, Claim, Label, Family, DomainId } from './domain/fuzz-case.js';

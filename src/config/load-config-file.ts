@@ -4,7 +4,7 @@
  * need a TypeScript-aware loader (the CLI runs under tsx).
  */
 import { existsSync } from 'node:fs';
-import { z } from 'zod';
+import { zod } from '../domain/zod-lazy.js';
 import path from 'node:path';
 import { DOMAINS } from '../domain/fuzz-case.js';
 import { UsageError, errorMessage } from '../domain/errors.js';
@@ -44,6 +44,7 @@ interface Want {
  * @param known the family and domain ids accepted in `families` and `domains`.
  */
 export function configSchema(known: KnownIds = {}) {
+  const z = zod();
   const want = (w: string) => ({ error: w });
   const posInt = z.number(want('a positive integer')).int(want('a positive integer')).positive(want('a positive integer'));
   const nonEmpty = z.string(want('a non-empty string')).refine((x) => x.trim() !== '', want('a non-empty string'));
@@ -58,7 +59,7 @@ export function configSchema(known: KnownIds = {}) {
       for (const item of x as string[]) {
         if (allowed && !allowed.includes(item)) ctx.addIssue({ code: 'custom', message: w, params: { got: item } });
       }
-    }) as unknown as z.ZodType<string[] | 'all'>;
+    }) as unknown as ReturnType<typeof z.custom<string[] | 'all'>>;
   };
   const rate = z.number(want('a rate in [0,1]')).min(0, want('a rate in [0,1]')).max(1, want('a rate in [0,1]'));
   return z.strictObject(
@@ -86,7 +87,7 @@ export function configSchema(known: KnownIds = {}) {
 }
 
 /** The config keys, for messages. */
-const FIELDS = Object.keys(configSchema().shape);
+const fields = (): string[] => Object.keys(configSchema().shape);
 
 function valueAt(root: unknown, at: ReadonlyArray<PropertyKey>): unknown {
   let v = root;
@@ -111,7 +112,7 @@ export function validateConfig(value: unknown, where: string, known: KnownIds = 
   const at = issue.path.map(String);
   if (issue.code === 'unrecognized_keys') {
     const key = [...at, issue.keys[0] ?? '?'].join('.');
-    const knownKeys = at.length === 0 ? FIELDS.join(', ') : 'maxFpr, maxBypass';
+    const knownKeys = at.length === 0 ? fields().join(', ') : 'maxFpr, maxBypass';
     throw new UsageError(`${where}: unknown field "${key}" (known: ${knownKeys})`);
   }
   const w: Want = { want: issue.message };

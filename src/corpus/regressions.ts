@@ -9,7 +9,7 @@
  * - lines that do not parse or validate are kept verbatim (nothing is lost) and reported.
  */
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import { zod } from '../domain/zod-lazy.js';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CorpusError, DECISIONS, InputError, errorMessage } from '../domain/index.js';
@@ -154,39 +154,49 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-const want = (w: string) => ({ error: w });
-const nonEmpty = z.string(want('a non-empty string')).min(1, want('a non-empty string'));
-const plainObject = (w: string) => z.record(z.string(), z.unknown(), want(w));
-const fuzzCaseShape = z.looseObject({ entry: plainObject('a MemoryEntry object'), truth: plainObject('a Truth object') }, want('a FuzzCase object with "entry" and "truth"'));
-const observedShape = z.looseObject(
-  { decision: z.enum(DECISIONS, want('admit, reject or error')), reasons: z.array(z.string(want('a string')), want('an array of strings')) },
-  want('an object with a decision (admit, reject or error) and reasons'),
-);
+function buildRecordSchema() {
+  const z = zod();
+  const want = (w: string) => ({ error: w });
+  const nonEmpty = z.string(want('a non-empty string')).min(1, want('a non-empty string'));
+  const plainObject = (w: string) => z.record(z.string(), z.unknown(), want(w));
+  const fuzzCaseShape = z.looseObject({ entry: plainObject('a MemoryEntry object'), truth: plainObject('a Truth object') }, want('a FuzzCase object with "entry" and "truth"'));
+  const observedShape = z.looseObject(
+    { decision: z.enum(DECISIONS, want('admit, reject or error')), reasons: z.array(z.string(want('a string')), want('an array of strings')) },
+    want('an object with a decision (admit, reject or error) and reasons'),
+  );
+
+  return z.looseObject({
+    id: nonEmpty,
+    guard: nonEmpty,
+    family: nonEmpty,
+    domain: nonEmpty,
+    foundAt: nonEmpty,
+    property: z.enum(REGRESSION_PROPERTIES, want(REGRESSION_PROPERTIES.join(' or '))),
+    status: z.enum(REGRESSION_STATUSES, want('open or fixed')),
+    seed: z.number(want('an integer')).int(want('an integer')),
+    path: z.string(want('a string')).optional(),
+    versions: z.record(z.string(), z.string(want('a string')), want('an object of strings')),
+    case: fuzzCaseShape,
+    entry: plainObject('a MemoryEntry object'),
+    expected: z.looseObject({ label: z.enum(['benign', 'forged'], want('benign or forged')) }, want('a Truth object with label benign or forged')),
+    observed: observedShape,
+    original: z
+      .looseObject({ case: fuzzCaseShape, observed: observedShape, operators: z.array(z.string(want('a string')), want('an array of strings')) }, want('an object { case, observed, operators }'))
+      .optional(),
+  });
+
+}
+
+let recordSchema: ReturnType<typeof buildRecordSchema> | undefined;
 
 /**
  * The zod schema of one regression-corpus line (DESIGN.md, "Regression corpus"; issue 15.5).
  * Loose: fields a newer writer adds (e.g. `finding`, `recheck`) are kept. `entry` is further
  * checked (and defaulted) by `validateMemoryEntry`.
  */
-export const RegressionRecordSchema = z.looseObject({
-  id: nonEmpty,
-  guard: nonEmpty,
-  family: nonEmpty,
-  domain: nonEmpty,
-  foundAt: nonEmpty,
-  property: z.enum(REGRESSION_PROPERTIES, want(REGRESSION_PROPERTIES.join(' or '))),
-  status: z.enum(REGRESSION_STATUSES, want('open or fixed')),
-  seed: z.number(want('an integer')).int(want('an integer')),
-  path: z.string(want('a string')).optional(),
-  versions: z.record(z.string(), z.string(want('a string')), want('an object of strings')),
-  case: fuzzCaseShape,
-  entry: plainObject('a MemoryEntry object'),
-  expected: z.looseObject({ label: z.enum(['benign', 'forged'], want('benign or forged')) }, want('a Truth object with label benign or forged')),
-  observed: observedShape,
-  original: z
-    .looseObject({ case: fuzzCaseShape, observed: observedShape, operators: z.array(z.string(want('a string')), want('an array of strings')) }, want('an object { case, observed, operators }'))
-    .optional(),
-});
+export function regressionRecordSchema(): ReturnType<typeof buildRecordSchema> {
+  return (recordSchema ??= buildRecordSchema());
+}
 
 /**
  * Validates one parsed regression line. Unknown fields are kept (a newer writer may add
@@ -194,7 +204,7 @@ export const RegressionRecordSchema = z.looseObject({
  */
 export function validateRegressionRecord(value: unknown, line?: number): LineValidation<RegressionRecord> {
   if (!isPlainObject(value)) return { ok: false, message: 'expected a JSON object for a regression record' };
-  const r = RegressionRecordSchema.safeParse(value);
+  const r = regressionRecordSchema().safeParse(value);
   if (!r.success) {
     const issue = r.error.issues[0]!;
     const field = issue.path.map(String).join('.') || 'record';

@@ -13,32 +13,42 @@
  * Missing `trace` and `reasons` are empty lists, a missing `elapsedUs` is 0. Unknown fields
  * are dropped. Numbers must be finite (no NaN, no ±Infinity).
  */
-import { z } from 'zod';
+import { zod } from './zod-lazy.js';
 import { DECISIONS, errorVerdict, type GuardErrorKind, type Verdict } from './verdict.js';
 
 const ERROR_KINDS = ['threw', 'timeout', 'malformed', 'crashed', 'unavailable'] as const satisfies readonly GuardErrorKind[];
 
-// zod 4 numbers refuse NaN and ±Infinity.
-const finite = z.number();
+function buildVerdictSchema() {
+  const z = zod();
+  // zod 4 numbers refuse NaN and ±Infinity.
+  const finite = z.number();
 
-const LayerResultSchema = z.object({
-  layer: z.string(),
-  outcome: z.enum(['pass', 'reject', 'skip']),
-  value: finite.optional(),
-  reasons: z.array(z.string()).default([]),
-});
+  const LayerResultSchema = z.object({
+    layer: z.string(),
+    outcome: z.enum(['pass', 'reject', 'skip']),
+    value: finite.optional(),
+    reasons: z.array(z.string()).default([]),
+  });
 
-/** The zod schema of an untrusted verdict (see the module comment for the shape). */
-export const VerdictSchema = z.object({
-  decision: z.enum(DECISIONS),
-  layer: z.string().optional(),
-  trace: z.array(LayerResultSchema).default([]),
-  signals: z.record(z.string(), finite).optional(),
-  score: finite.optional(),
-  reasons: z.array(z.string()).default([]),
-  elapsedUs: finite.refine((x) => x >= 0, { message: 'must be ≥ 0' }).default(0),
-  error: z.object({ kind: z.string().optional(), message: z.string().optional() }).optional(),
-});
+  return z.object({
+    decision: z.enum(DECISIONS),
+    layer: z.string().optional(),
+    trace: z.array(LayerResultSchema).default([]),
+    signals: z.record(z.string(), finite).optional(),
+    score: finite.optional(),
+    reasons: z.array(z.string()).default([]),
+    elapsedUs: finite.refine((x) => x >= 0, { message: 'must be ≥ 0' }).default(0),
+    error: z.object({ kind: z.string().optional(), message: z.string().optional() }).optional(),
+  });
+
+}
+
+let verdictSchema: ReturnType<typeof buildVerdictSchema> | undefined;
+
+/** The zod schema of an untrusted verdict (see the module comment for the shape), built on first use. */
+export function getVerdictSchema(): ReturnType<typeof buildVerdictSchema> {
+  return (verdictSchema ??= buildVerdictSchema());
+}
 
 /** Longest part of a bad value quoted in a message, in characters. */
 const QUOTE_CHARS = 60;
@@ -80,9 +90,9 @@ export function parseVerdict(value: unknown): { ok: true; verdict: Verdict } | {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { ok: false, message: `verdict must be an object, got ${describeValue(value)}` };
   }
-  let parsed: ReturnType<typeof VerdictSchema.safeParse>;
+  let parsed: ReturnType<ReturnType<typeof getVerdictSchema>['safeParse']>;
   try {
-    parsed = VerdictSchema.safeParse(value);
+    parsed = getVerdictSchema().safeParse(value);
   } catch (e) {
     // A getter that throws, a Proxy: the value is not plain data.
     return { ok: false, message: `verdict could not be read: ${e instanceof Error ? e.message : String(e)}` };

@@ -15,9 +15,10 @@ import { openReadOnly } from './sqlite-open.js';
 export function probeStoreFile(file: string): 'store' | 'missing' | 'foreign' | 'unreadable' {
   let db: Database.Database | undefined;
   try {
-    db = openReadOnly(file, 0);
+    db = openReadOnly(file);
     const names = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map((r) => r.name));
-    return names.has('meta') && names.has('entries') ? 'store' : 'foreign';
+    // No table at all: a new file another writer is creating right now (or an empty one): ours to fill.
+    return (names.has('meta') && names.has('entries')) || names.size === 0 ? 'store' : 'foreign';
   } catch (e) {
     if ((e as { code?: string }).code === 'SQLITE_CANTOPEN') return existsSync(file) ? 'unreadable' : 'missing';
     return 'foreign';
