@@ -5,6 +5,7 @@
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError, errorMessage } from '../domain/errors.js';
+import { redactSecrets } from '../domain/secrets.js';
 import { PACKAGE_ROOT } from '../domain/package-root.js';
 import type { Guard } from '../domain/guard.js';
 import { createGuard, GUARDS, isBuiltinGuardId } from '../guards/registry.js';
@@ -78,6 +79,11 @@ export async function loadGuard(spec: string, timeoutMs?: number, guardOptions?:
     { createBuiltin: (id) => createGuard(id, options), knownIds: BUILTIN_GUARD_IDS },
     { ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(concurrency !== undefined ? { concurrency } : {}) },
   );
+  // The id names the corpus file and appears in every report: it must not carry a secret.
+  if (redactSecrets(guard.id) !== guard.id) {
+    await Promise.resolve(guard.close?.()).catch(() => undefined);
+    throw new UsageError(`guard ${redactSecrets(spec)} has an id that contains a secret value from the environment (${redactSecrets(guard.id)}); give it an id without it (the id names its corpus file)`);
+  }
   if (guardSpecKind(spec) !== 'builtin' && BUILTIN_GUARD_IDS.includes(guard.id)) {
     await Promise.resolve(guard.close?.()).catch(() => undefined);
     throw new UsageError(`guard ${spec} claims the id "${guard.id}" of a built-in guard; give it its own id (its findings would go into corpora/regressions/${guard.id}.jsonl)`);

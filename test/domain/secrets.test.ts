@@ -72,3 +72,25 @@ describe('the store keeps no secret in its log of rejected writes', () => {
     }
   });
 });
+
+describe('a guard whose id carries the key', () => {
+  it('is refused before it names a corpus file or a report', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { loadGuard } = await import('../../src/cli/context.js');
+    const file = join(mkdtempSync(join(tmpdir(), 'farma-id-')), 'g.mjs');
+    writeFileSync(file, "export const guard = { id: 'g-' + process.env.OPENAI_API_KEY, check: () => ({ decision: 'admit' }) };\n");
+    const old = process.env.OPENAI_API_KEY;
+    process.env.OPENAI_API_KEY = KEY;
+    try {
+      const err = await loadGuard(file).catch((e: unknown) => e as Error);
+      expect(err).toBeInstanceOf(Error);
+      expect((err as Error).message).toMatch(/contains a secret value/);
+      expect((err as Error).message).not.toContain(KEY);
+    } finally {
+      if (old === undefined) delete process.env.OPENAI_API_KEY;
+      else process.env.OPENAI_API_KEY = old;
+    }
+  });
+});
