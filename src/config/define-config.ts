@@ -42,7 +42,7 @@ export interface FarmaFuzzConfig {
   html?: boolean | string;
   /** Regression corpus directory, or `false` to leave the corpus alone (`--corpus`, `--no-corpus`). */
   corpus?: string | false;
-  /** Report directory (`--out`); default `reports/<date>-<guard>-<seed>`. */
+  /** Report directory (`--out`); default `reports/<date>-<time>-<guard>-<seed>`. */
   out?: string;
   /**
    * Options of a built-in guard (`--guard-option key=value`, which overrides the same key here),

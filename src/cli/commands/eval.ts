@@ -2,7 +2,7 @@
  * `farma-fuzz eval`: the paper's evaluation (§V) in one command. Wires the FARMA generators,
  * the benign generators and corpora, the guards (none, KeywordFilter, A-MemGuard, SENTINEL and
  * its layer ablation) and a planner (the surrogate for an LLM planner by default, or an LLM)
- * into `src/eval`, then writes `reports/eval-<date>-<seed>/eval.md` and `eval.json` and prints
+ * into `src/eval`, then writes `reports/eval-<date>-<time>-<seed>/eval.md` and `eval.json` and prints
  * the three tables. Progress goes to stderr.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -318,7 +318,7 @@ export function registerEvalCommand(program: Command, exit: (code: number) => vo
     .option('-d, --domain <list>', `domains, comma-separated or "all" (${DOMAINS.join(', ')})`, 'all')
     .option('--sweep-max <n>', 'amplification sweep runs 0..n cycles', String(DEFAULT_SWEEP_MAX))
     .option('--fpr-per-domain <n>', 'generated benign traces per domain for the FPR column', String(DEFAULT_FPR_PER_DOMAIN))
-    .option('-o, --out <dir>', 'report directory (default: reports/eval-<date>-<seed>)')
+    .option('-o, --out <dir>', 'report directory (default: reports/eval-<date>-<time>-<seed>)')
     .option('-q, --quiet', 'no progress output')
     .action(async (opts: Record<string, string | boolean | undefined>) => {
       try {

@@ -52,7 +52,7 @@ export function registerMergeReportsCommand(program: Command, exit: (code: numbe
     .command('merge-reports')
     .description('merge the outputs of fuzz --shard i/n runs into one report (md, json, html, JUnit) and one corpus, as the unsharded run would have made them')
     .argument('<dirs...>', 'shard output folders or blob files (searched for farma-fuzz-shard-<i>-of-<n>.json, 4 levels deep)')
-    .option('-o, --out <dir>', 'report directory (default: reports/<date>-<guard>-<seed>-merged)')
+    .option('-o, --out <dir>', 'report directory (default: reports/<date>-<time>-<guard>-<seed>-merged)')
     .option('-c, --corpus <dir>', 'regression corpus to grow with the merged counterexamples', 'corpora/regressions')
     .option('--no-corpus', 'do not grow the regression corpus')
     .option('--junit <file>', 'write JUnit XML of the merged run')
