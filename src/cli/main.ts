@@ -93,7 +93,7 @@ function withGuardIn<T>(spec: string, timeoutMs: number | undefined, concurrency
 
 /** Commander collector of a repeatable flag. */
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
-const GUARD_OPTION_HELP = 'option of a built-in guard, repeatable: key=value with a JSON value; dotted keys reach into config (e.g. tauGuard=0.25, layers=\'["L1-keyword","L5-reasoning-guard"]\', weights.s1=0.2)';
+const GUARD_OPTION_HELP = 'option of a built-in guard, repeatable: key=value, the value read as JSON when it parses, else as text; dotted keys reach into nested fields (e.g. tauGuard=0.25, layers=\'["L1-keyword","L5-reasoning-guard"]\', weights.s1=0.2)';
 
 /** Parses `--shard i/n`, or throws UsageError naming the flag. */
 function shardOf(text: string): ShardSpec {
@@ -365,7 +365,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .command('check')
     .description('print one verdict JSON per line of a JSONL file of memory entries, in order')
     .option('-g, --guard <spec>', GUARD_HELP, 'sentinel')
-    .requiredOption('-i, --input <file>', 'JSONL file of MemoryEntry-shaped objects ({id, content, source, trust, traceType, store})')
+    .requiredOption('-i, --input <file>', 'JSONL file of MemoryEntry-shaped objects: id and content required; source, trust, traceType, store, timestamp optional (defaults in the README)')
     .option('--store <path>', 'SQLite memory store to check against (default: an empty store)')
     .addOption(new Option('--phase <phase>', 'guard path').choices(['write', 'retrieve']).default('write'))
     .addOption(timeoutOption())
