@@ -100,7 +100,15 @@ export function exitVerdict(report: ReportData, gateResult: GateResult, o: ExitV
   if (!invariants.pass) {
     const where = [o.reportDir ? `minimal counterexamples in ${path.join(o.reportDir, 'report.md')}` : 'minimal counterexamples in report.md'];
     if (report.corpus) where.push(`saved to ${report.corpus.file}`);
-    lines.push(`finding: guard ${report.config.guard} breaks its invariants; this is a result of the fuzzing, not a crash (${where.join(', ')}).`);
+    const runs = report.cells.reduce((n, c) => n + c.runs, 0);
+    const errors = report.cells.reduce((n, c) => n + c.errors, 0);
+    if (runs > 0 && errors === runs) {
+      // Not one verdict: the guard never answered (an exec command not found, an HTTP endpoint down).
+      const kinds = [...new Set(report.cells.flatMap((c) => Object.keys(c.errorKinds)))].sort().join(', ');
+      lines.push(`finding: every one of the ${runs} guard calls of ${report.config.guard} answered error (${kinds || 'error'}), none was judged: check that the guard starts and is reachable; each counterexample's verdict gives the reason (${where.join(', ')}).`);
+    } else {
+      lines.push(`finding: guard ${report.config.guard} breaks its invariants; this is a result of the fuzzing, not a crash (${where.join(', ')}).`);
+    }
   }
   const by = deciding.map((c) => `${c.name} ${c.pass ? 'pass' : 'FAIL'}`).join(' + ');
   lines.push(`exit ${code}: decided by ${by}.`);

@@ -36,6 +36,18 @@ describe('exitVerdict', () => {
     expect(verdict(clean, {}).lines.some((l) => l.startsWith('finding:'))).toBe(false);
   });
 
+  it('a guard that answered error on every call is not called a fuzzing finding: the line says none was judged', () => {
+    const down = handReport([cell('ehr', 'benign', 0, 10, 10), cell('ehr', 'seed', 0, 10, 10)]);
+    const v = verdict(down, {});
+    expect(v.code).toBe(1);
+    expect(v.lines.find((l) => l.startsWith('finding:'))).toBe(
+      'finding: every one of the 20 guard calls of hand answered error (threw), none was judged: check that the guard starts and is reachable; each counterexample\'s verdict gives the reason (minimal counterexamples in reports/run/report.md).',
+    );
+    // Some calls judged: the usual finding line.
+    const partly = handReport([cell('ehr', 'benign', 0, 10, 10), cell('ehr', 'seed', 0, 10, 9)]);
+    expect(verdict(partly, {}).lines.find((l) => l.startsWith('finding:'))).toContain('breaks its invariants; this is a result of the fuzzing');
+  });
+
   it('with a gate that passes, the exit code is 0 even though an invariant failed, and the lines say why', () => {
     const v = verdict(report, { maxFpr: 0.05 });
     expect(v.code).toBe(0);
