@@ -4,6 +4,8 @@
  *
  * A module guard exports a Guard (`guard` or `default`) or a factory (`default` or
  * `createGuard`, sync or async). Here it is a factory taking `{ phrases?: string[] }`.
+ * In your own project, import the same types from 'farma-fuzz' (this file sits in the
+ * farma-fuzz checkout, so it imports them from ../src).
  */
 import type { Guard, GuardContext, MemoryEntry, Verdict } from '../src/domain/index.js';
 
