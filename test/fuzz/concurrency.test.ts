@@ -75,7 +75,7 @@ async function campaign(concurrency: number, dir: string) {
     createProgress(false),
   );
   // The run folder is the only thing allowed to differ (it is in replay commands and the corpus path).
-  const json = JSON.parse(readFileSync(path.join(dir, 'report', 'report.json'), 'utf8').replaceAll(dir, '<dir>')) as Record<string, unknown>;
+  const json = JSON.parse(readFileSync(path.join(dir, 'report', 'report.json'), 'utf8').replaceAll(dir, '<dir>').replaceAll(path.relative(process.cwd(), dir), '<dir>')) as Record<string, unknown>;
   delete json.timing;
   const corpus = loadRegressions(path.join(dir, 'corpus', 'slow-sentinel.jsonl')).records.map((x) => x.value);
   return { json, corpus, maxInFlight: guard.maxInFlight, report: r.report };
