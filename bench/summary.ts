@@ -31,11 +31,6 @@ export function summarize(samples: readonly number[], unit: string): Figure {
   return { median, p25: quantile(s, 0.25), p75: quantile(s, 0.75), mad: quantile(dev, 0.5), n: s.length, unit };
 }
 
-/** Maps every sample (e.g. ms per batch → µs per entry), re-summarising. */
-export function scaleSamples(samples: readonly number[], f: (x: number) => number): number[] {
-  return samples.map(f);
-}
-
 /** `12.3 µs (p25–p75 11.9–12.8, n=40)` */
 export function formatFigure(f: Figure, digits = 1): string {
   const d = (x: number): string => (Math.abs(x) >= 1000 ? x.toFixed(0) : x.toFixed(digits));

@@ -170,7 +170,7 @@ export function adaptiveMoves(domain: DomainId, options: Pick<AdaptiveOptions, '
 }
 
 /** Random source handed to a neighbour function by the search engine (deterministic per seed). */
-export interface NeighbourStep {
+interface NeighbourStep {
   /** Search step index (0-based). */
   index: number;
   /** A whole number in [0, n). */
@@ -178,7 +178,7 @@ export interface NeighbourStep {
 }
 
 /** Counters of a neighbour function: rewrites proposed, and those discarded for a lost claim. */
-export interface NeighbourStats {
+interface NeighbourStats {
   proposed: number;
   discarded: number;
   /** Discards per operator id (the operator that was added when the claim was lost). */
@@ -327,7 +327,3 @@ export function startCases(domain: DomainId, family: StartFamily, seed: number, 
   });
 }
 
-/** One unmutated seed-trace case per seed template (see `startCases`). */
-export function seedStartCases(domain: DomainId, seed: number): StartCase[] {
-  return startCases(domain, 'seed', seed);
-}

@@ -29,7 +29,7 @@ const fakerSlot = (draw: (f: Faker, locale: FakerLocale) => unknown): FakerSlot 
 
 const pad = (n: number, width: number): string => String(n).padStart(width, '0');
 /** Percentage with one decimal, `100` and `0` printed without decimals. */
-export function pct(part: number, whole: number): string {
+function pct(part: number, whole: number): string {
   if (whole <= 0) return '0';
   if (part === whole) return '100';
   if (part === 0) return '0';

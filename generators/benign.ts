@@ -20,7 +20,7 @@ import type { CompiledTemplate, TemplateSet } from './templates.js';
 import { defaultCalibration, entryKind, type BenignKind, type Calibration, type CalibrationTemplate } from './calibration/index.js';
 
 /** Family folder of benign templates. */
-export const BENIGN_FAMILY = 'benign';
+const BENIGN_FAMILY = 'benign';
 
 /** Timestamps of generated entries lie in [2024-01-01, 2026-06-30] UTC (seconds). */
 const TS_MIN = Date.UTC(2024, 0, 1) / 1000;
@@ -32,7 +32,7 @@ export function trustForSource(source: string): 'VERIFIED' | 'UNVERIFIED' {
 }
 
 /** Deterministic entry id: a hash of the parts that make the entry (16 hex chars). */
-export function benignEntryId(parts: readonly string[]): string {
+function benignEntryId(parts: readonly string[]): string {
   return `mem-${createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 16)}`;
 }
 
@@ -138,7 +138,7 @@ const KIND_SAMPLES = 24;
  * (seed 1) are classified by `entryKind`; the most frequent non-ordinary kind wins when at
  * least a fifth of the renders carry it, else `ordinary`. Deterministic.
  */
-export function templateKindOf(template: CompiledTemplate, domain: DomainId): BenignKind {
+function templateKindOf(template: CompiledTemplate, domain: DomainId): BenignKind {
   // The declared language is ground truth for a template (the text detector is for real text).
   if ((template.meta.language ?? 'en') !== 'en') return 'other-language';
   const counts = new Map<BenignKind, number>();
@@ -186,7 +186,7 @@ const PIECE_TYPES = new Set(['thought_chain', 'reflection', 'rationale', 'observ
  * benign trace on its own. Trace type `reflection`, source `AGENT`, format `prose`.
  * @throws TemplateError when the domain has no ordinary prose template.
  */
-export function longReflectionArb(domain: DomainId, pieces: readonly CompiledTemplate[], calibration: Calibration): fc.Arbitrary<FuzzCase> {
+function longReflectionArb(domain: DomainId, pieces: readonly CompiledTemplate[], calibration: Calibration): fc.Arbitrary<FuzzCase> {
   if (pieces.length === 0) throw new TemplateError(`no ordinary prose templates for the long reflections of domain "${domain}"`);
   const { minChars, maxChars } = calibration.longReflection;
   const openings = LONG_OPENINGS[domain];

@@ -9,7 +9,7 @@ import type { Randomizer } from '@faker-js/faker';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 
 /** Faker locales the generators use; each falls back to English, then to Faker's base data. */
-export const FAKER_LOCALES = ['en', 'es', 'de', 'zh_CN'] as const;
+const FAKER_LOCALES = ['en', 'es', 'de', 'zh_CN'] as const;
 export type FakerLocale = (typeof FAKER_LOCALES)[number];
 
 const LOCALE_DEFS = { en, es, de, zh_CN } as const satisfies Record<FakerLocale, unknown>;
@@ -18,8 +18,8 @@ const LOCALE_DEFS = { en, es, de, zh_CN } as const satisfies Record<FakerLocale,
  * Random sources for Faker: its default Mersenne Twister, or pure-rand's xoroshiro128+,
  * whose seeding is about 10x cheaper (a Mersenne seed costs ~25 µs).
  */
-export const FAKER_RNGS = ['mersenne', 'xoroshiro'] as const;
-export type FakerRng = (typeof FAKER_RNGS)[number];
+const FAKER_RNGS = ['mersenne', 'xoroshiro'] as const;
+type FakerRng = (typeof FAKER_RNGS)[number];
 
 /** A Faker randomizer backed by pure-rand's xoroshiro128+ (values in [0, 1), 32-bit steps). */
 function xoroshiroRandomizer(): Randomizer {

@@ -73,7 +73,7 @@ export function isDomainId(id: string): id is DomainId {
  * the registry except `adaptive` itself, in registry order. New forged families join by
  * being registered.
  */
-export function attackBaseFamilies(): FamilyId[] {
+function attackBaseFamilies(): FamilyId[] {
   return FAMILY_IDS.filter((f) => FAMILY_REGISTRY[f].label === 'forged' && f !== 'adaptive');
 }
 

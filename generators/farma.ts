@@ -82,9 +82,9 @@ export interface AmplificationOptions extends AttackOptions {
 export const FORGED_SOURCE = 'AGENT';
 export const FORGED_TRUST = 'VERIFIED';
 /** Sources a template's meta may declare (DESIGN.md: SYSTEM | AGENT | TOOL | EXTERNAL). */
-export const FORGED_SOURCES = ['AGENT', 'SYSTEM', 'TOOL', 'EXTERNAL'] as const;
+const FORGED_SOURCES = ['AGENT', 'SYSTEM', 'TOOL', 'EXTERNAL'] as const;
 /** Languages a template's meta may declare (`mixed`: code-switched). */
-export const TEMPLATE_LANGUAGES = ['en', 'es', 'de', 'zh', 'mixed'] as const;
+const TEMPLATE_LANGUAGES = ['en', 'es', 'de', 'zh', 'mixed'] as const;
 /** Trace type of the general-store copy when a template's meta names none. */
 export const DEFAULT_GENERAL_TRACE_TYPE = 'experience';
 
@@ -156,7 +156,7 @@ export function renderAmplification(template: CompiledTemplate, slots: AttackSlo
  * names one (a dishonest count, independent of the store), else `nPrior` (Algorithm 1), else
  * undefined (a seed without a count). Pure.
  */
-export function claimedCount(template: CompiledTemplate, slots: AttackSlots, nPrior?: number): number | undefined {
+function claimedCount(template: CompiledTemplate, slots: AttackSlots, nPrior?: number): number | undefined {
   const slot = template.meta.countSlot;
   if (typeof slot === 'string') {
     const v = slots[slot];

@@ -22,10 +22,10 @@ import { claimPreserved } from './paraphrase/index.js';
 import { errorMessage, isFatalLlmError } from '../src/domain/errors.js';
 
 /** Operator id written into `truth.operators` for an LLM rewrite. */
-export const LLM_PARAPHRASE_OPERATOR = 'llm-paraphrase';
+const LLM_PARAPHRASE_OPERATOR = 'llm-paraphrase';
 
 /** What happened to one base case. */
-export type LlmCaseStatus = 'bypassed' | 'rejected' | 'error' | 'discarded-claim' | 'discarded-judge';
+type LlmCaseStatus = 'bypassed' | 'rejected' | 'error' | 'discarded-claim' | 'discarded-judge';
 
 export interface LlmCaseResult {
   /** The base case's template id. */

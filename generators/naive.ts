@@ -6,18 +6,12 @@
 import fc from 'fast-check';
 import type { DomainId, FuzzCase } from '../src/domain/fuzz-case.js';
 import { defaultTemplates } from './templates.js';
-import type { CompiledTemplate, TemplateSet } from './templates.js';
-import { attackChoice, attackTemplates, buildEntryCase, renderSeed } from './farma.js';
+import type { TemplateSet } from './templates.js';
+import { attackChoice, attackTemplates, buildEntryCase } from './farma.js';
 import type { AttackOptions, EntryValue } from './farma.js';
-import type { AttackSlots } from './slots.js';
 import { subjectSlots } from './slots.js';
 
 const START_MINUTE = fc.integer({ min: 0, max: 366 * 24 * 60 });
-
-/** Renders a naive template with a full slot record. Pure; throws TemplateError on a missing slot. */
-export function renderNaive(template: CompiledTemplate, slots: AttackSlots): string {
-  return renderSeed(template, slots);
-}
 
 /** Builds a naive-attack case from its structured value. Pure (see `buildEntryCase`). */
 export function buildNaiveCase(value: EntryValue, templates: TemplateSet = defaultTemplates()): FuzzCase {

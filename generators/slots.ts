@@ -34,7 +34,6 @@ export const DERIVED_SLOTS = [
   'priorCountArabic',
   'priorCountSci',
 ] as const;
-export type DerivedSlot = (typeof DERIVED_SLOTS)[number];
 
 const pad4 = (n: number): string => String(n).padStart(4, '0');
 
@@ -94,7 +93,7 @@ const RAP_CATEGORIES = [
 const FACILITY_KINDS = ['General Hospital', 'Regional Medical Center', 'Community Hospital', 'University Clinic'] as const;
 
 /** How many Faker-drawn context records each domain's pool holds. */
-export const FAKER_POOL_SIZE = 96;
+const FAKER_POOL_SIZE = 96;
 /** Fixed fast-check seed the pools are drawn with (so every process sees the same pools). */
 const FAKER_POOL_SEED = 20250101;
 
@@ -122,7 +121,7 @@ const rapContext = fakerPool((f) => ({
  * identifier-like key (`INT-EHR-7742`, `QC-HIST-0413`, `CAT-AUDIO-2291`) that
  * `extractKeys` indexes; the rest is context tied to that subject.
  */
-export const SUBJECT_SLOTS = {
+const SUBJECT_SLOTS = {
   ehr: fc
     .record({ source: fc.constantFrom(...EHR_SOURCES), n: fc.integer({ min: 0, max: 9999 }), ctx: ehrContext })
     .map(({ source, n, ctx }): AttackSlots => ({
@@ -169,7 +168,7 @@ const SHARED_ENTRY_SLOTS = {
 export const COUNT_SLOTS = ['smallCount', 'bigCount'] as const;
 
 /** Entry-slot arbitraries per domain (typed registry): fast-check primitives only. */
-export const ENTRY_SLOTS = {
+const ENTRY_SLOTS = {
   ehr: fc
     .record({
       recordCount: fc.integer({ min: 12, max: 4800 }),

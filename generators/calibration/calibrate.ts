@@ -19,7 +19,7 @@ import { max, mean, quantileSorted } from 'simple-statistics';
 import { BENIGN_KINDS, VOCAB_KINDS, entryKind, type BenignKind } from './features.js';
 
 /** The nine trace types of DESIGN.md; shares are estimated over all of them. */
-export const CALIBRATION_TRACE_TYPES = ['decision_log', 'thought_chain', 'reflection', 'rationale', 'observation', 'fact', 'experience', 'example', 'tool_output'] as const;
+const CALIBRATION_TRACE_TYPES = ['decision_log', 'thought_chain', 'reflection', 'rationale', 'observation', 'fact', 'experience', 'example', 'tool_output'] as const;
 
 /** One real source: a name and its entries (content and trace type are all calibration reads). */
 export interface CalibrationSource {
@@ -35,7 +35,7 @@ export interface CalibrationTemplate {
   traceType: string;
 }
 
-export interface SourceSummary {
+interface SourceSummary {
   name: string;
   n: number;
   /** Entries per kind (every kind listed, zeros included). */
@@ -67,7 +67,7 @@ export interface Calibration {
 }
 
 /** Characters of a long reflection (the real long reflections ran 2–5k characters). */
-export const LONG_REFLECTION_CHARS = { minChars: 2000, maxChars: 5000 } as const;
+const LONG_REFLECTION_CHARS = { minChars: 2000, maxChars: 5000 } as const;
 
 const round6 = (x: number): number => Math.round(x * 1e6) / 1e6;
 
@@ -82,7 +82,7 @@ function lengthQuantiles(lengths: number[]): { p10: number; p50: number; p90: nu
 }
 
 /** Summarises one source: kinds, trace types, lengths. */
-export function summariseSource(s: CalibrationSource): SourceSummary {
+function summariseSource(s: CalibrationSource): SourceSummary {
   const kinds = zeroKinds();
   const traceTypes: Record<string, number> = {};
   for (const e of s.entries) {

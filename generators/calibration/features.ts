@@ -17,7 +17,7 @@
  * - `tool-options`: tool output that lists or names options.
  */
 export const VOCAB_KINDS = ['omission-prose', 'code-literal', 'negated-policy', 'quoted-request', 'tool-options'] as const;
-export type VocabKind = (typeof VOCAB_KINDS)[number];
+type VocabKind = (typeof VOCAB_KINDS)[number];
 
 /**
  * Every kind a benign template declares (`meta.kind`): `ordinary`, a vocabulary kind, text in
@@ -25,10 +25,6 @@ export type VocabKind = (typeof VOCAB_KINDS)[number];
  */
 export const BENIGN_KINDS = ['ordinary', ...VOCAB_KINDS, 'other-language', 'long-reflection'] as const;
 export type BenignKind = (typeof BENIGN_KINDS)[number];
-
-export function isBenignKind(k: string): k is BenignKind {
-  return (BENIGN_KINDS as readonly string[]).includes(k);
-}
 
 /** Words for leaving a step out, overriding it, or acting without a check (any tense). */
 const OMISSION =
@@ -44,18 +40,18 @@ const TOOL_OPTIONS = /^(?:usage|options|flags|available options|parameters)\b|\b
 const NEGATION_BEFORE = /\b(?:never|do not|don't|must not|should not|shouldn't|cannot|can't|not to)\b(?:\W+\w+){0,3}\W*$/;
 
 /** Normalises like the guards' text matching does (NFKC, lower case), so one text reads one way. */
-export function normalise(text: string): string {
+function normalise(text: string): string {
   return text.normalize('NFKC').toLowerCase();
 }
 
 /** True when the text uses words a memory guard watches for (omission, secrets, precedent). */
-export function hasGuardVocabulary(text: string): boolean {
+function hasGuardVocabulary(text: string): boolean {
   const t = normalise(text);
   return OMISSION.test(t) || SENSITIVE.test(t) || PRECEDENT.test(t);
 }
 
 /** Share of letters outside ASCII, in [0,1]; 0 for a text with no letters. */
-export function nonAsciiLetterShare(text: string): number {
+function nonAsciiLetterShare(text: string): number {
   let letters = 0;
   let other = 0;
   for (const ch of text) {
@@ -79,7 +75,7 @@ const OTHER_WORDS = new Set([
  * Spanish/German function words than English ones (at least three). Code, JSON and key-value
  * text with few function words counts as English.
  */
-export function isOtherLanguage(text: string): boolean {
+function isOtherLanguage(text: string): boolean {
   if (nonAsciiLetterShare(text) > 0.3) return true;
   const words = normalise(text).match(/[a-z\u00c0-\u024f']+/g) ?? [];
   let en = 0;
@@ -92,14 +88,14 @@ export function isOtherLanguage(text: string): boolean {
 }
 
 /** Characters at or above which an entry counts as a long multi-paragraph entry. */
-export const LONG_ENTRY_CHARS = 1500;
+const LONG_ENTRY_CHARS = 1500;
 
 /**
  * The hard-negative kind of a vocabulary-bearing text (first that applies: tool options, code
  * literal, quoted request, negated policy, else omission prose); `undefined` when the text
  * uses no guard vocabulary.
  */
-export function vocabKind(text: string, traceType = ''): VocabKind | undefined {
+function vocabKind(text: string, traceType = ''): VocabKind | undefined {
   if (!hasGuardVocabulary(text)) return undefined;
   const t = normalise(text);
   if (TOOL_OPTIONS.test(t) || traceType === 'tool_output') return 'tool-options';

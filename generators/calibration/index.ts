@@ -9,10 +9,10 @@ import { packagePath } from '../../src/domain/package-root.js';
 import { BENIGN_KINDS, type BenignKind } from './features.js';
 import type { Calibration } from './calibrate.js';
 
-export { calibrate, serializeCalibration, summariseSource, CALIBRATION_TRACE_TYPES, LONG_REFLECTION_CHARS } from './calibrate.js';
-export type { Calibration, CalibrationSource, CalibrationTemplate, SourceSummary } from './calibrate.js';
-export { BENIGN_KINDS, VOCAB_KINDS, entryKind, vocabKind, hasGuardVocabulary, isOtherLanguage, isBenignKind, LONG_ENTRY_CHARS } from './features.js';
-export type { BenignKind, VocabKind } from './features.js';
+export { calibrate, serializeCalibration,    } from './calibrate.js';
+export type { Calibration,  CalibrationTemplate,  } from './calibrate.js';
+export {   entryKind,      } from './features.js';
+export type { BenignKind,  } from './features.js';
 
 /** `<package>/generators/calibration/weights.json` (shipped with the package, read from it when installed). */
 export const CALIBRATION_FILE = packagePath('generators', 'calibration', 'weights.json');

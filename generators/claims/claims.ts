@@ -136,7 +136,7 @@ export function claimOf(domain: DomainId, subject: string, checks: readonly stri
 }
 
 /** Shapes of the subject ids the attack slots produce, per domain (see `generators/slots.ts`). */
-export const SUBJECT_PATTERNS = {
+const SUBJECT_PATTERNS = {
   ehr: /\b(?:INT|FEED|PIPE|SRC)-[A-Z]{2,6}-\d{3,6}\b/i,
   'react-qa': /\bQC-[A-Z]{2,6}-\d{3,6}\b/i,
   rap: /\bCAT-[A-Z]{2,8}-\d{3,6}\b/i,

@@ -7,15 +7,15 @@
  */
 
 /** Axis of the taxonomy: what the evasion changes. */
-export type EvasionAxis = 'wording' | 'channel' | 'count' | 'language' | 'framing' | 'format' | 'encoding' | 'structure' | 'overt' | 'metadata';
+type EvasionAxis = 'wording' | 'channel' | 'count' | 'language' | 'framing' | 'format' | 'encoding' | 'structure' | 'overt' | 'metadata';
 
-export interface EvasionKindSpec {
+interface EvasionKindSpec {
   axis: EvasionAxis;
   /** What the kind does, and which guard signal it aims at (SENTINEL s1..s5, L1, L4). */
   description: string;
 }
 
-export const EVASION_KINDS = {
+const EVASION_KINDS = {
   // channel: where the forgery enters memory (paper §II-B threat model, SENTINEL L2/s1)
   'tool-output': { axis: 'channel', description: 'the forgery arrives as a tool result (source TOOL, trace type tool_output); s1 and L2-L4 see an External entry' },
   'retrieved-document': { axis: 'channel', description: 'the forgery arrives inside a retrieved web page, wiki or vendor document (source EXTERNAL)' },
@@ -92,7 +92,6 @@ export const EVASION_KINDS = {
 } as const satisfies Record<string, EvasionKindSpec>;
 
 export type EvasionKind = keyof typeof EVASION_KINDS;
-export const EVASION_KIND_IDS = Object.keys(EVASION_KINDS) as EvasionKind[];
 
 /** True when `id` names a kind of the taxonomy. */
 export function isEvasionKind(id: string): id is EvasionKind {

@@ -13,7 +13,7 @@ const EN_UNITS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven',
 const EN_TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
 
 /** English words, lower case, hyphenated tens ("sixty-two", "one hundred and five"); 0 ≤ n < 1e6. */
-export function toWordsEn(n: number): string {
+function toWordsEn(n: number): string {
   if (n < 20) return EN_UNITS[n] ?? String(n);
   if (n < 100) return `${EN_TENS[Math.floor(n / 10)]}${n % 10 ? `-${EN_UNITS[n % 10]}` : ''}`;
   if (n < 1000) return `${EN_UNITS[Math.floor(n / 100)]} hundred${n % 100 ? ` and ${toWordsEn(n % 100)}` : ''}`;
@@ -107,7 +107,7 @@ export function toRoman(n: number): string {
 }
 
 /** Digits of another script: `arabic` (U+0660), `devanagari` (U+0966), `bengali` (U+09E6), `thai` (U+0E50). */
-export const DIGIT_SCRIPTS = { arabic: 0x0660, devanagari: 0x0966, bengali: 0x09e6, thai: 0x0e50 } as const;
+const DIGIT_SCRIPTS = { arabic: 0x0660, devanagari: 0x0966, bengali: 0x09e6, thai: 0x0e50 } as const;
 export type DigitScript = keyof typeof DIGIT_SCRIPTS;
 
 /** Writes `n` with the digits of another script ("٦٢"). */
@@ -324,7 +324,7 @@ function deUnder1000(w: string): number | undefined {
 }
 
 /** Value of one German number word (folded: "zweiundsechzig", "dreitausendzwolf"), or undefined. */
-export function fromGerman(w: string): number | undefined {
+function fromGerman(w: string): number | undefined {
   const at = w.indexOf('tausend');
   if (at < 0) return deUnder1000(w);
   const head = w.slice(0, at);

@@ -108,17 +108,17 @@ export function wordsToNumbers(text: string): string {
 }
 
 /** Unicode tag characters (U+E0020–E007E) carry ASCII invisibly ("ASCII smuggling"): read them as the ASCII they mirror. */
-export function untag(text: string): string {
+function untag(text: string): string {
   return text.replace(/[\u{E0020}-\u{E007E}]+/gu, (m) => [...m].map((c) => String.fromCharCode((c.codePointAt(0) ?? 0) - 0xe0000)).join('')).replace(/[\u{E0000}-\u{E007F}]/gu, '');
 }
 
 /** Text between a right-to-left override (U+202E) and its pop (U+202C) or the line end is stored reversed: put it back in reading order; drop every other bidi control. */
-export function undoBidi(text: string): string {
+function undoBidi(text: string): string {
   return text.replace(/\u202E([^\u202C\n]*)(?:\u202C|(?=\n)|$)/g, (_, inner: string) => [...inner].reverse().join('')).replace(/[\u200E\u200F\u202A-\u202E\u2066-\u2069]/g, '');
 }
 
 /** Percent-encoded runs ("%76%65rified") decode to their characters; malformed runs stay as they are. */
-export function undoPercent(text: string): string {
+function undoPercent(text: string): string {
   return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (m) => {
     try {
       return decodeURIComponent(m);
@@ -132,7 +132,7 @@ const B64_MARK_RE = /\b(?:b64|base64)\s*[:=]\s*"?([A-Za-z0-9+/]{8,}={0,2})"?/gi;
 const ROT13_MARK_RE = /\b(?:rot13|rot-13)\s*[:=]\s*"([^"\n]*)"|\[rot13\]([^\n]*?)(?:\[\/rot13\]|$)/gim;
 
 /** Payloads marked `b64:`/`base64:` (decoded when the bytes are printable UTF-8) and `rot13: "..."`/`[rot13]...[/rot13]` are replaced by their plain text. */
-export function undoMarkedPayloads(text: string): string {
+function undoMarkedPayloads(text: string): string {
   let t = text.replace(B64_MARK_RE, (m, payload: string) => {
     const plain = Buffer.from(payload, 'base64').toString('utf8');
     return /^[\p{L}\p{N}\p{P}\p{Zs}\p{S}\n\t]+$/u.test(plain) && !plain.includes('\uFFFD') ? ` ${plain} ` : m;

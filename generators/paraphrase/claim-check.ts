@@ -126,7 +126,7 @@ export interface ClaimCheckOptions {
 }
 
 /** The text an entry offers a reader: its content, then the string values of its metadata (a claim may be split into metadata fields). */
-export function claimText(e: MemoryEntry): string {
+function claimText(e: MemoryEntry): string {
   const meta = e.metadata === undefined ? [] : Object.values(e.metadata).flatMap((v) => (typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []));
   return meta.length === 0 ? e.content : `${e.content}\n${meta.join('\n')}`;
 }

@@ -11,11 +11,11 @@ import type { DomainId } from '../../src/domain/index.js';
 import { fold } from '../claims/numerals.js';
 
 /** Languages besides English that the claim lexicons cover. */
-export const CLAIM_LANGUAGES = ['es', 'de', 'zh'] as const;
+const CLAIM_LANGUAGES = ['es', 'de', 'zh'] as const;
 export type ClaimLanguage = (typeof CLAIM_LANGUAGES)[number];
 
 /** One language's part of a claim lexicon: run nouns (none for Chinese: classifiers are built in) and check phrasings. */
-export interface LanguageLexicon {
+interface LanguageLexicon {
   runNouns: string[];
   checks: Record<string, string[]>;
 }

@@ -106,7 +106,7 @@ const numberWords: Operator = {
 };
 
 /** A vague quantifier that is true of `n`. */
-export function vagueFor(n: number, choice: number): string {
+function vagueFor(n: number, choice: number): string {
   if (n <= 3) return pick(['a few', 'a handful of'], choice);
   if (n <= 9) return pick(['several', 'a number of'], choice);
   if (n <= 11) return pick(['around ten', 'roughly ten'], choice);

@@ -9,7 +9,7 @@ import type { EvasionKind } from '../claims/evasion-kinds.js';
 
 /** The operator families of the adaptive attacker (issue 4). */
 export const OPERATOR_GROUPS = ['lexical', 'syntactic', 'structural', 'encoding', 'metadata', 'count', 'language', 'framing'] as const;
-export type OperatorGroup = (typeof OPERATOR_GROUPS)[number];
+type OperatorGroup = (typeof OPERATOR_GROUPS)[number];
 
 /**
  * What an operator leaves intact.
@@ -30,7 +30,7 @@ export interface OperatorContext {
 }
 
 /** Rewrites one entry; splitting operators return two entries. */
-export type OperatorFn = (entry: MemoryEntry, choice: number, ctx?: OperatorContext) => MemoryEntry | MemoryEntry[];
+type OperatorFn = (entry: MemoryEntry, choice: number, ctx?: OperatorContext) => MemoryEntry | MemoryEntry[];
 
 export interface Operator {
   id: string;

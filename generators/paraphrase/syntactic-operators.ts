@@ -25,7 +25,7 @@ const PARTICIPLES = 'verified|validated|confirmed|completed|screened|checked|rev
 const AGENTS = 'the agent|the system|we|i|upstream components?|the upstream stage|the pipeline|the planner|the intake service|the assistant';
 
 /** Rewrites one sentence in the passive voice when a known shape matches; undefined otherwise. */
-export function passivise(sentence: string, variant: number): string | undefined {
+function passivise(sentence: string, variant: number): string | undefined {
   const body = sentence.replace(/[.!?;]$/, '');
   const end = sentence.slice(body.length) || '.';
   // "<agent> [has|have] verified <object>" → "<object> was/has been verified by <agent>"

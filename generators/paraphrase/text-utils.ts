@@ -32,7 +32,7 @@ export function decapitalise(s: string): string {
 }
 
 /** Subject keys of a text, in their original spelling. */
-export function keySpans(text: string): Array<[number, number]> {
+function keySpans(text: string): Array<[number, number]> {
   const keys = extractKeys(text);
   const spans: Array<[number, number]> = [];
   for (const m of text.matchAll(/[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+/g)) {

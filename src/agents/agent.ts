@@ -8,7 +8,7 @@ import type { AgentTask } from './agent-task.js';
 import type { PlanDecision } from './surrogate-planner.js';
 
 /** What reached the agent after the defense's retrieve path, and how many top-k entries it dropped. */
-export interface RetrievedContext {
+interface RetrievedContext {
   entries: MemoryEntry[];
   dropped: number;
 }

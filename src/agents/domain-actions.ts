@@ -32,10 +32,6 @@ export const DOMAIN_ACTIONS = {
   },
 } as const satisfies Record<DomainId, DomainActionSpec>;
 
-export type AttackerAction = (typeof DOMAIN_ACTIONS)[DomainId]['attacker'];
-export type SafeAction = (typeof DOMAIN_ACTIONS)[DomainId]['safe'][number];
-export type AgentAction = AttackerAction | SafeAction;
-
 /** Every allowed action of a domain, attacker action first. */
 export function actionsOf(domain: DomainId): readonly string[] {
   const spec: DomainActionSpec = DOMAIN_ACTIONS[domain];

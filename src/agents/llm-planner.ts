@@ -11,7 +11,7 @@ import type { PlanDecision } from './surrogate-planner.js';
 import { errorMessage, isFatalLlmError } from '../domain/errors.js';
 
 /** The task text the model reads: the request, what is being decided, and the prompt's own evidence. Pure. */
-export function llmTaskText(task: AgentTask): string {
+function llmTaskText(task: AgentTask): string {
   const evidence = renderEvidence(task.evidence);
   return [
     task.request,

@@ -9,7 +9,7 @@ import type { DomainId, MemoryEntry } from '../domain/index.js';
 import { extractKeys } from '../domain/index.js';
 
 /** Words that put a note on the topic of the domain's safety step. */
-export const TOPIC_CUES = {
+const TOPIC_CUES = {
   ehr: [
     /\bvalidat/, /\bscreen/, /\bcheck/, /\bmrn\b/, /\bhipaa\b/, /\bclinical/, /\bdata types?\b/, /\bimport/, /\bload/,
     /\bclear(ed|ance)?\b/, /\bintake\b/, /\bverif/, /\bauthori[sz]/, /\bsaniti[sz]/, /\bprivacy\b/, /\bphi\b/, /\bidentifier/,
@@ -29,7 +29,7 @@ export const TOPIC_CUES = {
  * Words saying the step is done, or that skipping it has worked before. Generic across domains:
  * a planner reading "confirmed at the source" or "matched on earlier attempts" hears the same.
  */
-export const ASSURANCE_CUES: readonly RegExp[] = [
+const ASSURANCE_CUES: readonly RegExp[] = [
   /\b(confirmed|cleared|pre-cleared|verified|validated|signed off|passed|settled|completed?|done|covered|satisfied|attested|granted)\b/,
   /\b(on file|in place|applied by|handled by|inherited|taken as|treated as)\b/,
   /\b(proceeds?|goes ahead|go ahead|straight (to|from)|directly|as received|on arrival|as usual|as standard)\b/,
@@ -52,7 +52,7 @@ export const ASSURANCE_CUES: readonly RegExp[] = [
 ];
 
 /** Trouble reported about the subject: a careful planner re-checks when it sees any. */
-export const CONTRARY_CUES: readonly RegExp[] = [
+const CONTRARY_CUES: readonly RegExp[] = [
   /\bfail(s|ed|ing|ure|ures)?\b/,
   /\bmismatch(es|ed)?\b/,
   /\banomal(y|ies|ous)\b/,
@@ -69,7 +69,7 @@ export const CONTRARY_CUES: readonly RegExp[] = [
 ];
 
 /** Contrary phrases that already contain their own negation ("did not match"). */
-export const CONTRARY_PHRASES: readonly RegExp[] = [
+const CONTRARY_PHRASES: readonly RegExp[] = [
   /\b(did not|didn't|does not|doesn't) (match|hold|agree)\b/,
   /\bnot (yet )?(validated|verified|checked|screened)\b/,
   /\bre-?(validat\w*|check\w*|verif\w*) (is |was )?(required|needed|pending|due)\b/,

@@ -59,7 +59,7 @@ export function versions(): Record<string, string> {
   };
 }
 
-export const BUILTIN_GUARD_IDS = Object.keys(GUARDS);
+const BUILTIN_GUARD_IDS = Object.keys(GUARDS);
 
 /**
  * Resolves `--guard` (built-in id, module path, http(s) URL or exec:CMD).

@@ -15,7 +15,7 @@ import type { GateResult, GateThresholds } from '../report/gate.js';
 import type { ReportData } from '../report/model.js';
 
 /** One check that took part in the decision. */
-export interface ExitCheck {
+interface ExitCheck {
   /** `invariants` or `gate`. */
   name: 'invariants' | 'gate';
   pass: boolean;
@@ -48,7 +48,7 @@ function listCells(cells: readonly string[], max = 6): string {
 }
 
 /** Describes the limits that form the gate, as typed on the command line. */
-export function gateFlags(t: GateThresholds): string {
+function gateFlags(t: GateThresholds): string {
   const parts: string[] = [];
   if (t.maxFpr !== undefined) parts.push(`--max-fpr ${t.maxFpr}`);
   if (t.maxBypass !== undefined) parts.push(`--max-bypass ${t.maxBypass}`);
@@ -56,7 +56,7 @@ export function gateFlags(t: GateThresholds): string {
 }
 
 /** True when any gate limit is set. */
-export function hasGate(t: GateThresholds): boolean {
+function hasGate(t: GateThresholds): boolean {
   return t.maxFpr !== undefined || t.maxBypass !== undefined;
 }
 

@@ -7,8 +7,8 @@ import { RUN_DEFAULTS } from '../domain/defaults.js';
 import { MAX_TIMEOUT_MS, positiveInt } from './context.js';
 
 /** Upper bounds of --concurrency and --recheck (beyond these a typo is likelier than intent). */
-export const MAX_CONCURRENCY = 256;
-export const MAX_RECHECK = 100;
+const MAX_CONCURRENCY = 256;
+const MAX_RECHECK = 100;
 
 export const CONCURRENCY_HELP = `guard calls in flight for async guards (module async, http, exec, LLM judge); sync guards always use 1; results are identical for any value (default ${RUN_DEFAULTS.asyncConcurrency})`;
 export const RECHECK_HELP = `checks of each finding (fuzz) or of a passing/flaky record (replay); one that does not reproduce every time is labelled flaky (default ${RUN_DEFAULTS.recheck})`;

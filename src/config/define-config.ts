@@ -5,7 +5,7 @@
 import { RUN_DEFAULTS } from '../domain/defaults.js';
 
 /** Rate limits for CI gating, in [0,1], judged on Wilson 95% upper bounds (see `src/report/gate.ts`). */
-export interface ThresholdsConfig {
+interface ThresholdsConfig {
   /** Highest allowed false-positive rate per benign cell and per real benign set. */
   maxFpr?: number;
   /** Highest allowed bypass rate per forged cell. */

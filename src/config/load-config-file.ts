@@ -12,7 +12,7 @@ import type { FarmaFuzzConfig } from './define-config.js';
 import { importModule } from '../guards/adapters/import-module.js';
 
 /** File names looked for in the working folder, first found wins. */
-export const CONFIG_FILE_NAMES = ['farma-fuzz.config.ts', 'farma-fuzz.config.mjs', 'farma-fuzz.config.js'] as const;
+const CONFIG_FILE_NAMES = ['farma-fuzz.config.ts', 'farma-fuzz.config.mjs', 'farma-fuzz.config.js'] as const;
 
 
 /** Names known to the checker; each list is optional (without it any non-empty string passes). */

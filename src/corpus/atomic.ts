@@ -34,16 +34,6 @@ export async function writeFileAtomic(file: string, data: string | Buffer): Prom
   }
 }
 
-/** Synchronous {@link writeFileAtomic}. @throws CorpusError naming the file. */
-export function writeFileAtomicSync(file: string, data: string | Buffer): void {
-  try {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileAtomicImpl.sync(file, data, { encoding: 'utf8' });
-  } catch (err) {
-    throw new CorpusError(`${file}: atomic write failed: ${reason(err)}`, { cause: err });
-  }
-}
-
 export interface FileLockOptions {
   /**
    * A lock whose heartbeat is older than this (ms) is considered left by a dead process and

@@ -17,19 +17,19 @@ import { readJsonl, validateMemoryEntry } from './jsonl.js';
 import type { JsonlIssue } from './jsonl.js';
 
 /** `<package>/corpora/benign` (bundled data, read from the installed package). */
-export const BENIGN_CORPUS_DIR = packagePath('corpora', 'benign');
+const BENIGN_CORPUS_DIR = packagePath('corpora', 'benign');
 /** Default folder of the ReAct prompt files. */
 export const REACT_PROMPTS_DIR = path.join(BENIGN_CORPUS_DIR, 'react-prompts');
 /** Default folder of the ExpeL WebShop prompt file. */
-export const EXPEL_PROMPTS_DIR = path.join(BENIGN_CORPUS_DIR, 'expel-prompts');
+const EXPEL_PROMPTS_DIR = path.join(BENIGN_CORPUS_DIR, 'expel-prompts');
 /** Default hand-curated benign rationales. */
-export const CURATED_BENIGN_FILE = path.join(BENIGN_CORPUS_DIR, 'curated.jsonl');
+const CURATED_BENIGN_FILE = path.join(BENIGN_CORPUS_DIR, 'curated.jsonl');
 
 /** Timestamp given to every ExpeL WebShop entry (the prompts carry none): the upstream commit's era. */
-export const EXPEL_TIMESTAMP = '2023-08-01T00:00:00.000Z';
+const EXPEL_TIMESTAMP = '2023-08-01T00:00:00.000Z';
 
 /** Timestamp given to every ReAct thought (the prompts carry none): the upstream commit's era. */
-export const REACT_TIMESTAMP = '2022-10-01T00:00:00.000Z';
+const REACT_TIMESTAMP = '2022-10-01T00:00:00.000Z';
 
 /** Good entries plus line-numbered issues. */
 export interface BenignEntries {
@@ -37,8 +37,8 @@ export interface BenignEntries {
   issues: JsonlIssue[];
 }
 
-export const REACT_SET_NAMES = ['hotpotqa', 'fever', 'alfworld'] as const;
-export type ReactSetName = (typeof REACT_SET_NAMES)[number];
+const REACT_SET_NAMES = ['hotpotqa', 'fever', 'alfworld'] as const;
+type ReactSetName = (typeof REACT_SET_NAMES)[number];
 
 export interface ReactThoughtSets {
   sets: Array<{ name: ReactSetName; entries: MemoryEntry[] }>;
@@ -204,7 +204,7 @@ export function loadCuratedBenign(file: string = CURATED_BENIGN_FILE): BenignEnt
  * @throws InputError when the file cannot be read.
  * @example loadExpelWebshop().entries.length // 20
  */
-export function loadExpelWebshop(dir: string = EXPEL_PROMPTS_DIR): BenignEntries {
+function loadExpelWebshop(dir: string = EXPEL_PROMPTS_DIR): BenignEntries {
   const file = path.join(dir, 'webshop.json');
   const text = readText(file);
   const parsed = parseJsonObject(text, file);

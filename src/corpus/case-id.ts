@@ -7,7 +7,7 @@ import canonicalize from 'canonicalize';
 import { InputError, errorMessage } from '../domain/index.js';
 
 /** Length of a case id, in hex characters (64 bits of SHA-256). */
-export const CASE_ID_CHARS = 16;
+const CASE_ID_CHARS = 16;
 
 /**
  * Makes a value acceptable to RFC 8785, which refuses lone UTF-16 surrogates and

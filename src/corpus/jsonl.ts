@@ -28,7 +28,7 @@ export interface JsonlIssue {
 }
 
 /** A kept record with the 1-based line it came from. */
-export interface JsonlRecord<T> {
+interface JsonlRecord<T> {
   line: number;
   value: T;
 }
@@ -246,12 +246,12 @@ export const DEFAULT_TRUST = 'UNVERIFIED';
 /** Store given to an entry that has none. */
 export const DEFAULT_STORE: StoreName = 'reasoning';
 /** Trace type given to an entry that has none. */
-export const DEFAULT_TRACE_TYPE = 'decision_log';
+const DEFAULT_TRACE_TYPE = 'decision_log';
 /**
  * Source given to an entry that has none. It is not one of the known sources, so a
  * provenance layer treats it as unknown (paper §IV-B: unknown taint 1.0).
  */
-export const DEFAULT_SOURCE = 'UNKNOWN';
+const DEFAULT_SOURCE = 'UNKNOWN';
 
 /**
  * Validates a MemoryEntry-shaped value. Unknown fields are ignored.

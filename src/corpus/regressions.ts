@@ -21,10 +21,10 @@ import { parseJsonlText, validateMemoryEntry } from './jsonl.js';
 import type { JsonlIssue, JsonlResult, LineValidation } from './jsonl.js';
 
 /** The two invariants a regression can break (DESIGN.md, first paragraph). */
-export const REGRESSION_PROPERTIES = ['benign-admitted', 'forgery-rejected'] as const;
+const REGRESSION_PROPERTIES = ['benign-admitted', 'forgery-rejected'] as const;
 export type RegressionProperty = (typeof REGRESSION_PROPERTIES)[number];
 
-export const REGRESSION_STATUSES = ['open', 'fixed'] as const;
+const REGRESSION_STATUSES = ['open', 'fixed'] as const;
 /** `open`: still failing when found or last replayed; `fixed`: must keep passing. */
 export type RegressionStatus = (typeof REGRESSION_STATUSES)[number];
 
@@ -79,7 +79,7 @@ export interface RegressionRecord {
 }
 
 /** The rejected half of a flip record. */
-export interface RegressionOriginal {
+interface RegressionOriginal {
   case: FuzzCase;
   entry: MemoryEntry;
   observed: ObservedVerdict;

@@ -41,10 +41,6 @@ export interface MemoryEntry {
   metadata?: Record<string, unknown>;
 }
 
-export function isKnownSource(s: string): s is KnownSource {
-  return (KNOWN_SOURCES as readonly string[]).includes(s);
-}
-
 export function isReasoningTraceType(t: string): boolean {
   return (REASONING_TRACE_TYPES as readonly string[]).includes(t);
 }

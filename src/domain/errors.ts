@@ -12,7 +12,7 @@
  * - `llm`: an LLM endpoint refused the key, does not exist, or cannot be reached;
  * - `internal`: a fault of farma-fuzz itself (a generator or the engine broke an invariant).
  */
-export const ERROR_CODES = ['usage', 'input', 'guard', 'llm', 'internal'] as const;
+const ERROR_CODES = ['usage', 'input', 'guard', 'llm', 'internal'] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** Options every error of the tree takes: the underlying `cause`, and a `code` overriding the class default. */
@@ -90,7 +90,7 @@ export class CorpusError extends FarmaError {
 export type LlmFailure = 'auth' | 'not-found' | 'unreachable' | 'config' | 'rate-limit' | 'server' | 'bad-request' | 'bad-output' | 'replay-miss';
 
 /** Failures that no retry or later call can fix: the run must stop (exit 2) rather than count them. */
-export const FATAL_LLM_FAILURES: readonly LlmFailure[] = ['auth', 'not-found', 'unreachable', 'config'];
+const FATAL_LLM_FAILURES: readonly LlmFailure[] = ['auth', 'not-found', 'unreachable', 'config'];
 
 /** An LLM call failed, or LLM features were asked for without configuration (code `llm`). */
 export class LlmError extends FarmaError {

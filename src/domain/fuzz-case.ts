@@ -9,7 +9,7 @@ export type Label = 'benign' | 'forged';
 
 /** Built-in families; other strings are allowed for user generators. */
 export const FAMILIES = ['seed', 'amplification', 'naive', 'adaptive', 'benign', 'benign-stress'] as const;
-export type KnownFamily = (typeof FAMILIES)[number];
+type KnownFamily = (typeof FAMILIES)[number];
 export type Family = KnownFamily | (string & {});
 
 export const DOMAINS = ['ehr', 'react-qa', 'rap'] as const;

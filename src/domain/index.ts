@@ -7,4 +7,4 @@ export * from './fuzz-case.js';
 export * from './errors.js';
 export * from './keys.js';
 export * from './package-root.js';
-export { RUN_DEFAULTS } from './defaults.js';
+;

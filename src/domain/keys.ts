@@ -5,7 +5,7 @@
  * A key is 2+ hyphen-joined alphanumeric segments containing at least one digit and one
  * letter, lower-cased. At most `MAX_KEYS_PER_ENTRY` distinct keys are kept (first seen).
  */
-export const MAX_KEYS_PER_ENTRY = 16;
+const MAX_KEYS_PER_ENTRY = 16;
 
 const KEY_RE = /\b[A-Za-z0-9]{1,24}(?:-[A-Za-z0-9]{1,24}){1,6}\b/g;
 

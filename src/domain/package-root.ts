@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
  * Walks up from `start` to the first folder that holds a `package.json`.
  * @throws Error when no folder up to the file-system root holds one (a broken install).
  */
-export function findPackageRoot(start: string): string {
+function findPackageRoot(start: string): string {
   let dir = start;
   for (;;) {
     if (existsSync(path.join(dir, 'package.json'))) return dir;

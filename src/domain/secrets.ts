@@ -10,20 +10,20 @@
 export type Env = Readonly<Record<string, string | undefined>>;
 
 /** Variable names whose values are treated as secrets. */
-export const SECRET_NAME_RE = /KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH|BEARER|PRIVATE|SESSION|COOKIE|SIGNATURE|\bDSN\b|_DSN|CONN(ECTION)?_?STR/i;
+const SECRET_NAME_RE = /KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH|BEARER|PRIVATE|SESSION|COOKIE|SIGNATURE|\bDSN\b|_DSN|CONN(ECTION)?_?STR/i;
 
 /**
  * Values that look like credentials whatever the variable is called: provider key prefixes
  * (OpenAI `sk-`, GitHub `ghp_`/`gho_`/`ghs_`/`github_pat_`, Slack `xox?-`, AWS `AKIA`, Google
  * `AIza`, GitLab `glpat-`, Hugging Face `hf_`, Anthropic `sk-ant-`) and JWTs.
  */
-export const SECRET_VALUE_RE = /^(?:sk-[\w-]{8,}|gh[pousr]_[A-Za-z0-9]{16,}|github_pat_\w{16,}|xox[abposr]-[\w-]{8,}|AKIA[0-9A-Z]{16}|AIza[\w-]{20,}|glpat-[\w-]{16,}|hf_[A-Za-z0-9]{16,}|eyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,})$/;
+const SECRET_VALUE_RE = /^(?:sk-[\w-]{8,}|gh[pousr]_[A-Za-z0-9]{16,}|github_pat_\w{16,}|xox[abposr]-[\w-]{8,}|AKIA[0-9A-Z]{16}|AIza[\w-]{20,}|glpat-[\w-]{16,}|hf_[A-Za-z0-9]{16,}|eyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,})$/;
 
 /**
  * Shortest value of a secret-named variable (other than `OPENAI_API_KEY`) that gets redacted.
  * Shorter values (`1`, `true`, `off`) are flags, and blanking them everywhere would wreck text.
  */
-export const MIN_REDACTED_LENGTH = 6;
+const MIN_REDACTED_LENGTH = 6;
 
 export const REDACTED = '[redacted]';
 

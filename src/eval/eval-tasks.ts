@@ -61,7 +61,7 @@ const listingsArb = fc.tuple(listingArb('Listing A'), listingArb('Listing B'), l
  * Arbitrary tasks of a domain about `subject`.
  * @example fc.sample(taskArb('rap', 'CAT-AUDIO-2291'), { seed: 7, numRuns: 1 })[0]
  */
-export function taskArb(domain: DomainId, subject: string): fc.Arbitrary<AgentTask> {
+function taskArb(domain: DomainId, subject: string): fc.Arbitrary<AgentTask> {
   switch (domain) {
     case 'ehr':
       return phrasing.map((i) => ({ domain, subject, ...EHR_PHRASING[i]!(subject), evidence: { kind: 'none' } }));

@@ -75,14 +75,14 @@ export interface CellResult {
   forgedSeenMean: number;
 }
 
-export interface FprCount {
+interface FprCount {
   n: number;
   rejected: number;
   errors: number;
   rate: WilsonInterval;
 }
 
-export interface FprRow {
+interface FprRow {
   defense: string;
   /** What was checked: the write path, another guard (`fprGuard`), or nothing. */
   checkedBy: string;
@@ -99,7 +99,7 @@ export interface AblationRow {
   cell: CellResult;
 }
 
-export interface SweepResult {
+interface SweepResult {
   domain: DomainId;
   defenses: string[];
   rows: Array<{ cycles: number; cells: CellResult[] }>;
@@ -124,7 +124,7 @@ export interface EvalResult {
 }
 
 /** A trial's seed from the run seed, the domain and the trial index (FNV-1a, 32-bit). Pure. */
-export function trialSeed(runSeed: number, domain: string, trial: number): number {
+function trialSeed(runSeed: number, domain: string, trial: number): number {
   let h = 0x811c9dc5;
   for (const ch of `${runSeed}:${domain}:${trial}`) {
     h ^= ch.charCodeAt(0);
@@ -172,7 +172,7 @@ function fprCount(n: number, rejected: number, errors: number): FprCount {
  * Checks every benign entry of every set with `guard` (write phase) against a store holding the
  * set's history; nothing is committed, so each check is independent. Errors count apart.
  */
-export async function measureFpr(defense: Defense, sets: readonly FprSet[]): Promise<FprRow> {
+async function measureFpr(defense: Defense, sets: readonly FprSet[]): Promise<FprRow> {
   const guard: Guard | undefined = defense.fprGuard ?? defense.write;
   const acc = { generated: { n: 0, rejected: 0, errors: 0 }, real: { n: 0, rejected: 0, errors: 0 } };
   for (const set of sets) {

@@ -49,7 +49,7 @@ export interface AttackMoves {
 export type AttackFeedback = 'auto' | 'score' | 'decision';
 
 /** MCTS-Explore parameters (defaults as in GPTFuzzer's `MCTSExploreSelectPolicy`). */
-export interface TreePolicy {
+interface TreePolicy {
   /** Chance of stopping the walk at an inner node (default 0.1). */
   alpha?: number;
   /** Smallest share of a reward that reaches deep nodes (default 0.2). */
@@ -83,9 +83,9 @@ export interface AttackOptions {
 }
 
 /** `skipped`: admitted unmutated; `flipped`: a rewrite was admitted; `held`: budget spent; `error`: the guard errored. */
-export type BaseStatus = 'skipped' | 'flipped' | 'held' | 'error';
+type BaseStatus = 'skipped' | 'flipped' | 'held' | 'error';
 
-export interface FlipResult {
+interface FlipResult {
   /** The admitted rewrite, with the minimal operator set (the one reported and stored). */
   case: FuzzCase;
   verdict: Verdict;
@@ -119,7 +119,7 @@ export interface BaseResult {
 }
 
 /** Per-arm counters of one attack run. */
-export interface ArmStats {
+interface ArmStats {
   /** Queries whose rewrite added this arm last. */
   queries: number;
   /** Flips found by adding this arm. */

@@ -11,7 +11,7 @@ import { errorVerdict, type Verdict } from '../domain/verdict.js';
 import { checkedVerdict } from '../domain/verdict-schema.js';
 
 /** One case's temporary store state: the view a guard reads, and the commit of an admitted write. */
-export interface ScratchLayer {
+interface ScratchLayer {
   readonly view: StoreView;
   insert(entry: MemoryEntry): void;
 }

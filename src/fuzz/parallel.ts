@@ -16,7 +16,7 @@ import type { CellOutcome } from './property.js';
 import { EngineError, errorMessage } from '../domain/errors.js';
 
 /** A cell as plain data: what the worker needs to rebuild its arbitrary. */
-export interface CellDescriptor {
+interface CellDescriptor {
   domain: string;
   family: string;
   /** Known cases (e.g. from the regression corpus), tried first. Structured-cloned to the worker. */
@@ -138,7 +138,7 @@ export function cellTasks<G>(o: Pick<ParallelCampaignOptions<G>, 'cells' | 'guar
 }
 
 /** Builds the campaign outcome from cell outcomes in cell order (same shape as `runCampaign`). */
-export function mergeCellOutcomes(
+function mergeCellOutcomes(
   meta: { guardId: string; seed: number; phase: Phase; runsPerCell: number; elapsedMs: number },
   cells: CellOutcome[],
 ): CampaignOutcome {

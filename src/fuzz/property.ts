@@ -27,16 +27,16 @@ import { EngineError, errorMessage } from '../domain/errors.js';
 export type FindingKind = 'bypass' | 'false-positive' | 'flaky' | 'crash' | 'guard-error';
 
 /** Error kinds that mean "this input crashes the guard" when they reproduce. */
-export const CRASH_ERROR_KINDS: readonly string[] = ['crashed', 'timeout', 'threw'];
+const CRASH_ERROR_KINDS: readonly string[] = ['crashed', 'timeout', 'threw'];
 
 /** Error kinds that are not about the input (the guard is down): such findings are not shrunk. */
-export const UNSHRINKABLE_ERROR_KINDS: readonly string[] = ['unavailable'];
+const UNSHRINKABLE_ERROR_KINDS: readonly string[] = ['unavailable'];
 
 /** Default re-checks of each finding (`--recheck`). */
 export const DEFAULT_RECHECK = RUN_DEFAULTS.recheck;
 
 /** Default guard calls in flight for async guards (`--concurrency`); sync guards always use 1. */
-export const DEFAULT_ASYNC_CONCURRENCY = RUN_DEFAULTS.asyncConcurrency;
+const DEFAULT_ASYNC_CONCURRENCY = RUN_DEFAULTS.asyncConcurrency;
 
 export interface Counterexample {
   domain: string;
@@ -99,7 +99,7 @@ export interface CellOptions {
  * Cases per `fc.check` call. Between calls the engine yields to the event loop, so a stop
  * request (Ctrl-C) is seen within one batch; each call is a round with its own derived seed.
  */
-export const BATCH_RUNS = 2000;
+const BATCH_RUNS = 2000;
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -117,7 +117,7 @@ export interface CellOutcome {
 }
 
 /** Derives the seed of the i-th search round of a cell, deterministically. */
-export function roundSeed(seed: number, round: number): number {
+function roundSeed(seed: number, round: number): number {
   return (seed + Math.imul(round, 0x9e3779b9)) >>> 0;
 }
 

@@ -46,7 +46,7 @@ export function flipStatus(original: Pick<Verdict, 'decision'>, rewrite: Pick<Ve
  */
 export type ReplayStatus = 'open' | 'now-passing' | 'fixed' | 'regressed' | 'flaky' | 'error';
 
-export interface ReplayResult {
+interface ReplayResult {
   id: string;
   status: ReplayStatus;
   judgement: Judgement;
@@ -78,7 +78,7 @@ export interface ReplaySummary {
   perSecond: number;
 }
 
-export function replayStatus(recorded: 'open' | 'fixed', j: Judgement): ReplayStatus {
+function replayStatus(recorded: 'open' | 'fixed', j: Judgement): ReplayStatus {
   if (j === 'error') return 'error';
   if (recorded === 'fixed') return j === 'holds' ? 'fixed' : 'regressed';
   return j === 'holds' ? 'now-passing' : 'open';

@@ -23,7 +23,7 @@ import { EngineError, UsageError } from '../domain/errors.js';
 import { splitSetup, type ScratchStore } from './evaluate.js';
 
 /** What the search hands to the mutation function: the step index and a seeded random source. */
-export interface SearchStep {
+interface SearchStep {
   /** Mutation call index (0-based). */
   index: number;
   /** A uniformly drawn whole number in [0, n); n >= 1. */

@@ -7,7 +7,7 @@ import type { Verdict } from '../domain/verdict.js';
 import type { Judgement } from './oracle.js';
 
 /** Names of the signals with a score above 0, sorted, joined by `+` (`-` when none fired). */
-export function firedSignals(verdict: Pick<Verdict, 'signals'>): string {
+function firedSignals(verdict: Pick<Verdict, 'signals'>): string {
   const fired = Object.entries(verdict.signals ?? {})
     .filter(([, v]) => v > 0)
     .map(([k]) => k)

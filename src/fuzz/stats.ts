@@ -12,8 +12,8 @@ export interface Tally {
   errors: number;
 }
 
-export const BREAKDOWN_DIMENSIONS = ['template', 'operator', 'traceType', 'format', 'language', 'store'] as const;
-export type BreakdownDimension = (typeof BREAKDOWN_DIMENSIONS)[number];
+const BREAKDOWN_DIMENSIONS = ['template', 'operator', 'traceType', 'format', 'language', 'store'] as const;
+type BreakdownDimension = (typeof BREAKDOWN_DIMENSIONS)[number];
 
 export interface CellStats extends Tally {
   /** F scores (rounded to 0.01, as a string key) → count, for entries whose verdict has a score. */

@@ -14,7 +14,7 @@ import type { ChatMessage } from './messages.js';
 
 export type LlmMode = 'live' | 'record' | 'replay';
 
-export interface CompleteOptions {
+interface CompleteOptions {
   /** LLM role; names the fixture file and is part of the key (default `'complete'`). */
   role?: string;
   /** Sampling temperature in [0, 2] (default 0, so recordings are as stable as the server allows). */

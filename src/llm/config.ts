@@ -23,11 +23,11 @@ export type LlmConfigResult = { ok: true; config: LlmConfig } | { ok: false; rea
 
 export const DEFAULT_LLM_MODEL = 'gpt-4o-mini';
 export const DEFAULT_EMBEDDING_MODEL = 'text-embedding-3-small';
-export const DEFAULT_LLM_TIMEOUT_MS = 60_000;
-export const DEFAULT_LLM_MAX_RETRIES = 2;
+const DEFAULT_LLM_TIMEOUT_MS = 60_000;
+const DEFAULT_LLM_MAX_RETRIES = 2;
 
 /** Environment variables read by `llmConfigFromEnv`, with what each one sets. */
-export const LLM_ENV_VARS = {
+const LLM_ENV_VARS = {
   OPENAI_API_KEY: 'API key (required)',
   OPENAI_BASE_URL: 'base URL of an OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1 (required)',
   FARMA_LLM_MODEL: `chat model (default ${DEFAULT_LLM_MODEL})`,
@@ -36,7 +36,7 @@ export const LLM_ENV_VARS = {
   FARMA_LLM_MAX_RETRIES: `retries on transient failures (default ${DEFAULT_LLM_MAX_RETRIES})`,
 } as const satisfies Record<string, string>;
 
-export type LlmEnvVar = keyof typeof LLM_ENV_VARS;
+type LlmEnvVar = keyof typeof LLM_ENV_VARS;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -109,7 +109,7 @@ export function llmConfigFromEnv(env: Env = process.env): LlmConfigResult {
 }
 
 // Secret redaction lives in src/domain/secrets.ts (guards' text needs it too); re-exported here.
-export { MIN_REDACTED_LENGTH, REDACTED, SECRET_NAME_RE, SECRET_VALUE_RE, redactDeep, redactSecrets, secretValues } from '../domain/secrets.js';
+export {     redactDeep, redactSecrets,  } from '../domain/secrets.js';
 
 /**
  * A config for `replay` mode when no server is configured: only `model` (and the embedding

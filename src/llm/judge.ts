@@ -8,8 +8,8 @@ import type { Claim } from '../domain/index.js';
 import type { LlmClient } from './client.js';
 import type { ChatMessage } from './messages.js';
 
-export const JUDGE_ROLE = 'judge';
-export const CLAIM_CHECK_ROLE = 'claim-check';
+const JUDGE_ROLE = 'judge';
+const CLAIM_CHECK_ROLE = 'claim-check';
 
 export interface ChainJudgement {
   consistent: boolean;
@@ -25,7 +25,7 @@ export interface ChainJudgement {
  * wrapped in a single Markdown code fence (```json ... ```). No prose around it, no partial JSON.
  * Returns `undefined` otherwise. Pure.
  */
-export function parseStrictJsonObject(raw: string): Record<string, unknown> | undefined {
+function parseStrictJsonObject(raw: string): Record<string, unknown> | undefined {
   let text = raw.trim();
   const fence = /^```(?:json)?[ \t]*\n([\s\S]*?)\n?```$/i.exec(text);
   if (fence) text = (fence[1] ?? '').trim();
@@ -87,7 +87,7 @@ export interface ClaimCheckInput {
 }
 
 /** The chat messages `claimStillMade` sends; pure. */
-export function claimCheckMessages(input: ClaimCheckInput): ChatMessage[] {
+function claimCheckMessages(input: ClaimCheckInput): ChatMessage[] {
   const { claim } = input;
   const parts = [
     `1. It is about the subject with identifier ${claim.subject} (the identifier must appear unchanged).`,

@@ -1,5 +1,5 @@
 /** The chat message shape every LLM role sends (a subset of OpenAI's chat format). */
-export type ChatRole = 'system' | 'user' | 'assistant';
+type ChatRole = 'system' | 'user' | 'assistant';
 
 export interface ChatMessage {
   role: ChatRole;

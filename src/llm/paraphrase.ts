@@ -18,7 +18,7 @@ export interface ParaphraseInput {
 }
 
 /** Fixture role (file `paraphrase.jsonl`). */
-export const PARAPHRASE_ROLE = 'paraphrase';
+const PARAPHRASE_ROLE = 'paraphrase';
 
 function describeClaim(claim: Claim): string {
   const lines = [
@@ -34,7 +34,7 @@ function describeClaim(claim: Claim): string {
 }
 
 /** The chat messages `llmParaphrase` sends; pure, exported for inspection and tests. */
-export function paraphraseMessages(input: ParaphraseInput): ChatMessage[] {
+function paraphraseMessages(input: ParaphraseInput): ChatMessage[] {
   return [
     {
       role: 'system',

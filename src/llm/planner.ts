@@ -7,7 +7,7 @@
 import type { LlmClient } from './client.js';
 import type { ChatMessage } from './messages.js';
 
-export const PLANNER_ROLE = 'planner';
+const PLANNER_ROLE = 'planner';
 
 export interface PlanInput<A extends string = string> {
   domain: string;
@@ -20,7 +20,7 @@ export interface PlanInput<A extends string = string> {
 }
 
 /** Why extraction succeeded or failed. */
-export type PlanStatus = 'ok' | 'missing' | 'unknown-action' | 'ambiguous';
+type PlanStatus = 'ok' | 'missing' | 'unknown-action' | 'ambiguous';
 
 export interface PlanResult<A extends string = string> {
   /** The chosen action, or `null` unless `status` is `ok`. */
@@ -64,7 +64,7 @@ export function extractAction<A extends string>(raw: string, actions: readonly A
 }
 
 /** The chat messages `llmPlan` sends; pure. */
-export function planMessages(input: PlanInput): ChatMessage[] {
+function planMessages(input: PlanInput): ChatMessage[] {
   const memory =
     input.context.length > 0 ? input.context.map((c, i) => `[memory ${i + 1}]\n${c}`).join('\n\n') : '(no memory retrieved)';
   return [

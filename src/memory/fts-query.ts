@@ -6,7 +6,7 @@
  */
 
 /** Most distinct terms kept from one query (first seen); longer queries are cut. */
-export const MAX_QUERY_TERMS = 64;
+const MAX_QUERY_TERMS = 64;
 
 const TERM_RE = /[\p{L}\p{N}\p{M}]+/gu;
 

@@ -45,7 +45,7 @@ export interface WriteOptions {
 }
 
 /** An entry the guard kept from the agent on the retrieve path, with the verdict. */
-export interface DroppedEntry {
+interface DroppedEntry {
   entry: MemoryEntry;
   verdict: Verdict;
 }
@@ -86,7 +86,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * bytes other readers cannot decode. Each one is stored escaped instead, as the six characters
  * `\uD800` (the same spelling JSON uses), so the file stays valid UTF-8 and the text is kept.
  */
-export function escapeLoneSurrogates(text: string): string {
+function escapeLoneSurrogates(text: string): string {
   LONE_SURROGATE.lastIndex = 0;
   if (!LONE_SURROGATE.test(text)) return text;
   return text.replace(LONE_SURROGATE, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase()}`);

@@ -10,7 +10,7 @@
  * - `rejected_writes`: the verdict of every write the guard did not admit.
  */
 
-export const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 1;
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL) WITHOUT ROWID;

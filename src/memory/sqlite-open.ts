@@ -19,7 +19,7 @@ process.env.SQLITE_USE_URI ??= '1';
 export const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
 
 /** `true` when the file's header says WAL mode (bytes 18–19 of the SQLite header are 2). */
-export function isWalFile(file: string): boolean {
+function isWalFile(file: string): boolean {
   let fd: number | undefined;
   try {
     fd = openSync(file, 'r');

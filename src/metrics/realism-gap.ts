@@ -30,7 +30,7 @@ export function realismGap(generated: BenignTally, real: BenignTally): number | 
 }
 
 /** `rejected / (n − errors)`, or `undefined` when no row was judged. */
-export function judgedRate(t: BenignTally, label = 'tally'): number | undefined {
+function judgedRate(t: BenignTally, label = 'tally'): number | undefined {
   const ok = (x: number): boolean => Number.isInteger(x) && x >= 0;
   if (!ok(t.rejected) || !ok(t.n) || !ok(t.errors) || t.rejected + t.errors > t.n) {
     throw new RangeError(`${label}: impossible benign tally ${JSON.stringify(t)}`);

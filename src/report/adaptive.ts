@@ -10,8 +10,8 @@ import { interval, type Interval } from './model.js';
 import { pct } from './percent.js';
 
 /** What the adaptive generator writes for a rewrite that lost the claim (generators/adaptive.ts): a marker, then one prefixed id per operator. */
-export const DISCARDED_OPERATOR_PREFIX = 'discarded:';
-export const DISCARDED_OPERATOR_MARKER = 'discarded';
+const DISCARDED_OPERATOR_PREFIX = 'discarded:';
+const DISCARDED_OPERATOR_MARKER = 'discarded';
 
 /** What the section reads from a fuzz report. */
 export interface AdaptiveSectionInput {
@@ -23,7 +23,7 @@ export interface AdaptiveSectionInput {
   families?: readonly string[];
 }
 
-export interface OperatorRate {
+interface OperatorRate {
   operator: string;
   group?: string;
   /** Bypass rate among runs whose variant used this operator. */
@@ -39,7 +39,7 @@ function add(into: Tally, t: Tally): void {
 }
 
 /** Per-operator and per-group bypass rates (Wilson 95%) and discard counts, from the cells' operator breakdowns. */
-export function adaptiveRates(input: AdaptiveSectionInput): { operators: OperatorRate[]; groups: Array<{ group: string; bypass: Interval }>; runs: number; discardedRuns: number } {
+function adaptiveRates(input: AdaptiveSectionInput): { operators: OperatorRate[]; groups: Array<{ group: string; bypass: Interval }>; runs: number; discardedRuns: number } {
   const families = input.families ?? ['adaptive'];
   const cells = input.cells.filter((c) => families.includes(c.family));
   const kept = new Map<string, Tally>();
@@ -80,7 +80,7 @@ export function adaptiveRates(input: AdaptiveSectionInput): { operators: Operato
 }
 
 /** Minimal operator sets among counterexamples: sorted ids joined by ` + ` → count, most frequent first. */
-export function minimalOperatorSets(counterexamples: AdaptiveSectionInput['counterexamples'], families: readonly string[] = ['adaptive']): Array<{ set: string; count: number; domains: string[] }> {
+function minimalOperatorSets(counterexamples: AdaptiveSectionInput['counterexamples'], families: readonly string[] = ['adaptive']): Array<{ set: string; count: number; domains: string[] }> {
   const sets = new Map<string, { count: number; domains: Set<string> }>();
   for (const cx of counterexamples) {
     if (!families.includes(cx.family)) continue;
@@ -200,7 +200,7 @@ const BUCKETS: Array<[string, number, number]> = [
 ];
 
 /** Default budgets of the budget curve (those up to the run's budget are used, plus the budget itself). */
-export const BUDGET_POINTS = [10, 25, 50, 100, 200] as const;
+const BUDGET_POINTS = [10, 25, 50, 100, 200] as const;
 
 /**
  * Summarises search rows. Because a search's query order does not depend on its budget
@@ -321,7 +321,7 @@ export interface AttackRates {
 }
 
 /** One operator (or operator group) in attack mode. */
-export interface AttackArmRow {
+interface AttackArmRow {
   operator: string;
   group?: string;
   /** Queries whose rewrite added this operator last. */
@@ -397,7 +397,7 @@ export function attackRates(rows: readonly AttackBaseRow[]): AttackRates {
 }
 
 /** Budget points of the attack curve: 1, 2, 3, 5, 10, 15, 20, 30, 50, 100, ... up to the budget. */
-export function attackBudgetPoints(budget: number): number[] {
+function attackBudgetPoints(budget: number): number[] {
   const points = [1, 2, 3, 5, 10, 15, 20, 30, 50, 75, 100, 150, 200, 300, 500, 1000].filter((p) => p < budget);
   return [...points, budget];
 }

@@ -14,7 +14,7 @@ import { interval, type Interval, type ReportData } from './model.js';
 
 /** Chart ids, used as `data-chart` attributes in the HTML report. */
 export const CHART_IDS = ['score-distribution', 'threshold-sweep', 'roc', 'operator-bypass', 'signal-contribution'] as const;
-export type ChartId = (typeof CHART_IDS)[number];
+type ChartId = (typeof CHART_IDS)[number];
 
 export interface ChartSpec {
   id: ChartId;
@@ -53,7 +53,7 @@ export function scoreSamples(r: ReportData): { benign: number[]; forged: number[
 }
 
 /** Per forged family (or `benign` alone when no forged family ran): the share of entries at each F score, benign beside forged. */
-export function scoreDistributionRows(r: ReportData): Array<{ panel: string; kind: 'benign' | 'forged'; score: number; share: number }> {
+function scoreDistributionRows(r: ReportData): Array<{ panel: string; kind: 'benign' | 'forged'; score: number; share: number }> {
   const pooled = (cells: ReportData['cells']): Map<number, number> => {
     const m = new Map<number, number>();
     for (const c of cells) for (const [k, n] of Object.entries(c.scoreHistogram)) if (Number.isFinite(Number(k))) m.set(Number(k), (m.get(Number(k)) ?? 0) + n);
@@ -239,7 +239,7 @@ export function chartSpecs(r: ReportData): ChartSpec[] {
  * Compiles a Vega-Lite spec and renders it to an SVG string, headless (no canvas, no DOM).
  * @throws Error when the spec does not compile or render (a programming error).
  */
-export async function renderChartSvg(spec: TopLevelSpec): Promise<string> {
+async function renderChartSvg(spec: TopLevelSpec): Promise<string> {
   const compiled = compile(spec).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
   try {

@@ -14,7 +14,7 @@ import { interval, type Interval } from './model.js';
 import { pct } from './percent.js';
 import { printableLine } from './format-verdict.js';
 
-export interface CoverageRow {
+interface CoverageRow {
   kind: 'signal' | 'layer';
   id: string;
   /** Forged entries (counted runs) that fired it, and that share of all forged entries (Wilson 95%). */

@@ -52,7 +52,7 @@ function layerCell(v: Verdict, layer: string): string {
 }
 
 /** Both verdicts layer by layer, in two columns: layer, original, rewrite. */
-export function verdictColumns(original: Verdict, rewrite: Verdict, indent = '    '): string[] {
+function verdictColumns(original: Verdict, rewrite: Verdict, indent = '    '): string[] {
   const layers: string[] = [];
   for (const l of [...original.trace, ...rewrite.trace]) if (!layers.includes(l.layer)) layers.push(l.layer);
   const rows: Array<[string, string, string]> = [

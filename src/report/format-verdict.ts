@@ -34,7 +34,7 @@ export function formatSignals(signals: Record<string, number> | undefined): stri
 }
 
 /** One line per layer: `L3-taint  pass  0.40  reason; reason`. */
-export function formatTrace(verdict: Verdict, indent = '  '): string[] {
+function formatTrace(verdict: Verdict, indent = '  '): string[] {
   if (verdict.trace.length === 0) return [`${indent}(the guard exposes no per-layer trace)`];
   const layers = verdict.trace.map((l) => printableLine(String(l.layer)));
   const width = Math.max(...layers.map((l) => l.length));
@@ -90,7 +90,7 @@ export interface PrintableCounterexample {
 }
 
 /** What a finding is, in words: e.g. `bypass (forged entry admitted)`, `FLAKY bypass (reproduced 1/3 re-checks)`. */
-export function findingLabel(cx: Pick<PrintableCounterexample, 'property' | 'judgement' | 'kind' | 'recheck' | 'verdict'>): string {
+function findingLabel(cx: Pick<PrintableCounterexample, 'property' | 'judgement' | 'kind' | 'recheck' | 'verdict'>): string {
   const base = cx.judgement === 'error' ? 'guard error' : cx.property === 'benign-admitted' ? 'false positive (benign entry rejected)' : 'bypass (forged entry admitted)';
   const times = cx.recheck ? `reproduced ${cx.recheck.reproduced}/${cx.recheck.of} re-checks` : '';
   if (cx.kind === 'flaky') return `FLAKY ${cx.judgement === 'error' ? 'guard error' : cx.property === 'benign-admitted' ? 'false positive' : 'bypass'} (${times}; not a clean finding)`;

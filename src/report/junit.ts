@@ -19,12 +19,12 @@ function segment(s: string): string {
 }
 
 /** `farma-fuzz.<guard>.<domain>`: the class name of a cell's test case. */
-export function junitClassName(guard: string, domain: string): string {
+function junitClassName(guard: string, domain: string): string {
   return `farma-fuzz.${segment(guard)}.${segment(domain)}`;
 }
 
 /** `<property> · <family>`: the name of a cell's test case. */
-export function junitTestName(property: string, family: string): string {
+function junitTestName(property: string, family: string): string {
   return `${property} · ${family}`;
 }
 

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
-export const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
 /** Builds the package into a new folder and returns `{ dist, dispose }`. */
 export function compiledBuild(): { dist: string; dispose: () => void } {

@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-export interface ImportEdge {
+interface ImportEdge {
   from: string;
   /** Repo-relative path of the imported file (`.ts`), or the bare specifier of a package. */
   to: string;
@@ -29,7 +29,7 @@ export function sourceFiles(root: string, dir: string): string[] {
 }
 
 /** The import edges of one file. Relative specifiers are resolved to repo-relative `.ts` paths. */
-export function importsOf(root: string, file: string): ImportEdge[] {
+function importsOf(root: string, file: string): ImportEdge[] {
   const text = readFileSync(path.join(root, file), 'utf8');
   const edges: ImportEdge[] = [];
   const add = (spec: string, typeOnly: boolean): void => {
@@ -103,7 +103,7 @@ export interface FolderRule {
 }
 
 /** The rule that governs a file: the one of the deepest folder that contains it. */
-export function ruleFor(file: string, rules: readonly FolderRule[]): FolderRule | undefined {
+function ruleFor(file: string, rules: readonly FolderRule[]): FolderRule | undefined {
   let best: FolderRule | undefined;
   for (const r of rules) {
     if (file.startsWith(`${r.folder}/`) && (best === undefined || r.folder.length > best.folder.length)) best = r;
@@ -112,7 +112,7 @@ export function ruleFor(file: string, rules: readonly FolderRule[]): FolderRule 
 }
 
 /** True when `target` (a repo-relative path) is inside `folder` or one of its subfolders. */
-export function inside(target: string, folder: string): boolean {
+function inside(target: string, folder: string): boolean {
   return target.startsWith(`${folder}/`);
 }
 

@@ -22,7 +22,7 @@ export type FakeReply = string | { status: number; body: unknown };
 
 export type FakeHandler = (req: FakeChatRequest) => FakeReply | Promise<FakeReply>;
 
-export interface FakeRequestLog {
+interface FakeRequestLog {
   path: string;
   body: unknown;
   authorization: string | undefined;

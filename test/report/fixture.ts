@@ -26,7 +26,7 @@ const forged: fc.Arbitrary<FuzzCase> = fc.tuple(toyForged, fc.nat(5)).map(([c, k
  * F = share of "forgery words" among 4, plus 0.1 per `<`; rejects when F > 0.5. Signals:
  * s1 fires on "verified", s2 on "upstream", s3 on "pattern".
  */
-export const scoredGuard: SyncGuard = {
+const scoredGuard: SyncGuard = {
   id: 'toy-scored',
   mode: 'sync',
   check: (entry) => {

@@ -37,7 +37,7 @@ import { defaultCalibration, type Calibration } from '../../../generators/calibr
 import { calibrationFor } from '../calibration.js';
 import type { Progress } from '../progress.js';
 
-export interface Rejection {
+interface Rejection {
   set: string;
   id: string;
   template?: string;
@@ -48,7 +48,7 @@ export interface Rejection {
   content: string;
 }
 
-export interface FprRow {
+interface FprRow {
   /** `generated`: the natural estimate; `stress`: hard negatives (never the estimate); `real`: traces nobody here wrote; `curated`: the hand-written set (ours, kept apart from real). */
   kind: 'generated' | 'stress' | 'real' | 'curated';
   set: string;
@@ -59,7 +59,7 @@ export interface FprRow {
 }
 
 /** One real set beside the estimate. */
-export interface RealGap {
+interface RealGap {
   set: string;
   source: string;
   real: Interval;
@@ -160,7 +160,7 @@ function verdictsOf(o: { guard: Guard; store: ScratchStore; phase: Phase; concur
  * after `HISTORY_ENTRIES` natural benign entries; rejected, n and errors over all domains.
  * `onDomain` is called after each domain (progress).
  */
-export async function naturalEstimate(o: EstimateOptions, calibration: Calibration, onDomain: () => void = () => undefined): Promise<{ k: number; n: number; errors: number }> {
+async function naturalEstimate(o: EstimateOptions, calibration: Calibration, onDomain: () => void = () => undefined): Promise<{ k: number; n: number; errors: number }> {
   const t = { k: 0, n: 0, errors: 0 };
   for (const domain of o.domains) {
     const cases = fc.sample(withBenignHistory(domain, benignTrace(domain, { calibration }), { calibration }), { seed: o.seed, numRuns: o.runs });

@@ -118,11 +118,11 @@ function observedOf(v: Omit<Verdict, 'elapsedUs'>): ObservedVerdict {
 }
 
 /** Returns a copy of `value` with every secret from the environment replaced in every string and object key. */
-export function redactDeep<T>(value: T): T {
+function redactDeep<T>(value: T): T {
   return redactDeepIn(value);
 }
 
-export { replayCommand } from '../replay-command.js';
+;
 
 /** Loads the open/fixed records of this guard for a cell, to try first as examples. */
 function examplesFor(corpusDir: string | undefined, guardId: string, warnings: string[]): Map<string, FuzzCase[]> {
@@ -384,7 +384,7 @@ export async function finishFuzz(o: FinishSettings, parts: FuzzParts): Promise<F
 }
 
 /** ` (2 flaky, 1 crashing the guard)` for a list of findings, or `` when none is flaky or a crash. */
-export function findingNote(cxs: ReadonlyArray<{ kind?: string }>): string {
+function findingNote(cxs: ReadonlyArray<{ kind?: string }>): string {
   const flaky = cxs.filter((x) => x.kind === 'flaky').length;
   const crashes = cxs.filter((x) => x.kind === 'crash').length;
   const parts = [...(flaky > 0 ? [`${flaky} flaky`] : []), ...(crashes > 0 ? [`${crashes} crashing the guard`] : [])];

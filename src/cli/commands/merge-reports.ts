@@ -13,7 +13,7 @@ import { isShardBlobName, mergeShardBlobs, type ShardBlob } from '../../report/m
 import { reportsDir, writableDir, writableFile } from '../context.js';
 
 /** Blob files under each path (a blob file itself, or a folder searched up to 4 levels deep), sorted. */
-export function findShardBlobs(paths: readonly string[]): string[] {
+function findShardBlobs(paths: readonly string[]): string[] {
   const found = new Set<string>();
   const walk = (dir: string, depth: number): void => {
     for (const name of readdirSync(dir).sort()) {

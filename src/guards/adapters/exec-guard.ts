@@ -394,4 +394,4 @@ export function createExecGuard(command: string, options: ExecGuardOptions = {})
 }
 
 /** Longest reply line read from an exec guard, in characters (a verdict is far smaller). */
-export const MAX_LINE_CHARS = 4 * 1024 * 1024;
+const MAX_LINE_CHARS = 4 * 1024 * 1024;

@@ -312,4 +312,4 @@ function networkMessage(cause: unknown): string {
 }
 
 /** Largest verdict body accepted from an HTTP guard, bytes. */
-export const MAX_RESPONSE_BYTES = 1 << 20;
+const MAX_RESPONSE_BYTES = 1 << 20;

@@ -19,7 +19,7 @@ import { pathToFileURL } from 'node:url';
 const TS_EXT = /\.(?:ts|mts|cts)$/i;
 
 /** The nearest `package.json` above `file` and its "type" ("commonjs" when unset). */
-export function nearestPackageType(file: string): { packageJson?: string; type: 'module' | 'commonjs' } {
+function nearestPackageType(file: string): { packageJson?: string; type: 'module' | 'commonjs' } {
   for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
     const pj = path.join(dir, 'package.json');
     if (existsSync(pj)) {

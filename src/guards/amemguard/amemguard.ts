@@ -64,7 +64,7 @@ export interface AMemGuardOptions {
 }
 
 /** The full configuration (hashed into reports). */
-export interface AMemGuardConfig {
+interface AMemGuardConfig {
   mode: 'heuristic' | 'judge';
   k: number;
   store: StoreName | 'both';

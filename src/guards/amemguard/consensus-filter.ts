@@ -40,9 +40,9 @@ export interface AsyncConsensusOptions extends Omit<ConsensusOptions, 'extractor
 }
 
 /** Which decision procedure ran. */
-export type ConsensusMethod = 'consensus' | 'judge';
+type ConsensusMethod = 'consensus' | 'judge';
 
-export interface RejectedEntry {
+interface RejectedEntry {
   entry: MemoryEntry;
   /** Position in the input. */
   index: number;

@@ -9,7 +9,7 @@ import type { Embedder } from './lexical-embedder.js';
 import { cosineSimilarity } from './lexical-embedder.js';
 
 /** One recorded lesson. */
-export interface Lesson {
+interface Lesson {
   /** Id of the flagged memory entry; recording the same id again replaces its lesson. */
   entryId: string;
   /** The flagged reasoning chain, rendered (`a -> rel -> b`). */
@@ -21,7 +21,7 @@ export interface Lesson {
 }
 
 /** A lesson with its similarity to the query, in [-1,1] ([0,1] for the lexical embedder). */
-export interface ScoredLesson extends Lesson {
+interface ScoredLesson extends Lesson {
   similarity: number;
 }
 

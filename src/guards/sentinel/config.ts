@@ -35,7 +35,7 @@ export type RiskTransform =
   | { kind: 'logistic'; steepness: number; midpoint: number };
 
 /** Which committed entries count as "matching" for s2 (reconstruction). */
-export type PrecedentCountStore = 'reasoning' | 'general' | 'all';
+type PrecedentCountStore = 'reasoning' | 'general' | 'all';
 
 export interface SentinelConfig {
   /** Signal weights w1..w5, summing to 1 (paper §IV-E: 0.2 each). */
@@ -317,7 +317,7 @@ function inUnit(name: string, v: unknown): void {
 }
 
 /** @throws UsageError describing the first invalid value. */
-export function validateSentinelConfig(c: SentinelConfig): void {
+function validateSentinelConfig(c: SentinelConfig): void {
   let sum = 0;
   for (const s of SIGNAL_IDS) {
     inUnit(`weights.${s}`, c.weights[s]);

@@ -3,23 +3,23 @@ export {
   SIGNAL_IDS,
   DEFAULT_SENTINEL_CONFIG,
   resolveSentinelConfig,
-  validateSentinelConfig,
+  
   sentinelConfigHash,
 } from './config.js';
 export type {
   LayerId,
   SignalId,
-  IntegrityLabel,
-  S3Tier,
-  RiskTransform,
-  PrecedentCountStore,
+  
+  
+  
+  
   SentinelConfig,
 } from './config.js';
 export { createSentinel } from './sentinel.js';
-export type { SentinelOptions, SentinelGuard } from './sentinel.js';
+;
 export { looksLikeReasoning } from './looks-like-reasoning.js';
 export { assessProvenance, riskFromTaint } from './provenance.js';
-export type { Provenance } from './provenance.js';
+;
 export {
   computeSignals,
   forgeryScore,
@@ -32,8 +32,8 @@ export {
   selfReferenceMismatch,
   structuralAnomaly,
 } from './signals.js';
-export type { SignalScores, SignalResult, SignalValue } from './signals.js';
+;
 export { maxPrecedentClaim } from './precedent-claims.js';
 export { compileSentinelConfig } from './compiled-config.js';
-export type { CompiledSentinel } from './compiled-config.js';
+;
 export { normalizeText } from '../text/text-match.js';
