@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { runCli } from '../helpers/run-cli.js';
 import { EXIT, exitCodeOfError } from '../../src/cli/exit-codes.js';
 import {
   CorpusError,
@@ -25,17 +25,6 @@ import {
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const dir = mkdtempSync(path.join(tmpdir(), 'farma-exit-'));
 
-async function run(argv: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
-  let stderr = '';
-  let stdout = '';
-  vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
-  vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((stdout += String(s)), true));
-  try {
-    return { code: await main(argv), stderr, stdout };
-  } finally {
-    vi.restoreAllMocks();
-  }
-}
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -91,8 +80,8 @@ describe('the error tree', () => {
 
 describe('exit codes of the command line', () => {
   it('usage: 2 (an unknown flag value, an unknown guard id)', async () => {
-    expect((await run(['fuzz', '--runs', 'zero'])).code).toBe(2);
-    const r = await run(['check', '--guard', 'no-such-guard', '--input', path.join(ROOT, 'package.json')]);
+    expect((await runCli(['fuzz', '--runs', 'zero'])).code).toBe(2);
+    const r = await runCli(['check', '--guard', 'no-such-guard', '--input', path.join(ROOT, 'package.json')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/unknown guard "no-such-guard"/);
   });
@@ -100,23 +89,23 @@ describe('exit codes of the command line', () => {
   it('input: 3 (check and import with a malformed line; a malformed config file)', async () => {
     const bad = path.join(dir, 'bad.jsonl');
     writeFileSync(bad, `${JSON.stringify({ id: 'a', content: 'ok' })}\n{not json\n`);
-    const c = await run(['check', '--input', bad]);
+    const c = await runCli(['check', '--input', bad]);
     expect(c.code).toBe(3);
     expect(c.stderr).toMatch(/bad\.jsonl:2: malformed JSON/);
-    const i = await run(['import', '--store', path.join(dir, 'm.sqlite'), '--input', bad]);
+    const i = await runCli(['import', '--store', path.join(dir, 'm.sqlite'), '--input', bad]);
     expect(i.code).toBe(3);
   });
 
   it('guard: 4 (a module that fails to import; check with error verdicts)', async () => {
     const broken = path.join(dir, 'broken-guard.mjs');
     writeFileSync(broken, 'throw new Error("cannot start");\n');
-    const r = await run(['fuzz', '--guard', broken, '--runs', '1', '--no-corpus', '-q', '--no-real', '--out', path.join(dir, 'o')]);
+    const r = await runCli(['fuzz', '--guard', broken, '--runs', '1', '--no-corpus', '-q', '--no-real', '--out', path.join(dir, 'o')]);
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/GuardLoadError: .*failed to import: cannot start/);
   });
 
   it('--help documents the exit codes', async () => {
-    const r = await run(['--help']);
+    const r = await runCli(['--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Exit codes:[\s\S]*2 +usage[\s\S]*3 +input[\s\S]*4 +guard[\s\S]*5 +internal[\s\S]*130 +interrupted/);
   });

@@ -9,24 +9,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, afterAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { runCli } from '../helpers/run-cli.js';
 import { LlmError, isFatalLlmError } from '../../src/domain/errors.js';
 import { createLlmClient } from '../../src/llm/client.js';
 import { llmPlanDecision } from '../../src/agents/llm-planner.js';
 import { consensusFilterAsync } from '../../src/guards/amemguard/consensus-filter.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../helpers/openai-server.js';
 
-async function run(argv: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
-  let stderr = '';
-  let stdout = '';
-  vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
-  vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((stdout += String(s)), true));
-  try {
-    return { code: await main(argv), stderr, stdout };
-  } finally {
-    vi.restoreAllMocks();
-  }
-}
 
 /** A port that refuses connections: bound, then closed. */
 async function deadPort(): Promise<number> {
@@ -73,7 +62,7 @@ describe('eval and search stop on a dead endpoint, before any table', () => {
     const [name, url, message] = endpoints()[i]!;
     useEndpoint(url);
     const out = mkdtempSync(path.join(tmpdir(), 'farma-dead-'));
-    const r = await run(['eval', '--planner', 'llm', '--trials', '1', '--domain', 'ehr', '--sweep-max', '0', '--fpr-per-domain', '1', '--out', out, '-q']);
+    const r = await runCli(['eval', '--planner', 'llm', '--trials', '1', '--domain', 'ehr', '--sweep-max', '0', '--fpr-per-domain', '1', '--out', out, '-q']);
     expect(r.code, name).toBe(2);
     expect(r.stderr).toMatch(/LlmError/);
     expect(r.stderr).toMatch(message);
@@ -84,7 +73,7 @@ describe('eval and search stop on a dead endpoint, before any table', () => {
   it('eval with the default planner still stops: the A-MemGuard judge would use the dead endpoint', async () => {
     useEndpoint(unauthorized.baseURL);
     const out = mkdtempSync(path.join(tmpdir(), 'farma-dead-'));
-    const r = await run(['eval', '--trials', '1', '--domain', 'ehr', '--sweep-max', '0', '--fpr-per-domain', '1', '--out', out, '-q']);
+    const r = await runCli(['eval', '--trials', '1', '--domain', 'ehr', '--sweep-max', '0', '--fpr-per-domain', '1', '--out', out, '-q']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/HTTP 401/);
     expect(r.stdout).toBe('');
@@ -93,7 +82,7 @@ describe('eval and search stop on a dead endpoint, before any table', () => {
   it('search --llm against a 401 endpoint', async () => {
     useEndpoint(unauthorized.baseURL);
     const out = mkdtempSync(path.join(tmpdir(), 'farma-dead-'));
-    const r = await run(['search', '--llm', '--guard', 'keyword', '--domain', 'ehr', '--budget', '2', '--fixtures', out, '--out', out, '-q']);
+    const r = await runCli(['search', '--llm', '--guard', 'keyword', '--domain', 'ehr', '--budget', '2', '--fixtures', out, '--out', out, '-q']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/LlmError: .*HTTP 401/);
     expect(r.stdout).not.toMatch(/bypassed/);

@@ -6,23 +6,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { runCli } from '../helpers/run-cli.js';
 import { realismGap } from '../../src/metrics/realism-gap.js';
 import type { ReportData } from '../../src/report/model.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
-async function run(argv: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
-  let stderr = '';
-  let stdout = '';
-  vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
-  vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((stdout += String(s)), true));
-  try {
-    return { code: await main(argv), stderr, stdout };
-  } finally {
-    vi.restoreAllMocks();
-  }
-}
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -47,7 +36,7 @@ describe('a guard that errors on every real trace', () => {
   it('stdout and report.md show the error counts of each real set, and no realism gap', async () => {
     const out = mkdtempSync(path.join(tmpdir(), 'farma-real-errors-'));
     const guard = path.join(ROOT, 'test/fixtures/guards/throwing-guard.mjs');
-    const r = await run(['fuzz', '--guard', guard, '--family', 'benign', '--domain', 'ehr', '--runs', '10', '--seed', '3', '--out', out, '--no-corpus', '--no-html', '-q']);
+    const r = await runCli(['fuzz', '--guard', guard, '--family', 'benign', '--domain', 'ehr', '--runs', '10', '--seed', '3', '--out', out, '--no-corpus', '--no-html', '-q']);
     expect(r.code).toBe(1);
     const report = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as ReportData;
     expect(report.fpr.real.length).toBeGreaterThan(0);

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { runCli } from '../helpers/run-cli.js';
 import { readJsonl, readJsonlStream, validateMemoryEntry } from '../../src/corpus/jsonl.js';
 import { appendRegressions, regressionFile } from '../../src/corpus/regressions.js';
 import { MemoryStore } from '../../src/memory/index.js';
@@ -22,17 +22,6 @@ import { sampleRecord } from '../corpus/regression-fixture.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'farma-small-'));
 
-async function run(argv: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
-  let stderr = '';
-  let stdout = '';
-  vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
-  vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((stdout += String(s)), true));
-  try {
-    return { code: await main(argv), stderr, stdout };
-  } finally {
-    vi.restoreAllMocks();
-  }
-}
 afterEach(() => vi.restoreAllMocks());
 
 describe('lone surrogates in the store', () => {
@@ -62,11 +51,11 @@ describe('replay', () => {
     await appendRegressions(file, [sampleRecord('INT-EHR-1'), sampleRecord('INT-EHR-2')]);
     const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
     writeFileSync(file, `${[...lines, lines[0]].join('\n')}\n`);
-    const r = await run(['replay', '--guard', 'sentinel', '--corpus', corpus]);
+    const r = await runCli(['replay', '--guard', 'sentinel', '--corpus', corpus]);
     expect(r.stdout).toMatch(/\n2 records from /);
     expect(r.stderr).toMatch(new RegExp(`sentinel\\.jsonl:3: record \\w+ repeats line 1; replayed once`));
     const id = (JSON.parse(lines[0]!) as { id: string }).id;
-    const one = await run(['replay', '--guard', 'sentinel', '--corpus', corpus, '--id', id]);
+    const one = await runCli(['replay', '--guard', 'sentinel', '--corpus', corpus, '--id', id]);
     expect(one.stdout).toMatch(new RegExp(`replay --guard sentinel --id ${id} --corpus ${corpus.replace(/[/\\\\.]/g, '\\$&')}`));
   }, 30_000);
 });
@@ -76,7 +65,7 @@ describe('input files', () => {
     for (const [name, text] of [['empty.jsonl', ''], ['blank.jsonl', '\n  \n\t\n']] as const) {
       const f = path.join(dir, name);
       writeFileSync(f, text);
-      const r = await run(['fuzz', '--benign', f, '--runs', '1', '--no-corpus', '--no-real', '-q', '--out', path.join(dir, 'o')]);
+      const r = await runCli(['fuzz', '--benign', f, '--runs', '1', '--no-corpus', '--no-real', '-q', '--out', path.join(dir, 'o')]);
       expect(r.code, name).toBe(3);
       expect(r.stderr).toMatch(new RegExp(`${name}: --benign: the file holds no entries`));
       expect(r.stdout).not.toMatch(/cases in/);
@@ -89,7 +78,7 @@ describe('input files', () => {
     const sync = readJsonl(f, validateMemoryEntry);
     expect(sync.records.map((r) => r.value.content)).toEqual(['ok', 'caf\uFFFD']);
     expect(sync.warnings).toEqual([{ file: f, line: 2, message: expect.stringMatching(/not valid UTF-8/) }]);
-    const r = await run(['check', '--input', f]);
+    const r = await runCli(['check', '--input', f]);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(new RegExp(`latin1\\.jsonl:2: not valid UTF-8`));
   });
