@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../src/corpus/atomic.js';
-import { freshCalibrationText } from '../src/cli/calibration.js';
+import { freshCalibrationText } from '../src/campaign/calibration.js';
 import { CALIBRATION_FILE } from '../generators/calibration/index.js';
 
 async function main(argv: string[]): Promise<number> {

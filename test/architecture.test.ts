@@ -124,6 +124,8 @@ export const FOLDER_RULES: readonly FolderRule[] = [
   { folder: 'src/config', mayImport: ['src/domain', 'src/guards/adapters/import-module.ts'] },
   { folder: 'src/fuzz', mayImport: ['src/domain', 'src/corpus', 'src/metrics'] },
   { folder: 'src/report', mayImport: ['src/domain', 'src/fuzz', 'src/metrics'] },
+  // Where generators meet the engine: the runs the commands start (fpr measurement, ...).
+  { folder: 'src/campaign', mayImport: ['src/domain', 'src/fuzz', 'src/corpus', 'src/metrics', 'src/report', 'generators'] },
   { folder: 'src/agents', mayImport: ['src/domain', 'src/memory', 'src/llm'] },
   { folder: 'src/eval', mayImport: ['src/domain', 'src/memory', 'src/metrics', 'src/agents', 'src/llm'] },
   // registry.ts / resolve.ts reach each guard folder through its index.ts only.

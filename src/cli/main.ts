@@ -418,7 +418,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--concurrency <n>', CONCURRENCY_HELP)
     .option('-q, --quiet', 'no progress output')
     .action(async (opts: Record<string, string | boolean | undefined>) => {
-      const [{ MemoryStore }, { measureFpr, renderFprMarkdown, writeFprReport }] = await Promise.all([import('../memory/index.js'), import('./commands/fpr.js')]);
+      const [{ MemoryStore }, { measureGuardFpr, writeFprReport }, { renderFprMarkdown }] = await Promise.all([import('../memory/index.js'), import('../campaign/fpr.js'), import('../report/fpr.js')]);
       const seed = parseSeed(opts.seed as string | undefined);
       const runs = positiveInt('--runs', opts.runs as string, 2000, 10_000_000);
       if (typeof opts.out === 'string') writableDir('--out', opts.out);
@@ -429,7 +429,7 @@ export function buildProgram(exit: (code: number) => void): Command {
         const concurrency = parseConcurrency(opts.concurrency as string | undefined);
         await withGuardIn(String(opts.guard), parseTimeout(opts.timeout as string), concurrency, async (guard) => {
           // Rejected entries quote the guard's reasons and signal names: redacted before any output.
-          const report = redactDeep(await measureFpr(
+          const report = redactDeep(await measureGuardFpr(
             {
               concurrency,
               guard,

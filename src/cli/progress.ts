@@ -3,16 +3,11 @@
  * line per finished step (so CI logs stay readable). Never writes to stdout.
  */
 import cliProgress from 'cli-progress';
+import { silentProgress, type Progress } from '../campaign/progress.js';
 
-export interface Progress {
-  start(total: number, label: string): void;
-  update(done: number, label?: string): void;
-  log(line: string): void;
-  stop(): void;
-}
-
+/** The progress of a CLI run on `stream`; `silentProgress` when not `enabled` (`--quiet`). */
 export function createProgress(enabled: boolean, stream: NodeJS.WriteStream = process.stderr): Progress {
-  if (!enabled) return { start() {}, update() {}, log() {}, stop() {} };
+  if (!enabled) return silentProgress;
   if (!stream.isTTY) {
     return {
       start: (total, label) => stream.write(`… ${label} (${total} cases)\n`),

@@ -82,7 +82,7 @@ interface FprCount {
   rate: WilsonInterval;
 }
 
-interface FprRow {
+interface DefenseFprRow {
   defense: string;
   /** What was checked: the write path, another guard (`fprGuard`), or nothing. */
   checkedBy: string;
@@ -110,7 +110,7 @@ export interface EvalResult {
   planner: Planner['id'];
   defenses: Array<{ id: string; label: string; note?: string }>;
   table: CellResult[];
-  fpr: FprRow[];
+  fpr: DefenseFprRow[];
   ablation: AblationRow[];
   sweep: SweepResult;
   /**
@@ -172,7 +172,7 @@ function fprCount(n: number, rejected: number, errors: number): FprCount {
  * Checks every benign entry of every set with `guard` (write phase) against a store holding the
  * set's history; nothing is committed, so each check is independent. Errors count apart.
  */
-async function measureFpr(defense: Defense, sets: readonly FprSet[]): Promise<FprRow> {
+async function measureDefenseFpr(defense: Defense, sets: readonly FprSet[]): Promise<DefenseFprRow> {
   const guard: Guard | undefined = defense.fprGuard ?? defense.write;
   const acc = { generated: { n: 0, rejected: 0, errors: 0 }, real: { n: 0, rejected: 0, errors: 0 } };
   for (const set of sets) {
@@ -255,8 +255,8 @@ export async function runEvaluation(settings: EvalSettings, deps: EvalDeps): Pro
     for (const defense of deps.defenses) table.push(await cell(defense, domain, `ASR ${defense.id} × ${domain}`));
   }
 
-  const fpr: FprRow[] = [];
-  for (const defense of deps.defenses) fpr.push(await measureFpr(defense, deps.fprSets));
+  const fpr: DefenseFprRow[] = [];
+  for (const defense of deps.defenses) fpr.push(await measureDefenseFpr(defense, deps.fprSets));
 
   const ablation: AblationRow[] = [];
   for (const v of deps.ablation) {

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freshCalibrationText } from '../../src/cli/calibration.js';
+import { freshCalibrationText } from '../../src/campaign/calibration.js';
 import { CALIBRATION_FILE, calibrate, entryKind, parseCalibration, serializeCalibration } from '../../generators/calibration/index.js';
 import { calibrationTemplates } from '../../generators/benign.js';
 import { TemplateError } from '../../src/domain/index.js';

@@ -1,5 +1,5 @@
 /**
- * Calibration glue for the CLI and `npm run calibrate`: the bundled real sets plus the
+ * Calibration glue for `fpr` and `npm run calibrate`: the bundled real sets plus the
  * templates give the calibration of the natural `benign` mix (docs/calibration.md).
  */
 import type { MemoryEntry } from '../domain/entry.js';

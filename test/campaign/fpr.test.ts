@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { measureFpr, renderFprMarkdown } from '../../src/cli/commands/fpr.js';
-import { createProgress } from '../../src/cli/progress.js';
+import { measureGuardFpr } from '../../src/campaign/fpr.js';
+import { silentProgress } from '../../src/campaign/progress.js';
+import { renderFprMarkdown } from '../../src/report/fpr.js';
 import { createGuard } from '../../src/guards/registry.js';
 import { MemoryStore } from '../../src/memory/index.js';
 import { rejectAll } from '../helpers/toy.js';
@@ -8,11 +9,11 @@ import type { Guard } from '../../src/domain/index.js';
 
 const store = new MemoryStore(':memory:');
 afterAll(() => store.close());
-const quiet = createProgress(false);
+const quiet = silentProgress;
 
 describe('fpr', () => {
   it('KeywordFilter rejects some generated hard negatives and no ordinary benign trace', async () => {
-    const r = await measureFpr({ guard: createGuard('keyword'), store, domains: ['ehr', 'react-qa'], runs: 600, seed: 11, phase: 'write', realData: false }, quiet);
+    const r = await measureGuardFpr({ guard: createGuard('keyword'), store, domains: ['ehr', 'react-qa'], runs: 600, seed: 11, phase: 'write', realData: false }, quiet);
     const hard = r.rows.filter((x) => x.kind === 'stress' && x.dimension === 'hardNegative' && x.value !== 'other-language');
     const ordinary = r.rows.filter((x) => x.kind === 'generated' && x.dimension === 'hardNegative' && x.value === 'ordinary');
     expect(hard.reduce((a, x) => a + x.fpr.k, 0)).toBeGreaterThan(0);
@@ -28,7 +29,7 @@ describe('fpr', () => {
   });
 
   it('reports generated and real side by side, with the realism gap', async () => {
-    const r = await measureFpr({ guard: rejectAll, store, domains: ['rap'], runs: 50, seed: 1, phase: 'write', realData: true }, quiet);
+    const r = await measureGuardFpr({ guard: rejectAll, store, domains: ['rap'], runs: 50, seed: 1, phase: 'write', realData: true }, quiet);
     const real = r.rows.filter((x) => x.kind === 'real' && x.dimension === 'all');
     expect(real.map((x) => x.set)).toEqual(expect.arrayContaining(['react-hotpotqa', 'react-fever', 'react-alfworld', 'expel-webshop', 'all real sets']));
     // Per-set gaps and the leave-one-source-out check, one row per bundled source.
@@ -47,14 +48,14 @@ describe('fpr', () => {
 
   it('a guard that errors on real entries: errors are counted, never enter a gap', async () => {
     const errorOnReal: Guard = { id: 'err-real', mode: 'sync', check: (e) => (e.id.startsWith('react-') || e.id.startsWith('expel-') ? ((): never => { throw new Error('boom'); })() : { decision: 'admit', trace: [], reasons: [], elapsedUs: 0 }) };
-    const r = await measureFpr({ guard: errorOnReal, store, domains: ['rap'], runs: 30, seed: 1, phase: 'write', realData: true, loso: false }, quiet);
+    const r = await measureGuardFpr({ guard: errorOnReal, store, domains: ['rap'], runs: 30, seed: 1, phase: 'write', realData: true, loso: false }, quiet);
     expect(r.realGaps.every((g) => g.errors === g.real.n && g.gap === undefined)).toBe(true);
     expect(r.realismGap).toBeUndefined();
     expect(renderFprMarkdown(r)).toContain('n/a (no judged row)');
   });
 
   it('is deterministic for a seed', async () => {
-    const run = () => measureFpr({ guard: createGuard('sentinel'), store, domains: ['ehr'], runs: 200, seed: 5, phase: 'write', realData: false }, quiet);
+    const run = () => measureGuardFpr({ guard: createGuard('sentinel'), store, domains: ['ehr'], runs: 200, seed: 5, phase: 'write', realData: false }, quiet);
     expect((await run()).rows).toEqual((await run()).rows);
   });
 });

@@ -1,0 +1,156 @@
+/**
+ * The report of `farma-fuzz fpr` (`fpr.json`) and its markdown (`fpr.md`, and the console text
+ * with `maxRejections: 0`): a guard's false-positive rate on benign traces, with Wilson 95%
+ * intervals (paper §V-E, RQ5), beside the real sets, the realism gap and the leave-one-source-out
+ * check (docs/calibration.md). `src/campaign/fpr.ts` measures it; this file only shapes and renders.
+ */
+import type { Phase } from '../domain/guard.js';
+import { pct } from './markdown.js';
+import { printableLine } from './format-verdict.js';
+import type { Interval } from './model.js';
+
+/** A benign entry the guard rejected, with the layer and the signals that fired. */
+export interface FprRejection {
+  set: string;
+  id: string;
+  template?: string;
+  traceType: string;
+  layer?: string;
+  signals: string;
+  reasons: string[];
+  content: string;
+}
+
+/** One row of the FPR breakdown: a set (or domain), a dimension and one of its values. */
+export interface FprBreakdownRow {
+  /** `generated`: the natural estimate; `stress`: hard negatives (never the estimate); `real`: traces nobody here wrote; `curated`: the hand-written set (ours, kept apart from real). */
+  kind: 'generated' | 'stress' | 'real' | 'curated';
+  set: string;
+  dimension: 'all' | 'domain' | 'traceType' | 'format' | 'language' | 'hardNegative';
+  value: string;
+  fpr: Interval;
+  errors: number;
+}
+
+/** One real set beside the estimate. */
+export interface RealSetGap {
+  set: string;
+  source: string;
+  real: Interval;
+  errors: number;
+  /** |estimate − real| over judged rows, in [0,1]; absent when the set has no judged row. */
+  gap?: number;
+  /** True when the estimate lies inside the set's Wilson 95% interval (judged rows). */
+  estimateInCi: boolean;
+}
+
+/** Leave-one-source-out: calibrated without `leftOut`, estimated, compared with it. */
+export interface LosoRow {
+  leftOut: string;
+  estimate: Interval;
+  estimateErrors: number;
+  real: Interval;
+  realErrors: number;
+  gap?: number;
+}
+
+/** What `fpr` measures for one guard (`fpr.json`). Rates are in [0,1]. */
+export interface GuardFprReport {
+  guard: string;
+  seed: number;
+  runsPerDomain: number;
+  phase: Phase;
+  /** How each entry is checked (store context), one sentence. */
+  storeContext: string;
+  /** The natural estimate over all domains (errors in `n`; see `estimateErrors`). */
+  estimate: Interval;
+  estimateErrors: number;
+  rows: FprBreakdownRow[];
+  /** |FPR_estimate − FPR_real| over all generated and all real entries (hand-written set excluded), in [0,1]. */
+  realismGap?: number;
+  /** The gap for every real set (bundled and `--benign`). */
+  realGaps: RealSetGap[];
+  /** Leave-one-source-out over the bundled real sources (empty with `--no-real` or `--no-loso`). */
+  loso: LosoRow[];
+  rejections: FprRejection[];
+  issues: string[];
+}
+
+const pp = (x: number | undefined): string => (x === undefined ? 'n/a (no judged row)' : `${(x * 100).toFixed(2)} pp`);
+
+/** Markdown: the estimate and the calibration check first, then stress, breakdowns and rejections. */
+export function renderFprMarkdown(r: GuardFprReport, options: { maxRejections?: number } = {}): string {
+  const out: string[] = [];
+  out.push(`# FPR of \`${r.guard}\` on benign traces`);
+  out.push('');
+  out.push(`Seed ${r.seed}, ${r.runsPerDomain} generated traces per domain, ${r.phase} path. Rates with Wilson 95% intervals. Store context: ${r.storeContext}.`);
+  out.push('');
+  out.push('## Estimate and calibration check');
+  out.push('');
+  out.push('The estimate is the natural `benign` mix, calibrated on the bundled real traces (docs/calibration.md). Guard errors are counted apart and never enter a gap.');
+  out.push('');
+  out.push('| kind | set | FPR [95% CI] | rejected / n | errors | gap to estimate | estimate in CI |');
+  out.push('| --- | --- | --- | ---: | ---: | ---: | --- |');
+  const errs = (n: number): string => String(n);
+  out.push(`| **estimate** | natural benign mix, all domains | **${pct(r.estimate)}** | ${r.estimate.k}/${r.estimate.n} | ${errs(r.estimateErrors)} | | |`);
+  for (const row of r.rows.filter((x) => x.kind === 'generated' && x.dimension === 'domain')) out.push(`| generated | ${row.set} | ${pct(row.fpr)} | ${row.fpr.k}/${row.fpr.n} | ${row.errors} | | |`);
+  for (const g of r.realGaps) out.push(`| real | ${g.set} (${g.source}) | ${pct(g.real)} | ${g.real.k}/${g.real.n} | ${g.errors} | ${pp(g.gap)} | ${g.estimateInCi ? 'yes' : 'no'} |`);
+  const pooled = r.rows.find((x) => x.kind === 'real' && x.set === 'all real sets');
+  if (pooled) out.push(`| real | all real sets | ${pct(pooled.fpr)} | ${pooled.fpr.k}/${pooled.fpr.n} | ${pooled.errors} | ${pp(r.realismGap)} | |`);
+  for (const row of r.rows.filter((x) => x.kind === 'curated' && x.dimension === 'all')) out.push(`| hand-written (not real) | ${row.set} | ${pct(row.fpr)} | ${row.fpr.k}/${row.fpr.n} | ${row.errors} | | |`);
+  out.push('');
+  out.push(`Realism gap |FPR_estimate − FPR_real| over all real sets: ${pp(r.realismGap)}; largest over the real sets: ${pp(r.realGaps.reduce<number | undefined>((m, g) => (g.gap === undefined ? m : Math.max(m ?? 0, g.gap)), undefined))}.`);
+  if (r.loso.length > 0) {
+    out.push('');
+    out.push('## Leave-one-source-out');
+    out.push('');
+    out.push('Calibrated on every bundled real source but one, estimated on the same seed, compared with the source left out.');
+    out.push('');
+    out.push('| left out | estimate without it [95% CI] | errors | FPR on it [95% CI] | errors | gap |');
+    out.push('| --- | --- | ---: | --- | ---: | ---: |');
+    for (const l of r.loso) out.push(`| ${l.leftOut} | ${pct(l.estimate)} | ${l.estimateErrors} | ${pct(l.real)} | ${l.realErrors} | ${pp(l.gap)} |`);
+    const gaps = r.loso.flatMap((l) => (l.gap === undefined ? [] : [l.gap]));
+    if (gaps.length > 0) out.push('', `Largest leave-one-source-out gap: ${pp(Math.max(...gaps))}.`);
+  }
+  const stressAll = r.rows.find((x) => x.kind === 'stress' && x.dimension === 'all');
+  if (stressAll) {
+    out.push('');
+    out.push('## Hard negatives (`benign-stress`; hunts false positives, never the estimate)');
+    out.push('');
+    out.push('| set | kind of hard negative | FPR [95% CI] | rejected / n | errors |');
+    out.push('| --- | --- | --- | ---: | ---: |');
+    out.push(`| all domains | all | ${pct(stressAll.fpr)} | ${stressAll.fpr.k}/${stressAll.fpr.n} | ${stressAll.errors} |`);
+    for (const row of r.rows.filter((x) => x.kind === 'stress' && x.dimension === 'hardNegative')) out.push(`| ${row.set} | ${row.value} | ${pct(row.fpr)} | ${row.fpr.k}/${row.fpr.n} | ${row.errors} |`);
+  }
+  for (const dim of ['traceType', 'format', 'language', 'hardNegative'] as const) {
+    const rows = r.rows.filter((x) => x.dimension === dim && x.kind !== 'stress');
+    if (rows.length === 0) continue;
+    out.push('');
+    out.push(`## By ${dim === 'hardNegative' ? 'kind (hard negative or ordinary)' : dim}`);
+    out.push('');
+    out.push(`| kind | set | ${dim === 'hardNegative' ? 'kind' : dim} | FPR [95% CI] | rejected / n |`);
+    out.push('| --- | --- | --- | --- | ---: |');
+    for (const row of rows) out.push(`| ${row.kind} | ${row.set} | ${row.value} | ${pct(row.fpr)} | ${row.fpr.k}/${row.fpr.n} |`);
+  }
+  out.push('');
+  out.push(`## Rejected benign entries (${r.rejections.length})`);
+  out.push('');
+  const byTemplate = new Map<string, FprRejection[]>();
+  for (const x of r.rejections) {
+    const key = `${x.set} · ${x.template ?? x.id}`;
+    byTemplate.set(key, [...(byTemplate.get(key) ?? []), x]);
+  }
+  out.push('| set · template | count | layer | signals | reasons | example |');
+  out.push('| --- | ---: | --- | --- | --- | --- |');
+  for (const [key, list] of [...byTemplate.entries()].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]))) {
+    const x = list[0]!;
+    out.push(`| ${printableLine(key)} | ${list.length} | ${printableLine(x.layer ?? '-')} | ${x.signals} | ${printableLine(x.reasons.join('; ')).replace(/\|/g, '\\|')} | ${printableLine(x.content.slice(0, 140).replace(/\s+/g, ' ')).replace(/\|/g, '\\|')} |`);
+  }
+  const max = options.maxRejections ?? Infinity;
+  if (Number.isFinite(max)) return out.join('\n');
+  out.push('');
+  out.push('Every rejected entry:');
+  out.push('');
+  for (const x of r.rejections) out.push(`- ${x.set} \`${printableLine(x.id)}\`${x.template ? ` (${x.template})` : ''} at ${printableLine(x.layer ?? '-')}, signals ${x.signals}: ${printableLine(x.content.replace(/\s+/g, ' ').slice(0, 300))}`);
+  return out.join('\n');
+}
