@@ -5,6 +5,9 @@
  * - A gate: the gate's verdict alone (Wilson 95% upper bounds against the limits);
  *   invariants that fail do not change the exit code unless `--require-invariants` is given,
  *   which also requires every invariant of every cell to hold.
+ * - Whatever the gate: 4 (guard) when the guard never gave a verdict, every call of every cell
+ *   answering `error` (an exec command that cannot start, an HTTP endpoint with nothing
+ *   listening): nothing was judged, so there is no finding to report.
  *
  * Invariants that fail are findings about the guard, never a crash of the fuzzer: the lines
  * say where the minimal counterexamples are. Error exit codes (usage, input, guard load) are
@@ -13,18 +16,20 @@
 import path from 'node:path';
 import type { GateResult, GateThresholds } from '../report/gate.js';
 import type { ReportData } from '../report/model.js';
+import { EXIT } from './exit-codes.js';
 
 /** One check that took part in the decision. */
 interface ExitCheck {
-  /** `invariants` or `gate`. */
-  name: 'invariants' | 'gate';
+  /** `invariants`, `gate`, or `guard` (did the guard give any verdict at all). */
+  name: 'invariants' | 'gate' | 'guard';
   pass: boolean;
   /** One line, e.g. `invariants: 12 of 15 cells failed (ehr/seed, …)`. */
   detail: string;
 }
 
 export interface ExitVerdict {
-  code: 0 | 1;
+  /** 0 pass, 1 invariants or gate failed, 4 the guard never gave a verdict. */
+  code: 0 | 1 | 4;
   /** The checks that decided `code` (the gate, the invariants, or both). */
   deciding: ExitCheck[];
   /** Closing lines for the console and the GitHub step summary, plain text. */
@@ -55,6 +60,13 @@ function gateFlags(t: GateThresholds): string {
   return parts.join(' ');
 }
 
+/** Where the minimal counterexamples are: the report, and the corpus when it grew. */
+function where(report: ReportData, o: ExitVerdictOptions): string {
+  const at = [o.reportDir ? `minimal counterexamples in ${path.join(o.reportDir, 'report.md')}` : 'minimal counterexamples in report.md'];
+  if (report.corpus) at.push(`saved to ${report.corpus.file}`);
+  return at.join(', ');
+}
+
 /** True when any gate limit is set. */
 function hasGate(t: GateThresholds): boolean {
   return t.maxFpr !== undefined || t.maxBypass !== undefined;
@@ -76,6 +88,21 @@ export function exitVerdict(report: ReportData, gateResult: GateResult, o: ExitV
     pass: report.summary.held,
     detail: report.summary.held ? `every invariant held (${plural(cells, 'cell')})` : `invariants failed in ${failing.length} of ${plural(cells, 'cell')} (${listCells(failing)})`,
   };
+  const runs = report.cells.reduce((n, c) => n + c.runs, 0);
+  const errors = report.cells.reduce((n, c) => n + c.errors, 0);
+  if (runs > 0 && errors === runs) {
+    // Not one verdict: the guard never answered (an exec command that cannot start, an HTTP endpoint down).
+    const kinds = [...new Set(report.cells.flatMap((c) => Object.keys(c.errorKinds)))].sort().join(', ');
+    const guard: ExitCheck = { name: 'guard', pass: false, detail: `every one of the ${runs} guard calls of ${report.config.guard} answered error (${kinds || 'error'}), none was judged` };
+    return {
+      code: EXIT.guard,
+      deciding: [guard],
+      lines: [
+        `guard failure: ${guard.detail}: check that the guard starts and is reachable; each counterexample's verdict gives the reason (${where(report, o)}).`,
+        `exit ${EXIT.guard}: decided by guard FAIL (no invariant${hasGate(o.thresholds) ? ' and no gate check' : ''} could be judged).`,
+      ],
+    };
+  }
   const gated = hasGate(o.thresholds);
   const lines: string[] = [];
   let deciding: ExitCheck[];
@@ -97,19 +124,7 @@ export function exitVerdict(report: ReportData, gateResult: GateResult, o: ExitV
     else if (!invariants.pass) lines.push(`${invariants.detail}; under a gate they do not decide the exit code (add --require-invariants to make them).`);
   }
   const code: 0 | 1 = deciding.every((c) => c.pass) ? 0 : 1;
-  if (!invariants.pass) {
-    const where = [o.reportDir ? `minimal counterexamples in ${path.join(o.reportDir, 'report.md')}` : 'minimal counterexamples in report.md'];
-    if (report.corpus) where.push(`saved to ${report.corpus.file}`);
-    const runs = report.cells.reduce((n, c) => n + c.runs, 0);
-    const errors = report.cells.reduce((n, c) => n + c.errors, 0);
-    if (runs > 0 && errors === runs) {
-      // Not one verdict: the guard never answered (an exec command not found, an HTTP endpoint down).
-      const kinds = [...new Set(report.cells.flatMap((c) => Object.keys(c.errorKinds)))].sort().join(', ');
-      lines.push(`finding: every one of the ${runs} guard calls of ${report.config.guard} answered error (${kinds || 'error'}), none was judged: check that the guard starts and is reachable; each counterexample's verdict gives the reason (${where.join(', ')}).`);
-    } else {
-      lines.push(`finding: guard ${report.config.guard} breaks its invariants; this is a result of the fuzzing, not a crash (${where.join(', ')}).`);
-    }
-  }
+  if (!invariants.pass) lines.push(`finding: guard ${report.config.guard} breaks its invariants; this is a result of the fuzzing, not a crash (${where(report, o)}).`);
   const by = deciding.map((c) => `${c.name} ${c.pass ? 'pass' : 'FAIL'}`).join(' + ');
   lines.push(`exit ${code}: decided by ${by}.`);
   return { code, deciding, lines };
@@ -122,4 +137,6 @@ What decides the exit code of fuzz:
   --max-fpr and/or --max-bypass         the gate alone: 0 when every check passed, else 1
                                         (failing invariants are reported as findings, not counted)
   a gate and --require-invariants       0 only when the gate passed and every invariant held
+  any of these                          4 when every guard call answered error (the guard never
+                                        started or is unreachable): nothing was judged
 The last lines of the run say which checks decided and why.`;

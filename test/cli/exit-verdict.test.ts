@@ -36,15 +36,20 @@ describe('exitVerdict', () => {
     expect(verdict(clean, {}).lines.some((l) => l.startsWith('finding:'))).toBe(false);
   });
 
-  it('a guard that answered error on every call is not called a fuzzing finding: the line says none was judged', () => {
+  it('a guard that answered error on every call exits 4 (guard), with or without a gate: the line says none was judged', () => {
     const down = handReport([cell('ehr', 'benign', 0, 10, 10), cell('ehr', 'seed', 0, 10, 10)]);
     const v = verdict(down, {});
-    expect(v.code).toBe(1);
-    expect(v.lines.find((l) => l.startsWith('finding:'))).toBe(
-      'finding: every one of the 20 guard calls of hand answered error (threw), none was judged: check that the guard starts and is reachable; each counterexample\'s verdict gives the reason (minimal counterexamples in reports/run/report.md).',
-    );
-    // Some calls judged: the usual finding line.
+    expect(v.code).toBe(4);
+    expect(v.deciding.map((c) => c.name)).toEqual(['guard']);
+    expect(v.lines).toEqual([
+      'guard failure: every one of the 20 guard calls of hand answered error (threw), none was judged: check that the guard starts and is reachable; each counterexample\'s verdict gives the reason (minimal counterexamples in reports/run/report.md).',
+      'exit 4: decided by guard FAIL (no invariant could be judged).',
+    ]);
+    expect(verdict(down, { maxFpr: 0.5 }).code).toBe(4);
+    expect(verdict(down, { maxFpr: 0.5 }, true).lines.at(-1)).toBe('exit 4: decided by guard FAIL (no invariant and no gate check could be judged).');
+    // Some calls judged: the usual finding line and exit 1.
     const partly = handReport([cell('ehr', 'benign', 0, 10, 10), cell('ehr', 'seed', 0, 10, 9)]);
+    expect(verdict(partly, {}).code).toBe(1);
     expect(verdict(partly, {}).lines.find((l) => l.startsWith('finding:'))).toContain('breaks its invariants; this is a result of the fuzzing');
   });
 
