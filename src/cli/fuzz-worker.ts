@@ -10,18 +10,21 @@ import { UsageError } from '../domain/errors.js';
 import { MemoryStore } from '../memory/index.js';
 import { runCell, type CellOutcome } from '../fuzz/property.js';
 import type { ScratchStore } from '../fuzz/evaluate.js';
-import { progressReporter, type CellTask } from '../fuzz/parallel.js';
+import { cellAbortSignal, progressReporter, type CellTask } from '../fuzz/parallel.js';
 import { FAMILY_REGISTRY, isDomainId, isFamilyId, type FamilyId } from '../../generators/families.js';
 import { guardSpecKind } from '../guards/resolve.js';
 import { loadGuard } from './context.js';
 
 /**
- * What a worker needs to build and drive the guard: the `--guard` spec, the per-entry time
- * bound (ms), and the per-guard run settings (calls in flight, re-checks per finding, the
- * per-cell time bound in ms).
+ * What a worker needs to build and drive the guard as the calling thread did: the `--guard`
+ * spec, its `--guard-option` values (validated again in the worker, as `loadGuard` does),
+ * the per-entry time bound (ms), and the per-guard run settings (calls in flight, re-checks
+ * per finding, the per-cell time bound in ms).
  */
 export interface FuzzWorkerGuard {
   spec: string;
+  /** `--guard-option` / `guardOptions` values, as given (JSON values, dotted keys). */
+  guardOptions?: Record<string, unknown>;
   timeoutMs?: number;
   concurrency?: number;
   recheck?: number;
@@ -52,15 +55,16 @@ const builtinGuards = new Map<string, Promise<Guard>>();
  */
 async function withGuard<T>(g: FuzzWorkerGuard, fn: (guard: Guard) => Promise<T>): Promise<T> {
   if (guardSpecKind(g.spec) === 'builtin') {
-    const key = `${g.spec}\u0000${g.timeoutMs ?? ''}`;
+    // Options are part of the key: a guard built with tauGuard=0.25 is another guard.
+    const key = JSON.stringify([g.spec, g.timeoutMs ?? null, g.guardOptions ?? null]);
     let p = builtinGuards.get(key);
     if (!p) {
-      p = loadGuard(g.spec, g.timeoutMs, undefined, g.concurrency);
+      p = loadGuard(g.spec, g.timeoutMs, g.guardOptions, g.concurrency);
       builtinGuards.set(key, p);
     }
     return fn(await p);
   }
-  const guard = await loadGuard(g.spec, g.timeoutMs, undefined, g.concurrency);
+  const guard = await loadGuard(g.spec, g.timeoutMs, g.guardOptions, g.concurrency);
   try {
     return await fn(guard);
   } finally {
@@ -69,7 +73,7 @@ async function withGuard<T>(g: FuzzWorkerGuard, fn: (guard: Guard) => Promise<T>
 }
 
 /** Runs one cell task with a ready guard and scratch store (in a worker or in the calling thread). */
-function runTask(task: CellTask<FuzzWorkerGuard>, guard: Guard, scratch: ScratchStore, onProgress: (done: number) => void): Promise<CellOutcome> {
+function runTask(task: CellTask<FuzzWorkerGuard>, guard: Guard, scratch: ScratchStore, onProgress: (done: number) => void, signal?: AbortSignal): Promise<CellOutcome> {
   if (!isDomainId(task.domain)) throw new UsageError(`unknown domain "${task.domain}"`);
   if (!isFamilyId(task.family)) throw new UsageError(`unknown family "${task.family}"`);
   const domain: DomainId = task.domain;
@@ -91,6 +95,7 @@ function runTask(task: CellTask<FuzzWorkerGuard>, guard: Guard, scratch: Scratch
     ...(g.concurrency !== undefined ? { concurrency: g.concurrency } : {}),
     ...(g.recheck !== undefined ? { recheck: g.recheck } : {}),
     ...(task.examples ? { examples: task.examples } : {}),
+    ...(signal ? { signal } : {}),
     onProgress,
   });
 }
@@ -102,9 +107,10 @@ function runTask(task: CellTask<FuzzWorkerGuard>, guard: Guard, scratch: Scratch
 export default async function runFuzzCellTask(task: CellTask<FuzzWorkerGuard>): Promise<CellOutcome> {
   store ??= new MemoryStore(':memory:');
   const scratch = store;
+  const signal = cellAbortSignal(task.progress);
   const progress = progressReporter(task.progress);
   return withGuard(task.guard, async (guard) => {
-    const outcome = await runTask(task, guard, scratch, progress.update);
+    const outcome = await runTask(task, guard, scratch, progress.update, signal);
     progress.flush(outcome.stats.runs);
     return outcome;
   });
@@ -116,6 +122,9 @@ export default async function runFuzzCellTask(task: CellTask<FuzzWorkerGuard>): 
  * @example
  * runCampaignParallel({ ...fuzzWorkerPool(), local: localCellRunner(guard, store), workers: 2, ... })
  */
-export function localCellRunner(guard: Guard, scratch: ScratchStore): (task: CellTask<FuzzWorkerGuard>, onProgress: (done: number) => void) => Promise<CellOutcome> {
-  return (task, onProgress) => runTask(task, guard, scratch, onProgress);
+export function localCellRunner(
+  guard: Guard,
+  scratch: ScratchStore,
+): (task: CellTask<FuzzWorkerGuard>, onProgress: (done: number) => void, signal?: AbortSignal) => Promise<CellOutcome> {
+  return (task, onProgress, signal) => runTask(task, guard, scratch, onProgress, signal);
 }

@@ -42,7 +42,11 @@ export interface CellTask<G = unknown> {
   /** Wall-clock budget for this cell, ms. */
   timeLimitMs?: number;
   guard: G;
-  /** When present, the worker posts `{ done }` (cases evaluated so far in this cell) on it. */
+  /**
+   * When present, the worker posts `{ done }` (cases evaluated so far in this cell) on it,
+   * and stops the cell (it then reports `interrupted`) when it receives `{ abort: true }`
+   * (see {@link cellAbortSignal}).
+   */
   progress?: MessagePort;
 }
 
@@ -82,7 +86,7 @@ export interface ParallelCampaignOptions<G = unknown> {
    * lanes (so `workers: 2` starts one worker thread and saves one start-up); it must give the
    * same outcome as the worker file would. `onProgress(done)` reports cases evaluated.
    */
-  local?: (task: CellTask<G>, onProgress: (done: number) => void) => Promise<CellOutcome>;
+  local?: (task: CellTask<G>, onProgress: (done: number) => void, signal?: AbortSignal) => Promise<CellOutcome>;
   /**
    * Start worker threads only when they pay (issue 12 point 4); needs `local`. Without it the
    * pool starts at once. With it, the calling thread starts on the cells alone and measures its
@@ -95,6 +99,12 @@ export interface ParallelCampaignOptions<G = unknown> {
   startPolicy?: WorkerStartPolicy;
   /** Called once: how many worker threads ran, and why (with `startPolicy`). */
   onWorkers?: (decision: WorkerDecision) => void;
+  /**
+   * Stops the campaign (Ctrl-C), as `runCampaign`'s `signal` does: no further cell starts,
+   * and the cells running (in the calling thread or a worker) stop between batches and report
+   * `interrupted`. The outcome then holds the cells that ran, in cell order.
+   */
+  signal?: AbortSignal;
 }
 
 /** When to start worker threads (see `ParallelCampaignOptions.startPolicy`). */
@@ -213,7 +223,7 @@ export async function runCampaignParallel<G>(o: ParallelCampaignOptions<G>): Pro
   const ports: MessagePort[] = [];
   let next = 0;
   let stopped = false;
-  const take = (): CellTask<G> | undefined => (stopped ? undefined : tasks[next++]);
+  const take = (): CellTask<G> | undefined => (stopped || o.signal?.aborted ? undefined : tasks[next++]);
   const settle = (task: CellTask<G>, outcome: CellOutcome): void => {
     // The result is authoritative; progress messages still in flight are then ignored.
     advance(task.index, outcome.stats.runs);
@@ -228,13 +238,18 @@ export async function runCampaignParallel<G>(o: ParallelCampaignOptions<G>): Pro
   const poolLane = async (p: Piscina): Promise<void> => {
     for (let task = take(); task !== undefined; task = take()) {
       let transferList: MessagePort[] | undefined;
-      if (o.onProgress || o.onTotalProgress) {
+      let stopCell: (() => void) | undefined;
+      if (o.onProgress || o.onTotalProgress || o.signal) {
         const { port1, port2 } = new MessageChannel();
         ports.push(port1);
         const index = task.index;
         port1.on('message', (m: { done?: unknown }) => {
           if (typeof m.done === 'number') advance(index, m.done);
         });
+        if (o.signal) {
+          stopCell = () => port1.postMessage({ abort: true });
+          o.signal.addEventListener('abort', stopCell, { once: true });
+        }
         task.progress = port2;
         transferList = [port2];
       }
@@ -244,6 +259,8 @@ export async function runCampaignParallel<G>(o: ParallelCampaignOptions<G>): Pro
         outcome = (await p.run(task, transferList ? { transferList } : {})) as CellOutcome;
       } catch (cause) {
         fail(task, 'in a worker', cause);
+      } finally {
+        if (stopCell) o.signal?.removeEventListener('abort', stopCell);
       }
       settle(task, outcome!);
     }
@@ -306,11 +323,15 @@ export async function runCampaignParallel<G>(o: ParallelCampaignOptions<G>): Pro
       const cellStartedAt = performance.now();
       let outcome: CellOutcome;
       try {
-        outcome = await run(task, (done) => {
-          advance(index, done);
-          // A worker created here loads its modules on its own thread while this cell goes on.
-          if (!decided && (done & 127) === 0) consider(cellStartedAt, done, runs);
-        });
+        outcome = await run(
+          task,
+          (done) => {
+            advance(index, done);
+            // A worker created here loads its modules on its own thread while this cell goes on.
+            if (!decided && (done & 127) === 0) consider(cellStartedAt, done, runs);
+          },
+          o.signal,
+        );
       } catch (cause) {
         fail(task, 'in the calling thread', cause);
       }
@@ -334,13 +355,26 @@ export async function runCampaignParallel<G>(o: ParallelCampaignOptions<G>): Pro
       o.onWorkers({ asked: wanted, threads: ran, reason });
     }
     const done = outcomes.filter((x): x is CellOutcome => x !== undefined);
-    if (done.length !== tasks.length) throw new EngineError(`parallel campaign: ${tasks.length - done.length} cell(s) were not run`);
+    if (done.length !== tasks.length && !o.signal?.aborted) throw new EngineError(`parallel campaign: ${tasks.length - done.length} cell(s) were not run`);
     return mergeCellOutcomes({ guardId: o.guardId, seed: o.seed, phase: o.phase, runsPerCell: o.runsPerCell, elapsedMs: performance.now() - started }, done);
   } finally {
     stopped = true;
     for (const p of ports) p.close();
     await pool?.destroy();
   }
+}
+
+/**
+ * Worker-side helper: an AbortSignal that aborts when the calling thread posts `{ abort: true }`
+ * on the task's port (its campaign `signal` aborted). Undefined without a port.
+ */
+export function cellAbortSignal(port: MessagePort | undefined): AbortSignal | undefined {
+  if (!port) return undefined;
+  const controller = new AbortController();
+  port.on('message', (m: { abort?: unknown }) => {
+    if (m.abort === true) controller.abort();
+  });
+  return controller.signal;
 }
 
 /**

@@ -180,6 +180,7 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
           guardId: o.guard.id,
           guard: {
             spec: o.guardSpec,
+            ...(o.guardOptions && Object.keys(o.guardOptions).length > 0 ? { guardOptions: o.guardOptions } : {}),
             ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
             ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
             ...(o.recheck !== undefined ? { recheck: o.recheck } : {}),
@@ -191,6 +192,7 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
           seed: o.seed,
           maxFailures: o.maxFailures,
           ...(o.timeLimitMs !== undefined ? { timeLimitMs: o.timeLimitMs } : {}),
+          ...(o.signal ? { signal: o.signal } : {}),
           onTotalProgress: (done) => progress.update(done),
           onCellEnd,
         })

@@ -1,0 +1,149 @@
+/**
+ * Worker threads run a cell exactly as the calling thread would (issue 12 leftovers): they
+ * build the guard with the same `--guard-option` values, and they stop when the campaign's
+ * signal aborts (Ctrl-C). No assertion here reads a clock: cells stop on the signal, and
+ * outcomes are compared less their timings.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Guard } from '../../src/domain/guard.js';
+import { runCampaign, type CampaignOutcome } from '../../src/fuzz/campaign.js';
+import { runCampaignParallel } from '../../src/fuzz/parallel.js';
+import { validateGuardOptions } from '../../src/guards/guard-options.js';
+import { createGuard } from '../../src/guards/registry.js';
+import { MemoryStore } from '../../src/memory/index.js';
+import { FAMILY_REGISTRY, type FamilyId } from '../../generators/families.js';
+import { fuzzWorkerPool, localCellRunner } from '../../src/cli/fuzz-worker.js';
+
+const SEED = 4242;
+const RUNS = 60;
+/** As `--guard-option tauGuard=0.25` gives them; the calling thread builds its guard from their checked form. */
+const OPTIONS = { tauGuard: 0.25 };
+const sentinelWithOptions = (): Guard => createGuard('sentinel', validateGuardOptions('sentinel', OPTIONS));
+const CELLS: Array<{ domain: 'ehr' | 'rap'; family: FamilyId }> = [
+  { domain: 'ehr', family: 'amplification' },
+  { domain: 'rap', family: 'seed' },
+  { domain: 'ehr', family: 'benign' },
+];
+
+/** The cells less wall-clock fields. */
+function timeless(o: CampaignOutcome): unknown {
+  return JSON.parse(JSON.stringify(o.cells, (k, v: unknown) => (k === 'elapsedMs' || k === 'elapsedUs' || k === 'guardUs' ? 0 : v)));
+}
+
+async function inProcess(guard: Guard): Promise<CampaignOutcome> {
+  const store = new MemoryStore(':memory:');
+  try {
+    return await runCampaign({
+      guard,
+      cells: CELLS.map((c) => ({ ...c, arbitrary: FAMILY_REGISTRY[c.family].arbitrary(c.domain) })),
+      store,
+      phase: 'write',
+      runsPerCell: RUNS,
+      seed: SEED,
+      maxFailures: 2,
+    });
+  } finally {
+    store.close();
+  }
+}
+
+const common = { ...fuzzWorkerPool(), guardId: 'sentinel', cells: CELLS, phase: 'write' as const, runsPerCell: RUNS, seed: SEED, maxFailures: 2 };
+
+describe('worker threads get the run options of the calling thread', () => {
+  it('--guard-option tauGuard=0.25: a worker thread, and the calling thread plus a worker, give the in-process outcome with the option', async () => {
+    const withOption = await inProcess(sentinelWithOptions());
+    const plain = await inProcess(createGuard('sentinel'));
+    // The option changes verdicts on these cells, so a worker that dropped it would be seen.
+    expect(timeless(plain)).not.toEqual(timeless(withOption));
+    // A lower tau_guard rejects more: fewer bypasses of the forged cells.
+    const bypasses = (o: CampaignOutcome): number => o.cells.filter((c) => c.family !== 'benign').reduce((a, c) => a + c.stats.violations, 0);
+    expect(bypasses(withOption)).toBeLessThan(bypasses(plain));
+
+    const guard = { spec: 'sentinel', guardOptions: OPTIONS };
+    const worker = await runCampaignParallel({ ...common, guard, workers: 1 });
+    expect(timeless(worker)).toEqual(timeless(withOption));
+
+    // `fuzz --workers 2` when the worker pays at once: some cells on the calling thread, some in the worker.
+    const store = new MemoryStore(':memory:');
+    const threads: number[] = [];
+    try {
+      const mixed = await runCampaignParallel({
+        ...common,
+        guard,
+        workers: 2,
+        local: localCellRunner(sentinelWithOptions(), store),
+        startPolicy: { minRemainingMs: 0, cpus: 2, loadAverage: () => 0 },
+        onWorkers: (d) => threads.push(d.threads),
+      });
+      expect(threads).toEqual([1]);
+      expect(timeless(mixed)).toEqual(timeless(withOption));
+    } finally {
+      store.close();
+    }
+  }, 120_000);
+
+  it('a worker built without options is the plain guard (the cache of built guards keys on the options)', async () => {
+    const plain = await inProcess(createGuard('sentinel'));
+    const worker = await runCampaignParallel({ ...common, guard: { spec: 'sentinel' }, workers: 1 });
+    expect(timeless(worker)).toEqual(timeless(plain));
+  }, 120_000);
+
+  it('a bad option fails in the worker naming the key, as on the calling thread', async () => {
+    await expect(runCampaignParallel({ ...common, cells: [CELLS[1]!], guard: { spec: 'sentinel', guardOptions: { noSuchKey: 1 } }, workers: 1 })).rejects.toThrow(/rap\/seed.*noSuchKey/);
+  }, 60_000);
+});
+
+describe('the campaign signal reaches every lane', () => {
+  it('a cell running in a worker thread stops and reports interrupted; no further cell starts', async () => {
+    const controller = new AbortController();
+    const runs = 5_000_000;
+    const o = await runCampaignParallel({
+      ...fuzzWorkerPool(),
+      guardId: 'none',
+      guard: { spec: 'none' },
+      cells: [{ domain: 'ehr', family: 'naive' }, { domain: 'rap', family: 'naive' }],
+      phase: 'write',
+      runsPerCell: runs,
+      seed: 1,
+      maxFailures: 0,
+      workers: 1,
+      signal: controller.signal,
+      onTotalProgress: (done) => {
+        if (done > 0) controller.abort();
+      },
+    });
+    expect(o.cells.map((c) => `${c.domain}/${c.family}`)).toEqual(['ehr/naive']);
+    expect(o.cells[0]?.interrupted).toBe(true);
+    expect(o.cells[0]?.stats.runs).toBeLessThan(runs);
+  }, 60_000);
+
+  it('on the calling thread too (the runner of `fuzz --workers 2` when workers do not pay)', async () => {
+    const controller = new AbortController();
+    const runs = 5_000_000;
+    const store = new MemoryStore(':memory:');
+    try {
+      const o = await runCampaignParallel({
+        ...fuzzWorkerPool(),
+        guardId: 'none',
+        guard: { spec: 'none' },
+        cells: [{ domain: 'ehr', family: 'naive' }, { domain: 'rap', family: 'naive' }],
+        phase: 'write',
+        runsPerCell: runs,
+        seed: 1,
+        maxFailures: 0,
+        workers: 2,
+        local: localCellRunner(createGuard('none'), store),
+        startPolicy: { minRemainingMs: Number.MAX_SAFE_INTEGER, cpus: 2, loadAverage: () => 0 },
+        signal: controller.signal,
+        onTotalProgress: (done) => {
+          if (done >= 100) controller.abort();
+        },
+      });
+      expect(o.cells.map((c) => `${c.domain}/${c.family}`)).toEqual(['ehr/naive']);
+      expect(o.cells[0]?.interrupted).toBe(true);
+      expect(o.cells[0]?.stats.runs).toBeLessThan(runs);
+    } finally {
+      store.close();
+    }
+  }, 60_000);
+});
