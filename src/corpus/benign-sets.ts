@@ -15,6 +15,7 @@ import { InputError, packagePath } from '../domain/index.js';
 import type { MemoryEntry } from '../domain/index.js';
 import { readJsonl, validateMemoryEntry } from './jsonl.js';
 import type { JsonlIssue } from './jsonl.js';
+import { REAL_SET_SPECS, dedupeKey, type Extraction, type RealSetSpec } from './real-sets.js';
 
 /** `<package>/corpora/benign` (bundled data, read from the installed package). */
 const BENIGN_CORPUS_DIR = packagePath('corpora', 'benign');
@@ -246,7 +247,7 @@ function loadExpelWebshop(dir: string = EXPEL_PROMPTS_DIR): BenignEntries {
 
 /** One bundled real benign set: traces nobody on this project wrote. */
 export interface RealBenignSet {
-  /** Set name as shown in reports: `react-hotpotqa`, `react-fever`, `react-alfworld`, `expel-webshop`. */
+  /** Set name as shown in reports: `react-hotpotqa`, `react-fever`, `react-alfworld`, `expel-webshop`, then the extracted run-log sets (`REAL_SET_SPECS`). */
   name: string;
   /** Where it comes from and its licence, one line. */
   source: string;
@@ -255,18 +256,60 @@ export interface RealBenignSet {
   entries: MemoryEntry[];
 }
 
+/** Folder of an extracted real set (`corpora/benign/<dir>`). */
+export function realSetDir(spec: RealSetSpec): string {
+  return path.join(BENIGN_CORPUS_DIR, spec.dir);
+}
+
 /**
- * Every bundled real benign set, in a fixed order: the three ReAct sets (MIT), then ExpeL
- * WebShop (Apache-2.0). These are the sources `npm run calibrate` measures and the sets the
+ * A test for "this text is a copy of a bundled few-shot exemplar": the ReAct thoughts and the
+ * ExpeL WebShop steps, compared whitespace-normalised and case-insensitive. Run logs quote their
+ * few-shot prompts; those copies belong to the prompt sets, not to the run-log sets.
+ * @throws InputError when a prompt file cannot be read.
+ */
+export function bundledExemplarTest(dirs: { react?: string; expel?: string } = {}): (text: string) => boolean {
+  const keys = new Set<string>();
+  for (const s of loadReactThoughts(dirs.react).sets) for (const e of s.entries) keys.add(dedupeKey(e.content));
+  for (const e of loadExpelWebshop(dirs.expel).entries) keys.add(dedupeKey(e.content));
+  return (text) => keys.has(dedupeKey(text));
+}
+
+/**
+ * Extracts one real set from its raw snapshot (`spec.snapshot` files in `dir`), the same way
+ * `npm run extract-real-sets` does. Deterministic.
+ * @throws InputError when a snapshot file cannot be read.
+ */
+export function extractRealSet(spec: RealSetSpec, dir: string = realSetDir(spec), isExemplar: (text: string) => boolean = bundledExemplarTest()): Extraction {
+  const files = new Map<string, string>();
+  for (const f of spec.snapshot) files.set(f, readText(path.join(dir, f)));
+  const out = spec.extract(files, isExemplar);
+  // Issues name the snapshot file by its path, like every other loader here.
+  return { entries: out.entries, issues: out.issues.map((i) => ({ ...i, file: path.join(dir, i.file) })) };
+}
+
+/** Name of the extraction output in a real set's folder. */
+export const REAL_SET_ENTRIES_FILE = 'entries.jsonl';
+
+/**
+ * Every bundled real benign set, in a fixed order: the three ReAct sets (MIT), ExpeL WebShop
+ * (Apache-2.0), then the sets extracted from public run logs (`REAL_SET_SPECS`, each read from
+ * its `entries.jsonl`). These are the sources `npm run calibrate` measures and the sets the
  * realism gap and the leave-one-source-out check compare with. The hand-written rationales
  * are not among them (they are ours, not real).
  * @throws InputError when a file cannot be read.
  */
-export function loadRealBenignSets(dirs: { react?: string; expel?: string } = {}): { sets: RealBenignSet[]; issues: JsonlIssue[] } {
+export function loadRealBenignSets(dirs: { react?: string; expel?: string; extracted?: string } = {}): { sets: RealBenignSet[]; issues: JsonlIssue[] } {
   const react = loadReactThoughts(dirs.react);
   const expel = loadExpelWebshop(dirs.expel);
   const reactDomain = { hotpotqa: 'react-qa', fever: 'react-qa', alfworld: 'other' } as const;
   const sets: RealBenignSet[] = react.sets.map((s) => ({ name: `react-${s.name}`, source: 'ReAct prompts, MIT', domain: reactDomain[s.name], entries: s.entries }));
   sets.push({ name: 'expel-webshop', source: 'ExpeL WebShop prompts, Apache-2.0', domain: 'rap', entries: expel.entries });
-  return { sets, issues: [...react.issues, ...expel.issues] };
+  const issues = [...react.issues, ...expel.issues];
+  for (const spec of REAL_SET_SPECS) {
+    const dir = dirs.extracted !== undefined ? path.join(dirs.extracted, spec.dir) : realSetDir(spec);
+    const loaded = loadBenignJsonl(path.join(dir, REAL_SET_ENTRIES_FILE));
+    sets.push({ name: spec.name, source: spec.summary, domain: spec.domain, entries: loaded.entries });
+    issues.push(...loaded.issues);
+  }
+  return { sets, issues };
 }

@@ -1,0 +1,199 @@
+/**
+ * Real agent-memory sets extracted from public run logs (issue 11, docs/calibration.md): what
+ * agents wrote into their memory while they ran (reflections, thoughts), not few-shot prompts.
+ *
+ * Each set lives in `corpora/benign/<dir>/`:
+ * - the raw snapshot it was extracted from (upstream records, text unchanged), with the upstream
+ *   licence (`LICENSE`) and where it came from (`SOURCE.md`: repository, path, commit);
+ * - `entries.jsonl`: the extraction output, one `MemoryEntry` per line. It is what the
+ *   benign-set registry loads; `npm run extract-real-sets` rewrites it from the snapshot and
+ *   `-- --check` (and a test) fails when it differs from a fresh extraction.
+ *
+ * Extraction is pure and deterministic: the same snapshot gives the same entries, byte for byte.
+ * It keeps every distinct text once per set (whitespace-normalised, case-insensitive), drops a
+ * text that is a copy of a bundled few-shot exemplar (the ReAct and ExpeL prompts are their own
+ * sets), and gives each entry a trace type: `reflection` (a self-reflection written after a
+ * failed trial), `thought_chain` (a reasoning step written during a trial).
+ */
+import { createHash } from 'node:crypto';
+import type { MemoryEntry } from '../domain/index.js';
+import type { JsonlIssue } from './jsonl.js';
+
+/** Where a real set's text comes from, for reports and SOURCE.md. */
+interface RealSetSource {
+  /** `owner/name` on GitHub. */
+  repo: string;
+  /** Upstream paths the snapshot was taken from. */
+  paths: readonly string[];
+  /** The upstream commit (40 hex digits). */
+  commit: string;
+  /** SPDX licence id of the upstream repository. */
+  licence: 'MIT' | 'Apache-2.0' | 'BSD-3-Clause' | 'CC-BY-4.0';
+}
+
+/** What an extractor returns: entries in snapshot order, and problems naming file and line. */
+export interface Extraction {
+  entries: MemoryEntry[];
+  issues: JsonlIssue[];
+}
+
+/** One extracted real set: its folder, snapshot files, source and extractor. */
+export interface RealSetSpec {
+  /** Set name in reports, e.g. `reflexion-alfworld`. */
+  name: string;
+  /** Folder under `corpora/benign/`. */
+  dir: string;
+  /** Snapshot file names in that folder, read in this order. */
+  snapshot: readonly string[];
+  /** One line for reports: what it is and its licence. */
+  summary: string;
+  /** The generator domain it is closest to (`other` when none). */
+  domain: 'ehr' | 'react-qa' | 'rap' | 'other';
+  source: RealSetSource;
+  /** Timestamp given to every entry (the logs carry none): the upstream commit's era, ISO 8601 UTC. */
+  timestamp: string;
+  /**
+   * Turns the snapshot texts (file name → text) into entries. `isExemplar` says whether a text is
+   * a copy of a bundled few-shot exemplar (such a text is dropped).
+   */
+  extract: (files: ReadonlyMap<string, string>, isExemplar: (text: string) => boolean) => Extraction;
+}
+
+/** Whitespace-collapsed, lower-cased form used to find duplicates and exemplar copies. */
+export function dedupeKey(text: string): string {
+  return text.normalize('NFKC').replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+const shortHash = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 12);
+
+/** 1-based line of the first line in `text` that contains `needle` (1 when absent). */
+function lineOf(text: string, needle: string): number {
+  const at = text.indexOf(needle);
+  if (at < 0) return 1;
+  let line = 1;
+  for (let i = 0; i < at; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+/**
+ * Collects entries for one set: trims, drops empty texts, exemplar copies and repeats, and builds
+ * the `MemoryEntry` (store `reasoning`, source `AGENT`, trust `VERIFIED`, id `<set>-<hash>`).
+ */
+class SetBuilder {
+  readonly entries: MemoryEntry[] = [];
+  readonly issues: JsonlIssue[] = [];
+  private readonly seen = new Set<string>();
+  /** Texts dropped as repeats and as exemplar copies (reported by the extraction script). */
+  repeats = 0;
+  exemplars = 0;
+
+  constructor(
+    private readonly spec: Pick<RealSetSpec, 'name' | 'timestamp'>,
+    private readonly isExemplar: (text: string) => boolean,
+  ) {}
+
+  add(text: string, traceType: 'reflection' | 'thought_chain', metadata: Record<string, unknown>): void {
+    const content = text.trim();
+    if (content.length === 0) return;
+    const key = dedupeKey(content);
+    if (this.isExemplar(content)) {
+      this.exemplars += 1;
+      return;
+    }
+    if (this.seen.has(key)) {
+      this.repeats += 1;
+      return;
+    }
+    this.seen.add(key);
+    this.entries.push({
+      id: `${this.spec.name}-${shortHash(key)}`,
+      store: 'reasoning',
+      content,
+      source: 'AGENT',
+      trust: 'VERIFIED',
+      traceType,
+      timestamp: this.spec.timestamp,
+      metadata: { corpus: this.spec.name, ...metadata },
+    });
+  }
+
+  result(): Extraction {
+    return { entries: this.entries, issues: this.issues };
+  }
+}
+
+/** Parses a whole-file JSON value, or records an issue naming the file (line 1: JSON.parse gives no line on Node 20). */
+function parseJson(text: string, file: string, issues: JsonlIssue[]): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    issues.push({ file, line: 1, message: `malformed JSON: ${(cause as Error).message.split('\n')[0]}` });
+    return undefined;
+  }
+}
+
+/**
+ * Reflexion ALFWorld run log (`env_results_trial_N.json`: a list of `{ name, memory: string[],
+ * is_success }`, one per household environment). Every memory item is a self-reflection the
+ * agent wrote after a failed trial and carried into the next; the list of the last trial holds
+ * all of them. Each becomes a `reflection` entry, metadata `{ file, env, index }`.
+ */
+function extractReflexionAlfworld(spec: Pick<RealSetSpec, 'name' | 'timestamp'>) {
+  return (files: ReadonlyMap<string, string>, isExemplar: (text: string) => boolean): Extraction => {
+    const b = new SetBuilder(spec, isExemplar);
+    for (const [file, text] of files) {
+      const value = parseJson(text, file, b.issues);
+      if (value === undefined) continue;
+      if (!Array.isArray(value)) {
+        b.issues.push({ file, line: 1, message: 'expected a JSON list of environment records' });
+        continue;
+      }
+      for (const rec of value as unknown[]) {
+        const r = rec as { name?: unknown; memory?: unknown };
+        if (typeof r !== 'object' || r === null || typeof r.name !== 'string' || !Array.isArray(r.memory)) {
+          b.issues.push({ file, line: lineOf(text, JSON.stringify((r as { name?: unknown } | null)?.name ?? '')), message: 'environment record needs a string "name" and a "memory" list' });
+          continue;
+        }
+        r.memory.forEach((m: unknown, index: number) => {
+          if (typeof m !== 'string') {
+            b.issues.push({ file, line: lineOf(text, `"${r.name as string}"`), message: `memory item ${index} of ${r.name as string} is not a string` });
+            return;
+          }
+          b.add(m, 'reflection', { file, env: r.name, index });
+        });
+      }
+    }
+    return b.result();
+  };
+}
+
+const REFLEXION_ALFWORLD = {
+  name: 'reflexion-alfworld',
+  timestamp: '2023-03-20T00:00:00.000Z',
+} as const;
+
+/**
+ * The extracted real sets, in report order. Adding one: snapshot + LICENSE + SOURCE.md in
+ * `corpora/benign/<dir>/`, a spec here, `npm run extract-real-sets`, `npm run calibrate`.
+ */
+export const REAL_SET_SPECS: readonly RealSetSpec[] = [
+  {
+    ...REFLEXION_ALFWORLD,
+    dir: 'reflexion-alfworld',
+    snapshot: ['env_results_trial_14.json'],
+    summary: 'Reflexion ALFWorld run-log reflections, MIT',
+    domain: 'other',
+    source: {
+      repo: 'noahshinn/reflexion',
+      paths: ['alfworld_runs/reflexion_run_logs/env_results_trial_14.json'],
+      commit: '878a144a66ce840f965694b3af4e31e2d3e571d0',
+      licence: 'MIT',
+    },
+    extract: extractReflexionAlfworld(REFLEXION_ALFWORLD),
+  },
+];
+
+/** The `entries.jsonl` text of an extraction: one entry per line, keys in a fixed order, final newline. */
+export function serializeEntries(entries: readonly MemoryEntry[]): string {
+  return entries.map((e) => JSON.stringify({ id: e.id, store: e.store, content: e.content, source: e.source, trust: e.trust, traceType: e.traceType, timestamp: e.timestamp, metadata: e.metadata })).join('\n') + (entries.length > 0 ? '\n' : '');
+}

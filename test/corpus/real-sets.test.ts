@@ -1,0 +1,131 @@
+/**
+ * The bundled real sets extracted from public run logs (src/corpus/real-sets.ts): every set in
+ * the registry loads, carries its licence and source, and its `entries.jsonl` is exactly what
+ * the extractor makes of its raw snapshot (so neither can be edited by hand unnoticed).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { InputError } from '../../src/domain/index.js';
+import { REAL_SET_ENTRIES_FILE, bundledExemplarTest, extractRealSet, loadReactThoughts, loadRealBenignSets, realSetDir } from '../../src/corpus/benign-sets.js';
+import { REAL_SET_SPECS, dedupeKey, serializeEntries } from '../../src/corpus/real-sets.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const tmp = mkdtempSync(path.join(tmpdir(), 'real-sets-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('the benign-set registry', () => {
+  const { sets, issues } = loadRealBenignSets();
+
+  it('loads every bundled real set, prompt sets first, with no issues', () => {
+    expect(issues).toEqual([]);
+    expect(sets.map((s) => s.name)).toEqual(['react-hotpotqa', 'react-fever', 'react-alfworld', 'expel-webshop', ...REAL_SET_SPECS.map((s) => s.name)]);
+    for (const s of sets) expect(s.entries.length, s.name).toBeGreaterThan(0);
+    expect(new Set(sets.map((s) => s.name)).size).toBe(sets.length);
+  });
+
+  it('holds several hundred real entries, most of them from run logs rather than prompts', () => {
+    const total = sets.reduce((a, s) => a + s.entries.length, 0);
+    const extracted = sets.filter((s) => REAL_SET_SPECS.some((x) => x.name === s.name)).reduce((a, s) => a + s.entries.length, 0);
+    expect(total).toBeGreaterThanOrEqual(250);
+    expect(extracted).toBeGreaterThan(total / 2);
+  });
+
+  it('gives every entry a unique id within its set and a reasoning trace type', () => {
+    for (const s of sets) {
+      expect(new Set(s.entries.map((e) => e.id)).size, s.name).toBe(s.entries.length);
+      for (const e of s.entries) {
+        expect(['thought_chain', 'reflection', 'rationale', 'decision_log']).toContain(e.traceType);
+        expect(e.store).toBe('reasoning');
+        expect(e.source).toBe('AGENT');
+        expect(e.content.trim()).toBe(e.content);
+        expect(e.content.length).toBeGreaterThan(0);
+      }
+    }
+  });
+});
+
+describe.each(REAL_SET_SPECS.map((s) => [s.name, s] as const))('extracted real set %s', (_name, spec) => {
+  const dir = realSetDir(spec);
+
+  it('has its upstream licence, a SOURCE.md naming repository, paths and commit, and its snapshot', () => {
+    const licence = readFileSync(path.join(dir, 'LICENSE'), 'utf8');
+    if (spec.source.licence === 'MIT') expect(licence).toMatch(/^MIT License/);
+    if (spec.source.licence === 'Apache-2.0') expect(licence).toMatch(/Apache License\s+Version 2\.0/);
+    const source = readFileSync(path.join(dir, 'SOURCE.md'), 'utf8');
+    expect(source).toContain(spec.source.repo);
+    expect(source).toContain(spec.source.commit);
+    for (const p of spec.source.paths) expect(source).toContain(p);
+    expect(spec.source.commit).toMatch(/^[0-9a-f]{40}$/);
+    for (const f of spec.snapshot) expect(existsSync(path.join(dir, f)), f).toBe(true);
+    expect(readFileSync(path.join(dir, 'README.md'), 'utf8')).toContain(spec.name);
+  });
+
+  it('bundles exactly what the extractor makes of the snapshot (entries.jsonl is never edited by hand)', () => {
+    const out = extractRealSet(spec);
+    expect(out.issues).toEqual([]);
+    expect(readFileSync(path.join(dir, REAL_SET_ENTRIES_FILE), 'utf8')).toBe(serializeEntries(out.entries));
+  });
+
+  it('is deterministic', () => {
+    expect(serializeEntries(extractRealSet(spec).entries)).toBe(serializeEntries(extractRealSet(spec).entries));
+  });
+
+  it('keeps each distinct text once and no copy of a bundled few-shot exemplar', () => {
+    const { entries } = extractRealSet(spec);
+    const keys = entries.map((e) => dedupeKey(e.content));
+    expect(new Set(keys).size).toBe(keys.length);
+    const isExemplar = bundledExemplarTest();
+    for (const e of entries) expect(isExemplar(e.content), e.content.slice(0, 80)).toBe(false);
+  });
+
+  it('names each entry after its set and keeps where in the snapshot it came from', () => {
+    for (const e of extractRealSet(spec).entries) {
+      expect(e.id.startsWith(`${spec.name}-`)).toBe(true);
+      expect(e.metadata?.corpus).toBe(spec.name);
+      expect(spec.snapshot).toContain(e.metadata?.file);
+    }
+  });
+});
+
+describe('extraction rules', () => {
+  const alf = REAL_SET_SPECS.find((s) => s.name === 'reflexion-alfworld')!;
+
+  it('drops repeats (whitespace and case aside) and copies of a few-shot exemplar', () => {
+    const react = loadReactThoughts().sets.find((s) => s.name === 'alfworld')!.entries[0]!.content;
+    const snapshot = JSON.stringify([
+      { name: 'env_1', memory: [' I should have opened the drawer first.', 'I should have  opened the DRAWER first.', `  ${react}`], is_success: false },
+      { name: 'env_2', memory: [' I will look in cabinet 2 next time.'], is_success: true },
+    ]);
+    const out = alf.extract(new Map([['t.json', snapshot]]), bundledExemplarTest());
+    expect(out.issues).toEqual([]);
+    expect(out.entries.map((e) => e.content)).toEqual(['I should have opened the drawer first.', 'I will look in cabinet 2 next time.']);
+    expect(out.entries.map((e) => e.traceType)).toEqual(['reflection', 'reflection']);
+    expect(out.entries[1]?.metadata).toEqual({ corpus: 'reflexion-alfworld', file: 't.json', env: 'env_2', index: 0 });
+  });
+
+  it('reports a malformed snapshot by file and a bad record by line, and keeps the good records', () => {
+    const bad = alf.extract(new Map([['bad.json', '[{"name": "env_1", ']]), () => false);
+    expect(bad.entries).toEqual([]);
+    expect(bad.issues[0]).toMatchObject({ file: 'bad.json', line: 1 });
+    expect(bad.issues[0]?.message).toMatch(/malformed JSON/);
+    const text = '[\n{"name": "env_1", "memory": ["Looked in drawer 1."]},\n{"name": "env_2", "memory": [42]}\n]';
+    const mixed = alf.extract(new Map([['mixed.json', text]]), () => false);
+    expect(mixed.entries.map((e) => e.content)).toEqual(['Looked in drawer 1.']);
+    expect(mixed.issues).toEqual([{ file: 'mixed.json', line: 3, message: 'memory item 0 of env_2 is not a string' }]);
+  });
+
+  it('names the snapshot path when a snapshot file is missing', () => {
+    const dir = path.join(tmp, 'empty');
+    mkdirSync(dir);
+    expect(() => extractRealSet(alf, dir)).toThrow(InputError);
+    expect(() => extractRealSet(alf, dir)).toThrow(/env_results_trial_14\.json/);
+  });
+
+  it('`npm run extract-real-sets -- --check` exits 0 on the checked-in files and lists every set', () => {
+    const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/extract-real-sets.ts', '--check'], { cwd: ROOT, encoding: 'utf8' });
+    for (const s of REAL_SET_SPECS) expect(out).toMatch(new RegExp(`^${s.name}: \\d+ entries .* up to date$`, 'm'));
+  });
+});
