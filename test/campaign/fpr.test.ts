@@ -6,6 +6,10 @@ import { createGuard } from '../../src/guards/registry.js';
 import { MemoryStore } from '../../src/memory/index.js';
 import { rejectAll } from '../helpers/toy.js';
 import type { Guard } from '../../src/domain/index.js';
+import { loadRealBenignSets } from '../../src/corpus/benign-sets.js';
+
+/** Every bundled real set, in registry order (prompt sets, then the run-log sets). */
+const REAL_SETS = loadRealBenignSets().sets.map((s) => s.name);
 
 const store = new MemoryStore(':memory:');
 afterAll(() => store.close());
@@ -33,9 +37,11 @@ describe('fpr', () => {
     const real = r.rows.filter((x) => x.kind === 'real' && x.dimension === 'all');
     expect(real.map((x) => x.set)).toEqual(expect.arrayContaining(['react-hotpotqa', 'react-fever', 'react-alfworld', 'expel-webshop', 'all real sets']));
     // Per-set gaps and the leave-one-source-out check, one row per bundled source.
-    expect(r.realGaps.map((g) => g.set)).toEqual(['react-hotpotqa', 'react-fever', 'react-alfworld', 'expel-webshop']);
+    expect(REAL_SETS.slice(0, 4)).toEqual(['react-hotpotqa', 'react-fever', 'react-alfworld', 'expel-webshop']);
+    expect(REAL_SETS).toContain('reflexion-alfworld');
+    expect(r.realGaps.map((g) => g.set)).toEqual(REAL_SETS);
     expect(r.realGaps.every((g) => g.gap === 0)).toBe(true);
-    expect(r.loso.map((l) => l.leftOut)).toEqual(['react-hotpotqa', 'react-fever', 'react-alfworld', 'expel-webshop']);
+    expect(r.loso.map((l) => l.leftOut)).toEqual(REAL_SETS);
     expect(r.loso.every((l) => l.gap === 0 && l.estimate.rate === 1)).toBe(true);
     expect(real.every((x) => x.fpr.rate === 1)).toBe(true);
     expect(r.rows.some((x) => x.kind === 'curated')).toBe(true);
@@ -47,7 +53,7 @@ describe('fpr', () => {
   });
 
   it('a guard that errors on real entries: errors are counted, never enter a gap', async () => {
-    const errorOnReal: Guard = { id: 'err-real', mode: 'sync', check: (e) => (e.id.startsWith('react-') || e.id.startsWith('expel-') ? ((): never => { throw new Error('boom'); })() : { decision: 'admit', trace: [], reasons: [], elapsedUs: 0 }) };
+    const errorOnReal: Guard = { id: 'err-real', mode: 'sync', check: (e) => (typeof e.metadata?.corpus === 'string' ? ((): never => { throw new Error('boom'); })() : { decision: 'admit', trace: [], reasons: [], elapsedUs: 0 }) };
     const r = await measureGuardFpr({ guard: errorOnReal, store, domains: ['rap'], runs: 30, seed: 1, phase: 'write', realData: true, loso: false }, quiet);
     expect(r.realGaps.every((g) => g.errors === g.real.n && g.gap === undefined)).toBe(true);
     expect(r.realismGap).toBeUndefined();
