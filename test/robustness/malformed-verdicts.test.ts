@@ -164,7 +164,8 @@ describe('a fuzz run against a guard answering trace: [null]', () => {
     const code = await main(['fuzz', '--guard', file, '--family', 'naive,benign', '--domain', 'ehr', '--runs', '10', '--seed', '1', '--no-corpus', '--no-real', '--out', out, '-q']);
     vi.restoreAllMocks();
     expect(stderr).not.toMatch(/internal error|TypeError/);
-    expect(code).toBe(1);
+    // Every verdict malformed: nothing was judged, so the exit code is 4 (guard), not a finding.
+    expect(code).toBe(4);
     const report = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as ReportData;
     for (const c of report.cells) {
       expect(c.errors).toBe(c.runs);

@@ -37,7 +37,8 @@ describe('a guard that errors on every real trace', () => {
     const out = mkdtempSync(path.join(tmpdir(), 'farma-real-errors-'));
     const guard = path.join(ROOT, 'test/fixtures/guards/throwing-guard.mjs');
     const r = await runCli(['fuzz', '--guard', guard, '--family', 'benign', '--domain', 'ehr', '--runs', '10', '--seed', '3', '--out', out, '--no-corpus', '--no-html', '-q']);
-    expect(r.code).toBe(1);
+    // The guard throws on every call, generated and real: nothing was judged, exit 4 (guard).
+    expect(r.code).toBe(4);
     const report = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as ReportData;
     expect(report.fpr.real.length).toBeGreaterThan(0);
     for (const s of report.fpr.real) {
