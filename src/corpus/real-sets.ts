@@ -167,6 +167,37 @@ function extractReflexionAlfworld(spec: Pick<RealSetSpec, 'name' | 'timestamp'>)
   };
 }
 
+/**
+ * Reflexion HotpotQA run log (`100_questions_5_trials.txt`: per trial, one block per question with
+ * `Thought:`, `Action:`, `Observation:`, `Reflections:` and `Correct answer:` lines). Each non-empty
+ * `Thought:` line is a `thought_chain` entry (the agent's chain-of-thought answer), each non-empty
+ * `Reflections:` line a `reflection` entry; metadata `{ file, trial, line }` (1-based line).
+ */
+function extractReflexionHotpotqa(spec: Pick<RealSetSpec, 'name' | 'timestamp'>) {
+  return (files: ReadonlyMap<string, string>, isExemplar: (text: string) => boolean): Extraction => {
+    const b = new SetBuilder(spec, isExemplar);
+    for (const [file, text] of files) {
+      let trial = 0;
+      let blocks = 0;
+      text.split('\n').forEach((raw, i) => {
+        const trialMatch = /^BEGIN TRIAL (\d+)\s*$/.exec(raw);
+        if (trialMatch) trial = Number(trialMatch[1]);
+        if (raw.startsWith('Question:')) blocks += 1;
+        const m = /^(Thought|Reflections):\s?(.*)$/.exec(raw);
+        if (!m) return;
+        b.add(m[2] ?? '', m[1] === 'Thought' ? 'thought_chain' : 'reflection', { file, trial, line: i + 1 });
+      });
+      if (blocks === 0) b.issues.push({ file, line: 1, message: 'no "Question:" block: not a Reflexion HotpotQA log' });
+    }
+    return b.result();
+  };
+}
+
+const REFLEXION_HOTPOTQA = {
+  name: 'reflexion-hotpotqa',
+  timestamp: '2023-03-20T00:00:00.000Z',
+} as const;
+
 const REFLEXION_ALFWORLD = {
   name: 'reflexion-alfworld',
   timestamp: '2023-03-20T00:00:00.000Z',
@@ -190,6 +221,20 @@ export const REAL_SET_SPECS: readonly RealSetSpec[] = [
       licence: 'MIT',
     },
     extract: extractReflexionAlfworld(REFLEXION_ALFWORLD),
+  },
+  {
+    ...REFLEXION_HOTPOTQA,
+    dir: 'reflexion-hotpotqa',
+    snapshot: ['100_questions_5_trials.head.txt'],
+    summary: 'Reflexion HotpotQA run-log thoughts and reflections, MIT',
+    domain: 'react-qa',
+    source: {
+      repo: 'noahshinn/reflexion',
+      paths: ['hotpotqa_runs/root/CoT/no_context/reflexion/100_questions_5_trials.txt'],
+      commit: '5d6701b728d75a1429dc43286959e00071416f1d',
+      licence: 'MIT',
+    },
+    extract: extractReflexionHotpotqa(REFLEXION_HOTPOTQA),
   },
 ];
 

@@ -106,6 +106,19 @@ describe('extraction rules', () => {
     expect(out.entries[1]?.metadata).toEqual({ corpus: 'reflexion-alfworld', file: 't.json', env: 'env_2', index: 0 });
   });
 
+  it('reads Thought: and non-empty Reflections: lines of a Reflexion HotpotQA log, with trial and line', () => {
+    const hot = REAL_SET_SPECS.find((s) => s.name === 'reflexion-hotpotqa')!;
+    const log = ['BEGIN TRIAL 2', 'Context: ', 'Question: Q1?', "Thought: Let's think step by step. A is B.", 'Action: Finish[B]', 'Reflections: ', 'Correct answer: B', '', 'Question: Q2?', 'Thought: C.', 'Reflections: My reasoning failed because I assumed C.'].join('\n');
+    const out = hot.extract(new Map([['log.txt', log]]), () => false);
+    expect(out.issues).toEqual([]);
+    expect(out.entries.map((e) => [e.traceType, e.content, e.metadata?.trial, e.metadata?.line])).toEqual([
+      ['thought_chain', "Let's think step by step. A is B.", 2, 4],
+      ['thought_chain', 'C.', 2, 10],
+      ['reflection', 'My reasoning failed because I assumed C.', 2, 11],
+    ]);
+    expect(hot.extract(new Map([['x.txt', 'just text']]), () => false).issues[0]?.message).toMatch(/not a Reflexion HotpotQA log/);
+  });
+
   it('reports a malformed snapshot by file and a bad record by line, and keeps the good records', () => {
     const bad = alf.extract(new Map([['bad.json', '[{"name": "env_1", ']]), () => false);
     expect(bad.entries).toEqual([]);
