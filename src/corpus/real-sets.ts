@@ -198,6 +198,43 @@ const REFLEXION_HOTPOTQA = {
   timestamp: '2023-03-20T00:00:00.000Z',
 } as const;
 
+/**
+ * Reflexion programming run logs, reduced to `{ task_id, is_solved, reflections: string[] }` per
+ * line (JSONL; the upstream lines also carry the task prompt, tests and the last solution).
+ * Every reflection is the agent's own account of why its code failed the tests it wrote; each
+ * becomes a `reflection` entry, metadata `{ file, task, index, line }`. A bad line is an issue
+ * naming file and line; the other lines are kept.
+ */
+function extractReflexionProgramming(spec: Pick<RealSetSpec, 'name' | 'timestamp'>) {
+  return (files: ReadonlyMap<string, string>, isExemplar: (text: string) => boolean): Extraction => {
+    const b = new SetBuilder(spec, isExemplar);
+    for (const [file, text] of files) {
+      text.split('\n').forEach((raw, i) => {
+        if (raw.trim() === '') return;
+        let rec: { task_id?: unknown; reflections?: unknown };
+        try {
+          rec = JSON.parse(raw) as typeof rec;
+        } catch (cause) {
+          b.issues.push({ file, line: i + 1, message: `malformed JSON: ${(cause as Error).message.split('\n')[0]}` });
+          return;
+        }
+        if (typeof rec !== 'object' || rec === null || typeof rec.task_id !== 'string' || !Array.isArray(rec.reflections) || !rec.reflections.every((x) => typeof x === 'string')) {
+          b.issues.push({ file, line: i + 1, message: 'expected { "task_id": string, "reflections": string[] }' });
+          return;
+        }
+        const task = rec.task_id;
+        (rec.reflections as string[]).forEach((r, index) => b.add(r, 'reflection', { file, task, index, line: i + 1 }));
+      });
+    }
+    return b.result();
+  };
+}
+
+const REFLEXION_PROGRAMMING = {
+  name: 'reflexion-programming',
+  timestamp: '2023-04-20T00:00:00.000Z',
+} as const;
+
 const REFLEXION_ALFWORLD = {
   name: 'reflexion-alfworld',
   timestamp: '2023-03-20T00:00:00.000Z',
@@ -235,6 +272,23 @@ export const REAL_SET_SPECS: readonly RealSetSpec[] = [
       licence: 'MIT',
     },
     extract: extractReflexionHotpotqa(REFLEXION_HOTPOTQA),
+  },
+  {
+    ...REFLEXION_PROGRAMMING,
+    dir: 'reflexion-programming',
+    snapshot: ['leetcode-hard-py-40-uncontaminated.reflections.jsonl', 'humaneval-py_hardest50.reflections.jsonl'],
+    summary: 'Reflexion programming run-log reflections (LeetCode, HumanEval), MIT',
+    domain: 'other',
+    source: {
+      repo: 'noahshinn/reflexion',
+      paths: [
+        'programming_runs/root/reflexion_leetcode_python3_gpt4/leetcode-hard-py-40-uncontaminated._reflexion_5_gpt-4_pass_at_k_1_py.jsonl',
+        'programming_runs/root/for_diagram/humaneval-py_hardest50._reflexion_5_gpt-4_pass_at_k_1_py.jsonl',
+      ],
+      commit: '4e42b24dab6b40c05cd82d10e357128834ca93ad',
+      licence: 'MIT',
+    },
+    extract: extractReflexionProgramming(REFLEXION_PROGRAMMING),
   },
 ];
 

@@ -119,6 +119,25 @@ describe('extraction rules', () => {
     expect(hot.extract(new Map([['x.txt', 'just text']]), () => false).issues[0]?.message).toMatch(/not a Reflexion HotpotQA log/);
   });
 
+  it('reads the reflections of each reduced programming-run record and names a bad line', () => {
+    const prog = REAL_SET_SPECS.find((s) => s.name === 'reflexion-programming')!;
+    const text = [
+      JSON.stringify({ task_id: 't1', is_solved: false, reflections: ['The loop should be `for i in range(l, r+1)`.', 'The dfs function overcounts.'] }),
+      '{"task_id": "t2", "reflections": [',
+      JSON.stringify({ task_id: 't3', is_solved: true, reflections: [] }),
+      JSON.stringify({ task_id: 't4', reflections: [7] }),
+    ].join('\n');
+    const out = prog.extract(new Map([['p.jsonl', text]]), () => false);
+    expect(out.entries.map((e) => [e.content, e.metadata?.task, e.metadata?.index, e.metadata?.line])).toEqual([
+      ['The loop should be `for i in range(l, r+1)`.', 't1', 0, 1],
+      ['The dfs function overcounts.', 't1', 1, 1],
+    ]);
+    expect(out.issues.map((i) => [i.file, i.line])).toEqual([
+      ['p.jsonl', 2],
+      ['p.jsonl', 4],
+    ]);
+  });
+
   it('reports a malformed snapshot by file and a bad record by line, and keeps the good records', () => {
     const bad = alf.extract(new Map([['bad.json', '[{"name": "env_1", ']]), () => false);
     expect(bad.entries).toEqual([]);
