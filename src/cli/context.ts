@@ -2,61 +2,17 @@
  * Shared wiring for CLI commands: guard resolution, versions, option parsing helpers.
  * The composition root: only `src/cli` touches argv, stdout and exit codes.
  */
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError, errorMessage } from '../domain/errors.js';
 import { redactSecrets } from '../domain/secrets.js';
-import { PACKAGE_ROOT } from '../domain/package-root.js';
 import type { Guard } from '../domain/guard.js';
 import { createGuard, GUARDS, isBuiltinGuardId } from '../guards/registry.js';
 import { guardSpecKind, resolveGuard } from '../guards/resolve.js';
 
-/**
- * How the user runs the CLI, for the commands it prints: `npm run cli --` inside the
- * farma-fuzz checkout, `npx farma-fuzz` in any other project. (Reports, corpora and every
- * relative path on the command line are relative to `process.cwd()`; the package folder
- * only supplies bundled data and is never written to.)
- */
-export function cliCommand(): string {
-  return path.resolve(process.cwd()) === PACKAGE_ROOT ? 'npm run cli --' : 'npx farma-fuzz';
-}
-
 /** Default folder of run reports: `reports/` in the current working folder. */
 export function reportsDir(): string {
   return path.resolve(process.cwd(), 'reports');
-}
-
-/**
- * The version of a package as this install resolves it: farma-fuzz itself, or a dependency
- * found the way Node finds it (`node_modules` of the package, then of every folder above,
- * which is where npm hoists dependencies in a consumer's project).
- */
-function readVersion(pkg: string): string {
-  const read = (file: string): string | undefined => {
-    try {
-      return (JSON.parse(readFileSync(file, 'utf8')) as { version?: string }).version;
-    } catch {
-      return undefined;
-    }
-  };
-  if (pkg === 'farma-fuzz') return read(path.join(PACKAGE_ROOT, 'package.json')) ?? 'unknown';
-  for (let dir = PACKAGE_ROOT; ; dir = path.dirname(dir)) {
-    const v = read(path.join(dir, 'node_modules', pkg, 'package.json'));
-    if (v !== undefined) return v;
-    if (path.dirname(dir) === dir) return 'unknown';
-  }
-}
-
-/** Versions recorded in every report and corpus record. */
-export function versions(): Record<string, string> {
-  return {
-    'farma-fuzz': readVersion('farma-fuzz'),
-    'fast-check': readVersion('fast-check'),
-    handlebars: readVersion('handlebars'),
-    '@faker-js/faker': readVersion('@faker-js/faker'),
-    'better-sqlite3': readVersion('better-sqlite3'),
-    node: process.version,
-  };
 }
 
 const BUILTIN_GUARD_IDS = Object.keys(GUARDS);

@@ -16,7 +16,7 @@ import type { Guard } from '../domain/guard.js';
 import { DOMAINS, type DomainId } from '../domain/fuzz-case.js';
 import { FAMILY_IDS } from '../../generators/family-ids.js';
 import { GUARD_SPEC_FORMS } from '../guards/resolve.js';
-import { cliCommand, loadGuard, MAX_TIMEOUT_MS, parseList, parsePhase, parseSeed, positiveInt, reportsDir, writableDir, writableFile } from './context.js';
+import { loadGuard, MAX_TIMEOUT_MS, parseList, parsePhase, parseSeed, positiveInt, reportsDir, writableDir, writableFile } from './context.js';
 import { createProgress } from './progress.js';
 import { listText, LISTABLE } from './list.js';
 import { redactDeep, redactSecrets } from '../domain/secrets.js';
@@ -24,6 +24,9 @@ import { DEFAULT_CONFIG } from '../config/define-config.js';
 import { mergeConfig, type ConfigFlags } from '../config/merge-config.js';
 import type { GateThresholds } from '../report/gate.js';
 import { FUZZ_EXIT_HELP } from './exit-verdict.js';
+import { cliCommand } from '../campaign/cli-command.js';
+import type { FuzzWorkerPool } from '../campaign/fuzz.js';
+import type { FuzzWorkerGuard } from './fuzz-worker.js';
 import { writeRunOutputs } from './run-outputs.js';
 import { registerMergeReportsCommand } from './commands/merge-reports.js';
 import { parseShard, shardBlobName, type ShardSpec } from '../report/merge.js';
@@ -215,7 +218,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--cell-time <seconds>', `wall-clock bound per cell (domain × family); a cell that reaches it stops and reports "interrupted" with what ran (default ${RUN_DEFAULTS.cellTimeS})`)
     .option('-q, --quiet', 'no progress output')
     .action(async (opts: Record<string, string | boolean | undefined>, cmd: Command) => {
-      const [{ MemoryStore }, { runFuzz }] = await Promise.all([import('../memory/index.js'), import('./commands/fuzz.js')]);
+      const [{ MemoryStore }, { runFuzz }] = await Promise.all([import('../memory/index.js'), import('../campaign/fuzz.js')]);
       const flags = configFlags(opts, (k) => cmd.getOptionValueSource(k));
       // The config loader validates with zod: loaded only by the commands that read a config file.
       const { loadConfigFile } = await import('../config/load-config-file.js');
@@ -260,6 +263,9 @@ export function buildProgram(exit: (code: number) => void): Command {
           process.stderr.write(
             `farma-fuzz: guard ${guard.id}, seed ${seed}, ${domains.length} domain(s) × ${families.length} famil${families.length === 1 ? 'y' : 'ies'}, ${timeS !== undefined ? `within ${timeS} s` : `${runs} runs per cell`}${configFile ? ` (config ${path.relative(process.cwd(), configFile) || configFile})` : ''}\n`,
           );
+          // Worker threads rebuild the guard from its spec (src/cli/fuzz-worker.ts); the calling thread is one lane.
+          const { fuzzWorkerPool, localCellRunner } = workers > 1 ? await import('./fuzz-worker.js') : { fuzzWorkerPool: undefined, localCellRunner: undefined };
+          const workerPool: FuzzWorkerPool<FuzzWorkerGuard> | undefined = fuzzWorkerPool && localCellRunner ? { ...fuzzWorkerPool(), guard: { spec: guardSpec, ...(Object.keys(guardOptions).length > 0 ? { guardOptions } : {}), timeoutMs, concurrency, recheck, cellTimeLimitMs }, local: localCellRunner(guard, store) } : undefined;
           const result = await runFuzz(
             {
               guardSpec,
@@ -278,6 +284,7 @@ export function buildProgram(exit: (code: number) => void): Command {
               realData: opts.real !== false,
               generatedAt: now.toISOString(),
               workers,
+              ...(workerPool ? { workerPool } : {}),
               timeoutMs,
               concurrency,
               recheck,

@@ -9,8 +9,9 @@ import { writeFileAtomic } from '../corpus/atomic.js';
 import { redactSecrets } from '../llm/config.js';
 import { gate, type GateThresholds } from '../report/gate.js';
 import { writeStepSummary } from '../report/step-summary.js';
+import { summaryText } from '../report/fuzz-summary.js';
 import { exitVerdict, type ExitVerdict } from './exit-verdict.js';
-import type { FuzzResult } from './commands/fuzz.js';
+import type { FuzzResult } from '../campaign/fuzz.js';
 
 export interface RunOutputOptions {
   /** `--html [file]`: true or undefined for `report.html` in the report folder, a path, or false for none. */
@@ -31,7 +32,6 @@ export interface RunOutputOptions {
  * @throws the `fs` error when an output cannot be written.
  */
 export async function writeRunOutputs(result: FuzzResult, o: RunOutputOptions): Promise<ExitVerdict> {
-  const { summaryText } = await import('./commands/fuzz.js');
   const report = result.report;
   const outDir = result.reportDir;
   const gateResult = gate(report, o.thresholds);

@@ -59,7 +59,7 @@ export interface CampaignOutcome {
 }
 
 /** Default per-cell time bound: 10 minutes. */
-export const DEFAULT_CELL_TIME_MS = RUN_DEFAULTS.cellTimeS * 1000;
+const DEFAULT_CELL_TIME_MS = RUN_DEFAULTS.cellTimeS * 1000;
 
 /** FNV-1a 32-bit over a string: a stable per-cell seed derivation. */
 export function cellSeed(seed: number, domain: string, family: string): number {

@@ -3,8 +3,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runFuzz } from '../../src/cli/commands/fuzz.js';
-import { createProgress } from '../../src/cli/progress.js';
+import { runFuzz } from '../../src/campaign/fuzz.js';
+import { silentProgress } from '../../src/campaign/progress.js';
 import { createGuard } from '../../src/guards/registry.js';
 import { MemoryStore } from '../../src/memory/index.js';
 import { loadRegressions } from '../../src/corpus/regressions.js';
@@ -31,7 +31,7 @@ async function run(dir: string, tauGuard = 0.25) {
       attack: { budget: 20 },
       guardOptions: { tauGuard },
     },
-    createProgress(false),
+    silentProgress,
   );
 }
 

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Guard, MemoryEntry, SyncGuard } from '../../src/domain/index.js';
-import { runFuzz } from '../../src/cli/commands/fuzz.js';
-import { createProgress } from '../../src/cli/progress.js';
+import { runFuzz } from '../../src/campaign/fuzz.js';
+import { silentProgress } from '../../src/campaign/progress.js';
 import { createGuard } from '../../src/guards/registry.js';
 import { MemoryStore } from '../../src/memory/index.js';
 import { runCell } from '../../src/fuzz/property.js';
@@ -72,7 +72,7 @@ async function campaign(concurrency: number, dir: string) {
       generatedAt: '2026-01-01T00:00:00.000Z',
       concurrency,
     },
-    createProgress(false),
+    silentProgress,
   );
   // The run folder is the only thing allowed to differ (it is in replay commands and the corpus path).
   const json = JSON.parse(readFileSync(path.join(dir, 'report', 'report.json'), 'utf8').replaceAll(dir, '<dir>').replaceAll(path.relative(process.cwd(), dir), '<dir>')) as Record<string, unknown>;

@@ -6,8 +6,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runFuzz } from '../../src/cli/commands/fuzz.js';
-import { createProgress } from '../../src/cli/progress.js';
+import { runFuzz } from '../../src/campaign/fuzz.js';
+import { silentProgress } from '../../src/campaign/progress.js';
 import { createGuard } from '../../src/guards/registry.js';
 import { MemoryStore } from '../../src/memory/index.js';
 import { LAYER_IDS, SIGNAL_IDS } from '../../src/guards/sentinel/index.js';
@@ -31,7 +31,7 @@ async function coverage(phase: 'write' | 'retrieve') {
       realData: false,
       generatedAt: '2026-01-01T00:00:00.000Z',
     },
-    createProgress(false),
+    silentProgress,
   );
   return r.report.coverage!;
 }

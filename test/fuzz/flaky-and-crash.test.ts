@@ -8,8 +8,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Guard, MemoryEntry } from '../../src/domain/index.js';
 import { errorVerdict } from '../../src/domain/verdict.js';
-import { runFuzz } from '../../src/cli/commands/fuzz.js';
-import { createProgress } from '../../src/cli/progress.js';
+import { runFuzz } from '../../src/campaign/fuzz.js';
+import { silentProgress } from '../../src/campaign/progress.js';
 import { MemoryStore } from '../../src/memory/index.js';
 import { runCell } from '../../src/fuzz/property.js';
 import { runCampaign } from '../../src/fuzz/campaign.js';
@@ -45,7 +45,7 @@ describe('flaky findings (issue 14.1)', () => {
         realData: false,
         generatedAt: '2026-01-01T00:00:00.000Z',
       },
-      createProgress(false),
+      silentProgress,
     );
     const forged = r.report.counterexamples.filter((x) => x.property === 'forgery-rejected');
     // The random admits were seen (the rates count them) and each became a finding...

@@ -7,8 +7,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runFuzz } from '../../src/cli/commands/fuzz.js';
-import { createProgress } from '../../src/cli/progress.js';
+import { runFuzz } from '../../src/campaign/fuzz.js';
+import { silentProgress } from '../../src/campaign/progress.js';
 import { createGuard } from '../../src/guards/registry.js';
 import { MemoryStore } from '../../src/memory/index.js';
 import { loadRegressions } from '../../src/corpus/regressions.js';
@@ -33,7 +33,7 @@ async function golden(dir: string, corpus = true) {
       realData: true,
       generatedAt: '2026-01-01T00:00:00.000Z',
     },
-    createProgress(false),
+    silentProgress,
   );
 }
 

@@ -40,7 +40,8 @@ import { attackChoice, attackTemplates, DEFAULT_GENERAL_TRACE_TYPE, fillSlots, f
 import { subjectSlots } from '../../../generators/slots.js';
 import { benignHistory, benignTrace } from '../../../generators/benign.js';
 import { defaultTemplates, type CompiledTemplate } from '../../../generators/templates.js';
-import { parseList, parseSeed, positiveInt, reportsDir, versions, writableDir } from '../context.js';
+import { parseList, parseSeed, positiveInt, reportsDir, writableDir } from '../context.js';
+import { versions } from '../../campaign/versions.js';
 import { createProgress } from '../progress.js';
 import { exitCodeOfError } from '../exit-codes.js';
 import { redactSecrets } from '../../llm/config.js';

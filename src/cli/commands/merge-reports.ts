@@ -71,7 +71,7 @@ export function registerMergeReportsCommand(program: Command, exit: (code: numbe
       if (corpusDir !== undefined) writableDir('--corpus', corpusDir);
       if (typeof opts.junit === 'string') writableFile('--junit', opts.junit);
       if (typeof opts.html === 'string') writableFile('--html', opts.html);
-      const [{ finishFuzz }, { writeRunOutputs }] = await Promise.all([import('./fuzz.js'), import('../run-outputs.js')]);
+      const [{ finishFuzz }, { writeRunOutputs }] = await Promise.all([import('../../campaign/fuzz.js'), import('../run-outputs.js')]);
       const { runsPerCell: _r, seed: _s, ...settings } = s;
       const result = await finishFuzz({ ...settings, outDir, ...(corpusDir !== undefined ? { corpusDir } : {}) }, merged.parts);
       process.stderr.write(`farma-fuzz: merged ${merged.shards} shard(s) of guard ${s.guardId}, seed ${s.seed}, ${s.runsPerCell} runs per cell\n`);

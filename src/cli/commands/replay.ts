@@ -10,7 +10,7 @@ import type { ScratchStore } from '../../fuzz/evaluate.js';
 import { formatCounterexample } from '../../report/format-verdict.js';
 import { formatFlip } from '../../report/flip.js';
 import { UsageError } from '../../domain/errors.js';
-import { replayCommand } from '../replay-command.js';
+import { replayCommand } from '../../campaign/replay-command.js';
 import { redactWith, secretValues } from '../../domain/secrets.js';
 import { existsSync, statSync } from 'node:fs';
 

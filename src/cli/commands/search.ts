@@ -29,7 +29,8 @@ import { adaptiveMoves, adaptiveNeighbours, minimalOperatorSet, START_FAMILIES, 
 import { runAttack } from '../../fuzz/attack.js';
 import { parseGuardOptionFlags } from '../../guards/guard-options.js';
 import { llmFamilyAvailability, runLlmParaphraseFamily, type LlmFamilyCounts } from '../../../generators/llm-paraphrase.js';
-import { loadGuard, parseList, parseSeed, positiveInt, reportsDir, versions, writableDir } from '../context.js';
+import { loadGuard, parseList, parseSeed, positiveInt, reportsDir, writableDir } from '../context.js';
+import { versions } from '../../campaign/versions.js';
 
 export interface SearchRunOptions {
   guard: Guard;

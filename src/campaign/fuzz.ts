@@ -1,48 +1,50 @@
 /**
- * `farma-fuzz fuzz`: property mode over domains × families against one guard; writes
- * `report.md` and `report.json`, grows the regression corpus, and prints a summary.
- * The exit code is decided in `src/cli/exit-verdict.ts` (invariants, or the CI gate).
+ * A fuzz campaign, as `farma-fuzz fuzz` runs it: property mode over domains × families against
+ * one guard (the generators' arbitraries bound here), attack mode for the `adaptive` family,
+ * the real benign sets and the leave-one-source-out check beside the generated FPR; then
+ * `report.md` and `report.json`, and the regression corpus grown. Shared with `merge-reports`
+ * through {@link finishFuzz}. The console summary is `src/report/fuzz-summary.ts`; the exit
+ * code is decided by the CLI (`src/cli/exit-verdict.ts`).
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { DomainId, FuzzCase } from '../../domain/fuzz-case.js';
-import type { Guard, Phase } from '../../domain/guard.js';
-import { caseId } from '../../corpus/case-id.js';
-import { appendRegressions, loadRegressions, newRegressionRecord, regressionFile } from '../../corpus/regressions.js';
-import { loadRealBenignSets, loadBenignJsonl } from '../../corpus/benign-sets.js';
-import { HISTORY_ENTRIES } from '../../../generators/benign.js';
-import { leaveOneSourceOut } from '../../campaign/fpr.js';
-import type { LosoCheckRow } from '../../report/model.js';
-import { DEFAULT_CELL_TIME_MS, runCampaign, type CampaignOutcome, type CellSpec } from '../../fuzz/campaign.js';
-import type { CellOutcome } from '../../fuzz/property.js';
+import type { DomainId, FuzzCase } from '../domain/fuzz-case.js';
+import type { Guard, Phase } from '../domain/guard.js';
+import { caseId } from '../corpus/case-id.js';
+import { appendRegressions, loadRegressions, newRegressionRecord, regressionFile } from '../corpus/regressions.js';
+import { loadRealBenignSets, loadBenignJsonl } from '../corpus/benign-sets.js';
+import { HISTORY_ENTRIES } from '../../generators/benign.js';
+import { leaveOneSourceOut } from './fpr.js';
+import type { LosoCheckRow } from '../report/model.js';
+import { runCampaign, type CampaignOutcome, type CellSpec } from '../fuzz/campaign.js';
+import type { CellOutcome } from '../fuzz/property.js';
 import os from 'node:os';
-import { WORKER_PAYBACK_MS, runCampaignParallel } from '../../fuzz/parallel.js';
-import { fuzzWorkerPool, localCellRunner } from '../fuzz-worker.js';
-import { redactDeep as redactDeepIn, redactSecrets } from '../../domain/secrets.js';
-import { formatGateCheck, gate, type GateThresholds } from '../../report/gate.js';
-import { measureBenignEntries } from '../../fuzz/measure.js';
-import type { ScratchStore } from '../../fuzz/evaluate.js';
-import { buildReport, interval, type RealSetFpr, type ReportData } from '../../report/model.js';
-import { renderMarkdown, pct, realismGapLine } from '../../report/markdown.js';
-import { formatCounterexample } from '../../report/format-verdict.js';
-import { writeFileAtomic } from '../../corpus/atomic.js';
-import { formatSignals } from '../../report/format-verdict.js';
-import { FAMILY_REGISTRY, type FamilyId } from '../../../generators/families.js';
-import { operatorGroupMap } from '../../../generators/adaptive.js';
-import { versions } from '../context.js';
-import type { Progress } from '../../campaign/progress.js';
-import { replayCommand } from '../replay-command.js';
-import type { Verdict } from '../../domain/verdict.js';
-import type { ObservedVerdict } from '../../corpus/regressions.js';
-import type { AttackFeedback } from '../../fuzz/attack.js';
-import { ATTACK_DEFAULTS, mergeAttackCells, runAttackMode } from '../attack-mode.js';
-import { coverageTable, coverageLines, type CoverageTable } from '../../report/coverage.js';
-import { attackSummaryLines } from '../../report/adaptive.js';
-import { flipText } from '../../report/attack-html.js';
-import type { AttackModeResult } from '../attack-mode.js';
-import { inShard, shardBlob, shardBlobName, type FinishSettings, type ShardParts, type ShardSpec } from '../../report/merge.js';
+import { WORKER_PAYBACK_MS, runCampaignParallel, type CellTask } from '../fuzz/parallel.js';
+import { UsageError } from '../domain/errors.js';
+import { redactDeep as redactDeepIn, redactSecrets } from '../domain/secrets.js';
+import { gate, type GateThresholds } from '../report/gate.js';
+import { measureBenignEntries } from '../fuzz/measure.js';
+import type { ScratchStore } from '../fuzz/evaluate.js';
+import { buildReport, interval, type RealSetFpr, type ReportData } from '../report/model.js';
+import { renderMarkdown, pct } from '../report/markdown.js';
+import { findingNote } from '../report/fuzz-summary.js';
+import { writeFileAtomic } from '../corpus/atomic.js';
+import { formatSignals } from '../report/format-verdict.js';
+import { FAMILY_REGISTRY, type FamilyId } from '../../generators/families.js';
+import { operatorGroupMap } from '../../generators/adaptive.js';
+import { versions } from './versions.js';
+import type { Progress } from './progress.js';
+import { replayCommand } from './replay-command.js';
+import type { Verdict } from '../domain/verdict.js';
+import type { ObservedVerdict } from '../corpus/regressions.js';
+import type { AttackFeedback } from '../fuzz/attack.js';
+import { ATTACK_DEFAULTS, mergeAttackCells, runAttackMode } from './attack-mode.js';
+import { coverageTable, type CoverageTable } from '../report/coverage.js';
+import type { AttackModeResult } from './attack-mode.js';
+import { inShard, shardBlob, shardBlobName, type FinishSettings, type ShardParts, type ShardSpec } from '../report/merge.js';
 
-export interface FuzzOptions {
+/** Options of {@link runFuzz}; `G` is the guard descriptor of `workerPool` (opaque here). */
+export interface FuzzOptions<G = unknown> {
   guardSpec: string;
   guard: Guard;
   store: ScratchStore;
@@ -62,8 +64,10 @@ export interface FuzzOptions {
   /** Measure FPR on the bundled real traces: ReAct thoughts and ExpeL WebShop (default true). */
   realData: boolean;
   generatedAt: string;
-  /** Worker threads (default 1); results are identical for any count. */
+  /** Worker threads (default 1); results are identical for any count. More than 1 needs `workerPool`. */
   workers?: number;
+  /** How worker threads rebuild the guard and run a cell (the CLI's `src/cli/fuzz-worker.ts`); needed when `workers` > 1. */
+  workerPool?: FuzzWorkerPool<G>;
   /** Time bound per async guard call, ms. */
   timeoutMs?: number;
   /** Guard calls in flight for async guards (default 8; sync guards use 1); results are identical for any value. */
@@ -85,6 +89,19 @@ export interface FuzzOptions {
    * write its blob beside the report; the corpus is then grown by `merge-reports`.
    */
   shard?: ShardSpec;
+}
+
+/**
+ * The worker side of a parallel campaign, given by the caller because only it knows how to
+ * rebuild a guard in another thread: the worker module (its default export runs one
+ * `CellTask`), its `workerData`, the serialisable guard descriptor handed to every task, and
+ * the runner of a task in the calling thread (same outcome as the worker file).
+ */
+export interface FuzzWorkerPool<G = unknown> {
+  workerFile: string | URL;
+  workerData?: unknown;
+  guard: G;
+  local: (task: CellTask<G>, onProgress: (done: number) => void, signal?: AbortSignal) => Promise<CellOutcome>;
 }
 
 export interface FuzzResult {
@@ -139,7 +156,13 @@ function examplesFor(corpusDir: string | undefined, guardId: string, warnings: s
   return map;
 }
 
-export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzResult> {
+/**
+ * Runs the campaign and writes its report (and its shard blob with `shard`). Deterministic for
+ * a seed, whatever `workers` and `concurrency` (unless `timeLimitMs` bounds it).
+ * @throws UsageError when `workers` > 1 and no `workerPool` is given; the `fs` error when the
+ * report or the corpus cannot be written.
+ */
+export async function runFuzz<G>(o: FuzzOptions<G>, progress: Progress): Promise<FuzzResult> {
   const warnings: string[] = [];
   const examples = examplesFor(o.corpusDir, o.guard.id, warnings);
   const cells: CellSpec[] = [];
@@ -167,25 +190,21 @@ export async function runFuzz(o: FuzzOptions, progress: Progress): Promise<FuzzR
     );
   };
   const workers = o.workers ?? 1;
+  const pool = o.workerPool;
+  if (workers > 1 && !pool) throw new UsageError(`runFuzz: workers ${workers} needs a workerPool (how worker threads rebuild the guard)`);
   let outcome =
-    workers > 1
+    workers > 1 && pool
       ? await runCampaignParallel({
-          ...fuzzWorkerPool(),
+          workerFile: pool.workerFile,
+          ...(pool.workerData !== undefined ? { workerData: pool.workerData } : {}),
           workers,
-          local: localCellRunner(o.guard, o.store),
+          local: pool.local,
           // Worker threads start only when they pay (issue 12.4); the line says what ran and why.
           startPolicy: { minRemainingMs: WORKER_PAYBACK_MS, cpus: os.availableParallelism(), loadAverage: () => os.loadavg()[0] ?? 0 },
           onWorkers: (d) =>
             progress.log(d.threads === 0 ? `workers: --workers ${d.asked} ran on one thread: ${d.reason}` : `workers: ${d.reason}`),
           guardId: o.guard.id,
-          guard: {
-            spec: o.guardSpec,
-            ...(o.guardOptions && Object.keys(o.guardOptions).length > 0 ? { guardOptions: o.guardOptions } : {}),
-            ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
-            ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
-            ...(o.recheck !== undefined ? { recheck: o.recheck } : {}),
-            cellTimeLimitMs: o.cellTimeLimitMs ?? DEFAULT_CELL_TIME_MS,
-          },
+          guard: pool.guard,
           cells: cells.map(({ domain, family, examples }) => ({ domain, family, ...(examples ? { examples } : {}) })),
           phase: o.phase,
           runsPerCell: o.runs,
@@ -383,71 +402,4 @@ export async function finishFuzz(o: FinishSettings, parts: FuzzParts): Promise<F
   await writeFileAtomic(path.join(o.outDir, 'report.json'), `${JSON.stringify(safe, null, 2)}\n`);
   await writeFileAtomic(path.join(o.outDir, 'report.md'), renderMarkdown(safe));
   return { report: safe, reportDir: o.outDir, outcome, warnings: warnings.map((w) => redactSecrets(w)) };
-}
-
-/** ` (2 flaky, 1 crashing the guard)` for a list of findings, or `` when none is flaky or a crash. */
-function findingNote(cxs: ReadonlyArray<{ kind?: string }>): string {
-  const flaky = cxs.filter((x) => x.kind === 'flaky').length;
-  const crashes = cxs.filter((x) => x.kind === 'crash').length;
-  const parts = [...(flaky > 0 ? [`${flaky} flaky`] : []), ...(crashes > 0 ? [`${crashes} crashing the guard`] : [])];
-  return parts.length > 0 ? ` (${parts.join(', ')})` : '';
-}
-
-/** The console summary printed after a run: counterexamples first, the table last (where the eye lands). */
-export function summaryText(r: FuzzResult, options: { maxCounterexamples?: number; extra?: string[] } = {}): string {
-  const rep = r.report;
-  const lines: string[] = [];
-  // One flip per domain first (the adaptive attack's original beside its rewrite), then the rest in report order.
-  const firstFlips = rep.config.domains.flatMap((d) => rep.counterexamples.find((cx) => cx.flip && cx.domain === d) ?? []);
-  const ordered = [...firstFlips, ...rep.counterexamples.filter((cx) => !firstFlips.includes(cx))];
-  const shown = ordered.slice(0, options.maxCounterexamples ?? ordered.length);
-  if (shown.length > 0) {
-    lines.push(`Minimal counterexamples (${rep.counterexamples.length}${shown.length < rep.counterexamples.length ? `, first ${shown.length} shown; all are in report.md` : ''}):`);
-    for (const cx of shown) {
-      lines.push('');
-      const us = rep.timing.counterexampleUs[cx.id] ?? 0;
-      lines.push(flipText(cx, us, () => formatCounterexample({ ...cx, verdict: { ...cx.verdict, elapsedUs: us } })));
-    }
-    lines.push('');
-  }
-  lines.push(`farma-fuzz · guard ${rep.config.guard} · seed ${rep.config.seed} · ${rep.summary.totalRuns} cases in ${(rep.timing.elapsedMs / 1000).toFixed(1)} s (${rep.timing.casesPerSecond.toFixed(0)} cases/s)`);
-  for (const domain of rep.config.domains) {
-    lines.push('');
-    lines.push(`  ${domain}`);
-    for (const c of rep.cells.filter((x) => x.domain === domain)) {
-      const label = c.property === 'benign-admitted' ? 'FPR' : 'bypass';
-      const mine = rep.counterexamples.filter((x) => c.counterexamples.includes(x.id));
-      const cx = c.counterexamples.length > 0 ? `  (${c.counterexamples.length} minimal counterexample${c.counterexamples.length > 1 ? 's' : ''}${findingNote(mine).replace(/^ \((.*)\)$/, ', $1')})` : '';
-      lines.push(
-        `    ${c.holds ? '✓' : '✗'} ${c.family.padEnd(14)} ${c.property.padEnd(17)} ${String(c.violations).padStart(5)}/${String(c.runs).padEnd(6)} ${label} ${pct(c.violationRate)}${c.errors > 0 ? `  errors ${pct(c.errorRate)}` : ''}${cx}`,
-      );
-    }
-  }
-  if (rep.fpr.real.length > 0) {
-    lines.push('');
-    lines.push('  real benign traces (FPR)');
-    for (const s of rep.fpr.real) {
-      const errs = s.errors > 0 ? `  errors ${s.errors}/${s.fpr.n} ${pct(interval(s.errors, s.fpr.n))}` : '';
-      lines.push(`    ${s.name.padEnd(20)} ${String(s.fpr.k).padStart(5)}/${String(s.fpr.n).padEnd(6)} FPR ${pct(s.fpr)}${errs}`);
-    }
-    lines.push(`    ${realismGapLine(rep)}`);
-    if (rep.fpr.loso && rep.fpr.loso.length > 0) lines.push(`    leave-one-source-out gaps: ${rep.fpr.loso.map((l) => `${l.leftOut} ${l.gap === undefined ? 'n/a' : `${(l.gap * 100).toFixed(2)} pp`}`).join(', ')}`);
-  }
-  if (rep.attack) lines.push('', ...attackSummaryLines(rep.attack));
-  if (rep.coverage) lines.push('', ...coverageLines(rep.coverage));
-  lines.push('');
-  for (const w of r.warnings) lines.push(`warning: ${w}`);
-  if (rep.corpus) lines.push(`corpus: ${rep.corpus.file} (+${rep.corpus.added} new, ${rep.corpus.duplicates} already known)`);
-  lines.push(`report: ${path.join(r.reportDir, 'report.md')} and report.json`);
-  lines.push(...(options.extra ?? []));
-  if (rep.gate) {
-    lines.push(`CI gate (Wilson 95% upper bounds): ${rep.gate.pass ? 'PASS' : 'FAIL'}`);
-    for (const c of rep.gate.checks.filter((x) => !x.pass)) lines.push(`  ${formatGateCheck(c)}`);
-  }
-  const f = rep.summary.findings ?? {};
-  if (rep.counterexamples.length > 0) {
-    lines.push(`findings: ${['bypass', 'false-positive', 'flaky', 'crash', 'guard-error'].map((k) => `${f[k] ?? 0} ${k}`).join(', ')}${(f.flaky ?? 0) > 0 ? ' (flaky: did not reproduce on every re-check; not clean findings)' : ''}`);
-  }
-  lines.push(rep.summary.held ? 'RESULT: every invariant held.' : `RESULT: invariants FAILED in ${rep.summary.failingCells.join(', ')}.`);
-  return lines.join('\n');
 }

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { Phase } from '../domain/guard.js';
 import { guardOptionFlags } from '../guards/guard-options.js';
-import { cliCommand } from './context.js';
+import { cliCommand } from './cli-command.js';
 
 /** Command that replays one corpus record (or says how to keep it, when the corpus is off). */
 export function replayCommand(guardSpec: string, id: string, corpusDir?: string, phase: Phase = 'write', guardOptions: Record<string, unknown> = {}): string {
