@@ -13,7 +13,7 @@ import { redactWith, secretValues } from '../domain/secrets.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, openReadOnly } from './sqlite-open.js';
 import { queryTerms, toFtsQuery } from './fts-query.js';
 import { SCHEMA_SQL, VIEW_SQL, WRITE_SQL } from './schema.js';
-import { StoreOverlay } from './store-overlay.js';
+import { StoreOverlay, type OverlayBase } from './store-overlay.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
 type Statements = Record<keyof typeof VIEW_SQL | keyof typeof WRITE_SQL, Statement>;
@@ -162,6 +162,9 @@ export class MemoryStore {
   readonly #insertBatch: (entries: readonly MemoryEntry[]) => void;
   readonly #insertNewBatch: Database.Transaction<(entries: readonly MemoryEntry[]) => { inserted: MemoryEntry[]; duplicates: MemoryEntry[] }>;
   #savepoints = 0;
+  /** Whether the committed store is empty, as last read; dropped by every insert and rollback. */
+  #emptyMemo: boolean | undefined;
+  #overlayBase: OverlayBase | undefined;
   #secretList: readonly string[] | undefined;
   #asyncQueue: Promise<unknown> = Promise.resolve();
 
@@ -276,6 +279,7 @@ export class MemoryStore {
 
   /** Inserts one entry; with `skipDuplicate`, a taken id returns `false` instead of throwing. */
   #insertOne(e: MemoryEntry, skipDuplicate = false): boolean {
+    this.#emptyMemo = undefined;
     if (!isStoreName(e.store)) throw new StoreError(`${this.path}: entry ${JSON.stringify(e.id)} has an unknown store ${JSON.stringify(e.store)}`);
     const q = this.#q;
     let rowid: number | bigint;
@@ -515,6 +519,7 @@ export class MemoryStore {
 
   #rollback(name: string): void {
     this.#savepoints -= 1;
+    this.#emptyMemo = undefined;
     try {
       this.#db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
     } catch (err) {
@@ -570,18 +575,26 @@ export class MemoryStore {
    * @throws StoreError as {@link MemoryStore.insertMany} would for `setup`.
    */
   overlay(setup: readonly MemoryEntry[] = []): StoreOverlay {
-    return new StoreOverlay(
-      {
-        path: this.path,
-        view: this.view,
-        has: (store, id) => this.get(store, id) !== undefined,
-        searchWith: (extra, query, k, store) => this.scratch(extra, () => this.search(query, k, store)),
-        termMatchesWith: (extra, query, perTerm, store) => this.scratch(extra, () => this.termMatches(query, perTerm, store)),
-        // A private in-memory database can only change through this object, which the engine does not write while a case runs.
-        emptyForLayer: (this.path === ':memory:' || this.path === '') && this.view.size() === 0,
+    return new StoreOverlay((this.#overlayBase ??= this.#makeOverlayBase()), setup);
+  }
+
+  /** What every layer over this store reads; built once. */
+  #makeOverlayBase(): OverlayBase {
+    const store = this;
+    const memory = this.path === ':memory:' || this.path === '';
+    return {
+      path: this.path,
+      view: this.view,
+      has: (part, id) => this.get(part, id) !== undefined,
+      searchWith: (extra, query, k, part) => this.scratch(extra, () => this.search(query, k, part)),
+      termMatchesWith: (extra, query, perTerm, part) => this.scratch(extra, () => this.termMatches(query, perTerm, part)),
+      // A private in-memory database can only change through this object, which the engine
+      // does not write while a case runs. Read when a layer is made; the last answer is kept
+      // until the next insert or rollback.
+      get emptyForLayer(): boolean {
+        return memory && (store.#emptyMemo ??= store.view.size() === 0);
       },
-      setup,
-    );
+    };
   }
 
   /** Closes the database. Further calls throw StoreError. Closing twice is harmless. */

@@ -55,9 +55,55 @@ function keysOf(text: string): readonly string[] {
   return keys;
 }
 
+/** The view a guard reads: committed counts (unless known empty) plus the layer's. */
+class OverlayView implements StoreView {
+  readonly #layer: StoreOverlay;
+  readonly #base: OverlayBase;
+  readonly #empty: boolean;
+
+  constructor(layer: StoreOverlay, base: OverlayBase, empty: boolean) {
+    this.#layer = layer;
+    this.#base = base;
+    this.#empty = empty;
+  }
+
+  size(store?: StoreName): number {
+    return (this.#empty ? 0 : this.#base.view.size(store)) + this.#layer.countSize(store);
+  }
+
+  countByKey(key: string, store?: StoreName): number {
+    return (this.#empty ? 0 : this.#base.view.countByKey(key, store)) + this.#layer.countKey(key.toLowerCase(), store);
+  }
+
+  countByTraceType(traceType: string, store?: StoreName): number {
+    return (this.#empty ? 0 : this.#base.view.countByTraceType(traceType, store)) + this.#layer.countTrace(traceType, store);
+  }
+
+  search(query: string, k: number, store?: StoreName): MemoryEntry[] {
+    const extra = this.#layer.entries;
+    return extra.length === 0 ? this.#base.view.search(query, k, store) : this.#base.searchWith(extra, query, k, store);
+  }
+
+  termMatches(query: string, perTerm: number, store?: StoreName): MemoryEntry[] {
+    const extra = this.#layer.entries;
+    return extra.length === 0 ? (this.#base.view.termMatches?.(query, perTerm, store) ?? []) : this.#base.termMatchesWith(extra, query, perTerm, store);
+  }
+}
+
+/** True when `store` (absent: every part) covers the part `s`; an unknown part covers nothing. */
+function covers(store: StoreName | undefined, s: StoreName): boolean {
+  return store === undefined || store === s;
+}
+
 /**
  * One case's temporary state over a committed store. Create it with
  * `MemoryStore.overlay(setup)`; drop it when the case is done (nothing to roll back).
+ *
+ * Counts are indexed lazily, since most checks read few of them (SENTINEL reads the store only
+ * when a count is claimed): sizes are kept on insert; trace types are tallied on the first
+ * `countByTraceType`; `countByKey(k)` looks at the layer's entries whose lower-cased text
+ * contains `k` (a key is a lower-cased piece of its text, so no other entry can hold it) and
+ * counts those whose `extractKeys` list has it, exactly as the SQLite index does.
  * @example
  * const layer = store.overlay(history);
  * const v = guard.check(write, { phase: 'write', store: layer.view });
@@ -68,11 +114,14 @@ export class StoreOverlay {
   readonly view: StoreView;
   readonly #base: OverlayBase;
   readonly #entries: MemoryEntry[] = [];
+  /** Lower-cased texts of `#entries[0 .. #lowered.length)`, filled on the first key count. */
+  readonly #lowered: string[] = [];
   readonly #ids: Record<StoreName, Set<string>> = { reasoning: new Set(), general: new Set() };
   readonly #sizes: Record<StoreName, number> = { reasoning: 0, general: 0 };
-  readonly #keys = new Map<string, number>();
+  /** Trace-type tallies of `#entries[0 .. #tracesIndexed)`, built on the first trace count. */
   readonly #traces = new Map<string, number>();
-  #empty = false;
+  #tracesIndexed = 0;
+  readonly #empty: boolean;
 
   /**
    * @throws StoreError (with the SQLite store's message) when two `setup` entries share a
@@ -80,41 +129,56 @@ export class StoreOverlay {
    */
   constructor(base: OverlayBase, setup: readonly MemoryEntry[] = []) {
     this.#base = base;
-    const seen = new Set<string>();
-    for (const e of setup) {
-      const k = `${e.store}\u0000${e.id}`;
-      if (seen.has(k)) throw new StoreError(`${base.path}: entry id ${JSON.stringify(e.id)} appears twice in one insert batch (${e.store} store)`);
-      seen.add(k);
+    if (setup.length > 1) {
+      const seen = new Set<string>();
+      for (const e of setup) {
+        const k = `${e.store}\u0000${e.id}`;
+        if (seen.has(k)) throw new StoreError(`${base.path}: entry id ${JSON.stringify(e.id)} appears twice in one insert batch (${e.store} store)`);
+        seen.add(k);
+      }
     }
     this.#empty = base.emptyForLayer === true;
     for (const e of setup) this.insert(e);
-    const own = this;
-    const empty = this.#empty;
-    this.view = {
-      size: (store?: StoreName): number => (empty ? 0 : base.view.size(store)) + own.#sum(store, (s) => own.#sizes[s]),
-      countByKey: (key: string, store?: StoreName): number => {
-        const k = key.toLowerCase();
-        return (empty ? 0 : base.view.countByKey(key, store)) + own.#sum(store, (s) => own.#keys.get(`${s}\u0000${k}`) ?? 0);
-      },
-      countByTraceType: (traceType: string, store?: StoreName): number =>
-        (empty ? 0 : base.view.countByTraceType(traceType, store)) + own.#sum(store, (s) => own.#traces.get(`${s}\u0000${traceType}`) ?? 0),
-      search: (query: string, k: number, store?: StoreName): MemoryEntry[] =>
-        own.#entries.length === 0 ? base.view.search(query, k, store) : base.searchWith(own.#entries, query, k, store),
-      termMatches: (query: string, perTerm: number, store?: StoreName): MemoryEntry[] =>
-        own.#entries.length === 0 ? (base.view.termMatches?.(query, perTerm, store) ?? []) : base.termMatchesWith(own.#entries, query, perTerm, store),
-    };
-  }
-
-  #sum(store: StoreName | undefined, f: (s: StoreName) => number): number {
-    if (store !== undefined) return isStoreName(store) ? f(store) : 0;
-    let n = 0;
-    for (const s of STORES) n += f(s);
-    return n;
+    this.view = new OverlayView(this, base, this.#empty);
   }
 
   /** Entries in this layer, in insertion order. */
   get entries(): readonly MemoryEntry[] {
     return this.#entries;
+  }
+
+  /** This layer's entries in `store` (absent: both parts). */
+  countSize(store?: StoreName): number {
+    if (store === undefined) return this.#sizes.reasoning + this.#sizes.general;
+    return isStoreName(store) ? this.#sizes[store] : 0;
+  }
+
+  /** This layer's entries in `store` whose subject keys include `key` (lower-cased). */
+  countKey(key: string, store?: StoreName): number {
+    if (store !== undefined && !isStoreName(store)) return 0;
+    const entries = this.#entries;
+    const lowered = this.#lowered;
+    for (let i = lowered.length; i < entries.length; i++) lowered.push((entries[i] as MemoryEntry).content.toLowerCase());
+    let n = 0;
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i] as MemoryEntry;
+      if (covers(store, e.store) && (lowered[i] as string).includes(key) && keysOf(e.content).includes(key)) n += 1;
+    }
+    return n;
+  }
+
+  /** This layer's entries in `store` of trace type `traceType`. */
+  countTrace(traceType: string, store?: StoreName): number {
+    if (store !== undefined && !isStoreName(store)) return 0;
+    const entries = this.#entries;
+    for (; this.#tracesIndexed < entries.length; this.#tracesIndexed++) {
+      const e = entries[this.#tracesIndexed] as MemoryEntry;
+      const t = `${e.store}\u0000${e.traceType}`;
+      this.#traces.set(t, (this.#traces.get(t) ?? 0) + 1);
+    }
+    let n = 0;
+    for (const s of STORES) if (covers(store, s)) n += this.#traces.get(`${s}\u0000${traceType}`) ?? 0;
+    return n;
   }
 
   /**
@@ -124,17 +188,12 @@ export class StoreOverlay {
   insert(e: MemoryEntry): void {
     const base = this.#base;
     if (!isStoreName(e.store)) throw new StoreError(`${base.path}: entry ${JSON.stringify(e.id)} has an unknown store ${JSON.stringify(e.store)}`);
-    if (this.#ids[e.store].has(e.id) || (!this.#empty && base.has(e.store, e.id))) {
+    const ids = this.#ids[e.store];
+    if (ids.has(e.id) || (!this.#empty && base.has(e.store, e.id))) {
       throw new StoreError(`${base.path}: entry id ${JSON.stringify(e.id)} is already in the ${e.store} store`);
     }
-    this.#ids[e.store].add(e.id);
+    ids.add(e.id);
     this.#entries.push(e);
     this.#sizes[e.store] += 1;
-    for (const key of keysOf(e.content)) {
-      const k = `${e.store}\u0000${key}`;
-      this.#keys.set(k, (this.#keys.get(k) ?? 0) + 1);
-    }
-    const t = `${e.store}\u0000${e.traceType}`;
-    this.#traces.set(t, (this.#traces.get(t) ?? 0) + 1);
   }
 }
