@@ -126,7 +126,7 @@ export const FOLDER_RULES: readonly FolderRule[] = [
   { folder: 'src/report', mayImport: ['src/domain', 'src/fuzz', 'src/metrics'] },
   // Where generators meet the engine: the runs the commands start (fuzz campaign, fpr, ...).
   // guard-options.ts: the --guard-option flags of a replay command (no guard implementation).
-  { folder: 'src/campaign', mayImport: ['src/domain', 'src/fuzz', 'src/corpus', 'src/metrics', 'src/report', 'generators', 'src/guards/guard-options.ts'] },
+  { folder: 'src/campaign', mayImport: ['src/domain', 'src/fuzz', 'src/corpus', 'src/metrics', 'src/report', 'src/llm', 'generators', 'src/guards/guard-options.ts'] },
   { folder: 'src/agents', mayImport: ['src/domain', 'src/memory', 'src/llm'] },
   { folder: 'src/eval', mayImport: ['src/domain', 'src/memory', 'src/metrics', 'src/agents', 'src/llm'] },
   // registry.ts / resolve.ts reach each guard folder through its index.ts only.
@@ -241,5 +241,26 @@ describe('one home per default', () => {
       }
     }
     expect(offenders).toEqual([]);
+  });
+});
+
+describe('tests reach the engine, not the CLI', () => {
+  /** Test files that may import src/cli/commands/: the CLI's own tests. */
+  const CLI_TESTS = (f: string): boolean => f.startsWith('test/cli/') || f === 'test/eval/eval-command.test.ts';
+  const importsCommands = (file: string): boolean =>
+    imports(file).some((s) => (s.startsWith('.') ? target(file, s) : s).replace(/\.(m?)js$/, '.$1ts').startsWith('src/cli/commands/'));
+
+  it('no test file outside test/cli (and the eval command test) imports src/cli/commands/', () => {
+    const offenders = sourceFiles(ROOT, 'test').filter((f) => !CLI_TESTS(f) && importsCommands(f));
+    expect(offenders).toEqual([]);
+  });
+
+  it('the check sees such an import: the CLI tests that do import commands are found, and let through', () => {
+    const all = sourceFiles(ROOT, 'test');
+    const importing = all.filter(importsCommands);
+    expect(importing).toContain('test/cli/check.test.ts');
+    expect(importing).toContain('test/eval/eval-command.test.ts');
+    expect(importing.every(CLI_TESTS)).toBe(true);
+    expect(CLI_TESTS('test/fuzz/golden-run.test.ts')).toBe(false);
   });
 });

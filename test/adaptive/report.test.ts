@@ -1,18 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { Command } from 'commander';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MemoryEntry } from '../../src/domain/entry.js';
 import type { SyncGuard } from '../../src/domain/guard.js';
 import { runCell } from '../../src/fuzz/property.js';
 import { quantile, renderAdaptiveSection, summariseSearch, type SearchRow } from '../../src/report/adaptive.js';
-import { registerSearchCommand } from '../../src/cli/commands/search.js';
 import { adaptiveAttack, operatorGroupMap } from '../../generators/adaptive.js';
 import { arrayStore } from '../helpers/toy.js';
-
-const dir = mkdtempSync(path.join(tmpdir(), 'farma-search-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function row(template: string, bypassed: boolean, queries: number, minimal: string[] = []): SearchRow {
   return { domain: 'ehr', family: 'seed', template, bypassed, queries, path: minimal, minimal, minimiseQueries: 0, bestScore: bypassed ? 0 : 0.6, proposed: 10, discarded: 2, restarts: 0, errors: 0, partialAdmits: 0 };
@@ -53,21 +45,5 @@ describe('renderAdaptiveSection over an engine cell', () => {
     expect(md).toMatch(/\| `\(none\)` \| {2}\| \d+ \| 0\.0% /);
     expect(md).toMatch(/\| metadata \| \d+ \| /);
     expect(md).toContain('- spoof-system: 1 (ehr)');
-  });
-});
-
-describe('search command', () => {
-  it('writes search.md and search.json with per-template rows', async () => {
-    const program = new Command().exitOverride();
-    let code: number | undefined;
-    registerSearchCommand(program, (c) => (code = c));
-    const out = path.join(dir, 'run');
-    await program.parseAsync(['search', '--guard', 'keyword', '--domain', 'rap', '--start', 'naive', '--budget', '50', '--mode', 'score', '--out', out, '-q'], { from: 'user' });
-    expect(code).toBe(0);
-    const json = JSON.parse(readFileSync(path.join(out, 'search.json'), 'utf8')) as { search: { rows: SearchRow[]; budgetCurve: unknown[] } };
-    expect(json.search.rows.length).toBeGreaterThan(0);
-    expect(json.search.rows.every((r) => r.template.startsWith('rap/naive/'))).toBe(true);
-    const md = readFileSync(path.join(out, 'search.md'), 'utf8');
-    expect(md).toContain('| budget (queries) | bypass rate [Wilson 95%] |');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runSearch } from '../../src/cli/commands/search.js';
+import { runSearch } from '../../src/campaign/search.js';
 import { createSentinel } from '../../src/guards/sentinel/sentinel.js';
 import { MemoryStore } from '../../src/memory/index.js';
 import { evaluateCase } from '../../src/fuzz/evaluate.js';

@@ -1,0 +1,178 @@
+/**
+ * The adaptive attacker as a black-box search, as `farma-fuzz search` runs it (the generators'
+ * start cases and operators bound to the engine's `runAttack` / `searchBypass`): for every
+ * template of the start families in each domain, search for an operator sequence the guard
+ * admits, with the queries it took and a 1-minimal operator set. Also the LLM paraphrase
+ * family per domain, and the files `search.md` / `search.json` (rendered by `src/report/search.ts`).
+ */
+import path from 'node:path';
+import type { DomainId, FuzzCase } from '../domain/fuzz-case.js';
+import type { Guard, Phase } from '../domain/guard.js';
+import { redactDeep, redactSecrets } from '../domain/secrets.js';
+import type { ScratchStore } from '../fuzz/evaluate.js';
+import { cellSeed } from '../fuzz/campaign.js';
+import { evaluateCase, searchBypass, type SearchMode, type SearchStrategy } from '../fuzz/search.js';
+import { runAttack } from '../fuzz/attack.js';
+import { writeFileAtomic } from '../corpus/atomic.js';
+import { summariseSearch, type SearchRow, type SearchSummary } from '../report/adaptive.js';
+import { renderSearchMarkdown, type LlmFamilyRow, type SearchReportInput } from '../report/search.js';
+import { adaptiveMoves, adaptiveNeighbours, minimalOperatorSet, startCases, type StartFamily } from '../../generators/adaptive.js';
+import { runLlmParaphraseFamily } from '../../generators/llm-paraphrase.js';
+import type { LlmClient } from '../llm/client.js';
+
+export interface SearchRunOptions {
+  guard: Guard;
+  store: ScratchStore;
+  domains: DomainId[];
+  families: StartFamily[];
+  mode: SearchMode;
+  /** `mcts` (default on the command line): MCTS-Explore + UCB1 arms over the domain's start cases (`src/fuzz/attack.ts`). */
+  strategy: SearchStrategy | 'mcts';
+  budget: number;
+  beamWidth: number;
+  seed: number;
+  phase: Phase;
+  /** `rejected` (default): start cases the guard admits unmutated are skipped and listed apart; `all`: every start case is searched. */
+  from?: 'rejected' | 'all';
+  /** Test each bypass for a 1-minimal operator set (extra queries, reported apart). Default true. */
+  minimise?: boolean;
+  onRow?: (row: SearchRow) => void;
+}
+
+/** Runs the search for every start case; rows in domain, family, template order. */
+export async function runSearch(o: SearchRunOptions): Promise<SearchSummary> {
+  const rows: SearchRow[] = [];
+  const skipped: Array<{ domain: string; family: string; template: string }> = [];
+  const from = o.from ?? 'rejected';
+  const meta = { guard: o.guard.id, mode: o.mode, strategy: o.strategy, budget: o.budget, seed: o.seed };
+  if (o.strategy === 'mcts') {
+    for (const domain of o.domains) {
+      const starts = o.families.flatMap((family) => startCases(domain, family, o.seed).map((s) => ({ family, ...s })));
+      const out = await runAttack({
+        guard: o.guard,
+        store: o.store,
+        phase: o.phase,
+        bases: starts.map((s) => s.case),
+        moves: adaptiveMoves(domain),
+        budget: o.budget,
+        seed: cellSeed(o.seed, domain, 'search'),
+        feedback: o.mode === 'score' ? 'auto' : 'decision',
+        minimise: o.minimise ?? true,
+      });
+      for (const r of out.results) {
+        const start = starts[r.index];
+        if (!start) continue;
+        if (r.status === 'skipped' && from === 'rejected') {
+          skipped.push({ domain, family: start.family, template: start.template });
+          continue;
+        }
+        const row: SearchRow = {
+          domain,
+          family: start.family,
+          template: start.template,
+          bypassed: r.status === 'flipped' || r.status === 'skipped',
+          queries: r.flip?.queriesToFlip ?? r.queries,
+          path: r.flip?.found.map((x) => x.op) ?? [],
+          minimal: r.flip?.minimal.map((x) => x.op) ?? [],
+          minimiseQueries: r.flip?.minimiseQueries ?? 0,
+          bestScore: r.bestScore,
+          proposed: r.proposed,
+          discarded: r.discarded,
+          restarts: 0,
+          errors: r.queryErrors,
+          partialAdmits: 0,
+        };
+        rows.push(row);
+        o.onRow?.(row);
+      }
+    }
+    return { ...summariseSearch(meta, rows), skipped };
+  }
+  for (const domain of o.domains) {
+    for (const family of o.families) {
+      for (const start of startCases(domain, family, o.seed)) {
+        if (from === 'rejected' && (await evaluateCase(o.guard, start.case, o.store, o.phase)).verdict.decision === 'admit') {
+          skipped.push({ domain, family, template: start.template });
+          continue;
+        }
+        const mutate = adaptiveNeighbours(domain);
+        const r = await searchBypass({
+          guard: o.guard,
+          start: start.case,
+          mutate,
+          budget: o.budget,
+          mode: o.mode,
+          strategy: o.strategy,
+          beamWidth: o.beamWidth,
+          // Each template gets its own search seed (derived), so the runs are independent draws.
+          seed: cellSeed(o.seed, domain, start.template),
+          store: o.store,
+          phase: o.phase,
+        });
+        let minimal = r.path;
+        let minimiseQueries = 0;
+        const origin = r.final ? mutate.originOf(r.final) : undefined;
+        if (r.bypassed && origin && (o.minimise ?? true)) {
+          const isBypass = async (c: FuzzCase): Promise<boolean> => {
+            const e = await evaluateCase(o.guard, c, o.store, o.phase);
+            return e.verdict.decision === 'admit' && e.attackerRejected === 0;
+          };
+          const m = await minimalOperatorSet(domain, origin.base, origin.ops, isBypass);
+          minimal = m.ops.map((x) => x.op);
+          minimiseQueries = m.queries;
+        }
+        const row: SearchRow = {
+          domain,
+          family,
+          template: start.template,
+          bypassed: r.bypassed,
+          queries: r.queries,
+          path: r.path,
+          minimal,
+          minimiseQueries,
+          bestScore: r.bestScore,
+          proposed: mutate.stats.proposed,
+          discarded: mutate.stats.discarded,
+          restarts: r.restarts,
+          errors: r.errors,
+          partialAdmits: r.partialAdmits,
+        };
+        rows.push(row);
+        o.onRow?.(row);
+      }
+    }
+  }
+  return { ...summariseSearch(meta, rows), skipped };
+}
+
+/**
+ * The LLM paraphrase family in every domain: `n` base cases each, rewritten by `client`, kept
+ * only when the claim survives (rule check, and the LLM judge with `judge`), then checked by the guard.
+ */
+export async function runLlmFamily(o: { guard: Guard; store: ScratchStore; phase: Phase; domains: readonly DomainId[]; n: number; client: LlmClient; seed: number; judge: boolean }): Promise<LlmFamilyRow[]> {
+  const rows: LlmFamilyRow[] = [];
+  for (const domain of o.domains) {
+    const r = await runLlmParaphraseFamily({
+      domain,
+      n: o.n,
+      client: o.client,
+      seed: o.seed,
+      judge: o.judge,
+      evaluate: async (c) => (await evaluateCase(o.guard, c, o.store, o.phase)).verdict,
+    });
+    rows.push({ domain, counts: r.counts });
+  }
+  return rows;
+}
+
+/**
+ * Writes `search.md` and `search.json` into `outDir` (which must exist), each atomically, with
+ * every secret from the environment redacted (counterexamples quote the guard's answers).
+ * @throws the `fs` error when a file cannot be written.
+ */
+export async function writeSearchReport(outDir: string, input: SearchReportInput): Promise<void> {
+  const { summary, phase, families, domains, versions, llm } = input;
+  const json = { phase, families, domains, versions, search: summary, ...(llm ? { llm: llm.off !== undefined ? { off: llm.off } : { mode: llm.mode, rows: llm.rows } } : {}) };
+  await writeFileAtomic(path.join(outDir, 'search.md'), redactSecrets(renderSearchMarkdown(input)));
+  await writeFileAtomic(path.join(outDir, 'search.json'), `${JSON.stringify(redactDeep(json), null, 2)}\n`);
+}
