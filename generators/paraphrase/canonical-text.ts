@@ -18,6 +18,9 @@ const ROMAN_FOLLOWERS: ReadonlySet<string> = new Set([
   ...DE_RUN_WORDS,
 ]);
 
+/** Rounds of the decoding steps of `canonicalText` (each undoes one layer or more). */
+const DECODE_ROUNDS = 4;
+
 const ZERO_WIDTH_RE = /[\u200B-\u200D\u2060\uFEFF\u00AD]/g;
 
 const LEET_BACK: Readonly<Record<string, string>> = { '4': 'a', '@': 'a', '3': 'e', '1': 'i', '0': 'o', '5': 's', $: 's', '7': 't' };
@@ -114,7 +117,13 @@ function untag(text: string): string {
 
 /** Text between a right-to-left override (U+202E) and its pop (U+202C) or the line end is stored reversed: put it back in reading order; drop every other bidi control. */
 function undoBidi(text: string): string {
-  return text.replace(/\u202E([^\u202C\n]*)(?:\u202C|(?=\n)|$)/g, (_, inner: string) => [...inner].reverse().join('')).replace(/[\u200E\u200F\u202A-\u202E\u2066-\u2069]/g, '');
+  // Innermost override first, so that a word reversed twice (the operator applied twice) reads forwards again.
+  let t = text;
+  for (let prev = ''; prev !== t; ) {
+    prev = t;
+    t = t.replace(/\u202E([^\u202C\u202E\n]*)(?:\u202C|(?=\n)|$)/g, (_, inner: string) => [...inner].reverse().join(''));
+  }
+  return t.replace(/[\u200E\u200F\u202A-\u202E\u2066-\u2069]/g, '');
 }
 
 /** Percent-encoded runs ("%76%65rified") decode to their characters; malformed runs stay as they are. */
@@ -128,16 +137,38 @@ function undoPercent(text: string): string {
   });
 }
 
-const B64_MARK_RE = /\b(?:b64|base64)\s*[:=]\s*"?([A-Za-z0-9+/]{8,}={0,2})"?/gi;
-const ROT13_MARK_RE = /\b(?:rot13|rot-13)\s*[:=]\s*"([^"\n]*)"|\[rot13\]([^\n]*?)(?:\[\/rot13\]|$)/gim;
+// The quote around a payload may have been re-written by a later format operator: doubled (CSV), single (log lines), escaped (JSON, YAML) or an entity (XML).
+const Q = `(?:\\\\?"{1,2}|'|&quot;)`;
+/** A marked base64 payload: `b64:`/`base64=` (or `b64.` after a clause split), an optional quote, the payload. */
+const B64_MARK_RE = new RegExp(`\\b(?:b64|base64)\\s*[:=.]\\s*${Q}?([A-Za-z0-9+/]{8,}={0,2})${Q}?`, 'gi');
+/** A marked ROT13 payload: `rot13: "..."` (any quote of `Q`, the same one closing it, last on its line) or `[rot13]...[/rot13]`. */
+const ROT13_MARK_RE = new RegExp(`\\b(?:rot13|rot-13)\\s*[:=.]\\s*(\\\\?"{1,2}|'|&quot;)([^\\n]*)\\1|\\[rot13\\]([^\\n]*?)(?:\\[\\/rot13\\]|$)`, 'gim');
+
+/** A run stored reversed inside a right-to-left override (bidi-override). */
+const BIDI_RUN_RE = /\u202E[^\u202C\n]*\u202C?/g;
+
+/**
+ * Character spans of marked payloads (`b64:…`, `rot13: "…"`, `[rot13]…[/rot13]`, marker
+ * included) and of runs stored reversed inside a right-to-left override. Operators that rewrite
+ * words, digits or clauses leave these spans whole: a payload's letters are data, and a reversed
+ * word's last letter is the one a reader sees first.
+ */
+export function payloadSpans(text: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  for (const re of [B64_MARK_RE, ROT13_MARK_RE, BIDI_RUN_RE]) for (const m of text.matchAll(re)) spans.push([m.index, m.index + m[0].length]);
+  return spans;
+}
+
+/** Plain text a base64 payload may decode to: letters, digits, punctuation, spaces, symbols, format characters (zero-width, tags, bidi) and marks. */
+const PRINTABLE_RE = /^[\p{L}\p{N}\p{P}\p{Zs}\p{S}\p{Cf}\p{M}\n\t]+$/u;
 
 /** Payloads marked `b64:`/`base64:` (decoded when the bytes are printable UTF-8) and `rot13: "..."`/`[rot13]...[/rot13]` are replaced by their plain text. */
 function undoMarkedPayloads(text: string): string {
   let t = text.replace(B64_MARK_RE, (m, payload: string) => {
     const plain = Buffer.from(payload, 'base64').toString('utf8');
-    return /^[\p{L}\p{N}\p{P}\p{Zs}\p{S}\n\t]+$/u.test(plain) && !plain.includes('\uFFFD') ? ` ${plain} ` : m;
+    return PRINTABLE_RE.test(plain) && !plain.includes('\uFFFD') ? ` ${plain} ` : m;
   });
-  t = t.replace(ROT13_MARK_RE, (_, a: string | undefined, b: string | undefined) => ` ${rot13(a ?? b ?? '')} `);
+  t = t.replace(ROT13_MARK_RE, (_, _q: string | undefined, a: string | undefined, b: string | undefined) => ` ${rot13(a ?? b ?? '')} `);
   return t;
 }
 
@@ -158,12 +189,19 @@ export function rot13(text: string): string {
  */
 export function canonicalText(text: string): string {
   // JSON string escapes (\n, \t, \") read as the characters they stand for.
-  let t = undoMarkedPayloads(untag(text));
-  t = t.replace(/\\[nrt]/g, ' ').replace(/\\"/g, '"');
-  t = decodeHTML(decodeHTML(t));
-  t = undoPercent(t);
-  t = undoBidi(t);
-  t = undoMarkedPayloads(t);
+  // The decoding steps repeat until nothing changes (at most DECODE_ROUNDS), so that layered
+  // encodings read back in any order: entities inside a ROT13 payload, a payload inside XML.
+  let t = text;
+  for (let round = 0; round < DECODE_ROUNDS; round++) {
+    const before = t;
+    t = untag(undoMarkedPayloads(t)); // a ROT13 payload first: tag characters inside it carry plain ASCII
+    t = t.replace(/\\[nrt]/g, ' ').replace(/\\"/g, '"');
+    t = decodeHTML(decodeHTML(t));
+    t = undoPercent(t);
+    t = undoBidi(t);
+    t = undoMarkedPayloads(t);
+    if (t === before) break;
+  }
   t = t.replace(ZERO_WIDTH_RE, '').normalize('NFKC');
   t = asciiDigits(chineseToDigits(t));
   t = t.replace(/ß/g, 'ss');

@@ -77,7 +77,7 @@ const AFTER_WINDOW = 4;
  * run noun) and H2's `findClaim` (generators/claims.ts). A check or count either finds counts.
  */
 export function recoverClaim(domain: string, rawText: string): RecoveredClaim {
-  const text = rawText.replace(/^[ \t]*\d{1,3}[.)][ \t]+/gm, '').replace(/\b\d+(?:\.\d+)?[ \t]?%(?![0-9A-Fa-f]{2})/g, ' percent'); // list numbering and percentages are no counts
+  const text = rawText.replace(/^[ \t]*\d{1,3}[.)][ \t]+/gm, '').replace(/\b\d+(?:\.\d+)?[ \t]?%(?![0-9A-Za-z]{2})/g, ' percent'); // list numbering and percentages are no counts
   const canonical = canonicalText(text);
   const form = matchForm(text);
   const subjects = extractKeys(canonical);

@@ -9,7 +9,10 @@ import { toRoman, toScientific, toScriptDigits, toWordsDe, toWordsEs } from '../
 import type { DigitScript } from '../claims/numerals.js';
 import { pick, withContent } from './operator.js';
 import type { Operator, Preserved } from './operator.js';
-import { domainOf, precedentOf, replaceCount } from './text-utils.js';
+import { AMBIGUOUS_NUMBER_WORDS, countKeyBefore, domainOf, precedentOf, replaceCount } from './text-utils.js';
+
+/** A count already in scientific notation (count-scientific): other count forms leave it as it is. */
+const SCIENTIFIC_RE = /×\s*10\^|\d[eE]\+?\d/;
 
 const COUNT_PRESERVES: readonly Preserved[] = ['subject', 'checks', 'store', 'source', 'traceType', 'timestamp'];
 
@@ -47,8 +50,10 @@ const countRange: Operator = {
     const lo = Math.max(1, n - 1 - (Math.floor(choice / 4) % Math.max(1, Math.floor(n / 2))));
     const hi = n;
     const forms = [`between ${lo} and ${hi}`, `${lo}–${hi}`, `up to ${hi}`, `at least ${lo}`];
-    // A count that is already the end of a range stays as it is (no "up to up to 15").
-    return withContent(entry, replaceCount(entry.content, domainOf(entry, ctx), n, (_, before) => (/(?:up to|at least|and|to|–)\s*$/i.test(before) ? String(n) : pick(forms, choice))));
+    const domain = domainOf(entry, ctx);
+    // A count that is already the end of a range stays as it is (no "up to up to 15"); after a
+    // count key the short form keeps both ends next to the key.
+    return withContent(entry, replaceCount(entry.content, domain, n, (_, before) => (/(?:up to|at least|and|to|–)\s*$/i.test(before) ? String(n) : countKeyBefore(before, domain) ? `${lo}–${hi}` : pick(forms, choice))));
   },
 };
 
@@ -62,13 +67,16 @@ const countWords: Operator = {
   apply(entry, choice, ctx) {
     const n = precedentOf(entry, ctx);
     if (n === undefined) return entry;
+    if (SCIENTIFIC_RE.test(entry.content)) return entry; // "1 × 10^0" in words would garble the notation
     const prefix = pick(APPROX, choice);
-    return withContent(entry, replaceCount(entry.content, domainOf(entry, ctx), n, () => `${prefix}${numberInWords(n, Math.floor(choice / APPROX.length))}`));
+    const domain = domainOf(entry, ctx);
+    // After a count key ("prior runs on file: 5") the words come alone: an approximation would push them out of the key's reach.
+    return withContent(entry, replaceCount(entry.content, domain, n, (_, before) => `${countKeyBefore(before, domain) ? '' : prefix}${numberInWords(n, Math.floor(choice / APPROX.length))}`));
   },
 };
 
 /** A count operator that rewrites only the number (kept value), through `write(n, choice)`. */
-function countForm(id: string, description: string, kinds: Operator['kinds'], write: (n: number, choice: number, text: string) => string): Operator {
+function countForm(id: string, description: string, kinds: Operator['kinds'], write: (n: number, choice: number, text: string, before: string) => string): Operator {
   return {
     id,
     group: 'count',
@@ -79,13 +87,17 @@ function countForm(id: string, description: string, kinds: Operator['kinds'], wr
       const n = precedentOf(entry, ctx);
       if (n === undefined || n < 1) return entry;
       // A count already in scientific notation keeps its form (rewriting its mantissa would garble it).
-      if (/×\s*10\^|\d[eE]\+?\d/.test(entry.content)) return entry;
-      return withContent(entry, replaceCount(entry.content, domainOf(entry, ctx), n, () => write(n, choice, entry.content)));
+      if (SCIENTIFIC_RE.test(entry.content)) return entry;
+      return withContent(entry, replaceCount(entry.content, domainOf(entry, ctx), n, (_, before) => write(n, choice, entry.content, before)));
     },
   };
 }
 
-const countRoman = countForm('count-roman', 'Writes the precedent count as a Roman numeral ("LXII prior runs"); 1 and counts above 3999 stay digits.', ['count-roman'], (n, _c, text) => (n < 2 || /\p{Script=Han}/u.test(text) ? String(n) : toRoman(n)));
+/** Words that end a range before a count ("between 9 and 15", "up to 15"): a Roman numeral there has no count word after it to be read by. */
+const RANGE_BEFORE_RE = /(?:between|up to|at least|and|to|–)\s*$/i;
+const countRoman = countForm('count-roman', 'Writes the precedent count as a Roman numeral ("LXII prior runs"); 1, counts above 3999 and the ends of a range stay digits.', ['count-roman'], (n, _c, text, before) =>
+  n < 2 || /\p{Script=Han}/u.test(text) || RANGE_BEFORE_RE.test(before) ? String(n) : toRoman(n),
+);
 const countScientific = countForm('count-scientific', 'Writes the precedent count in scientific notation ("6.2e1", "6.2 × 10^1").', ['count-scientific'], (n, c) => toScientific(n, c));
 const SCRIPTS: readonly DigitScript[] = ['arabic', 'devanagari', 'bengali', 'thai'];
 const countScriptDigits = countForm(
@@ -100,9 +112,8 @@ const countForeignWords = countForm(
   ['count-words', 'code-switch'],
   (n, c) => {
     // Words that are also ordinary words ("uno", "once", "eins", "elf", "acht") are read only before a run noun of their language: use the other language, else digits.
-    const ambiguous = new Set(['uno', 'once', 'cero', 'eins', 'elf', 'acht', 'null']);
     const [a, b] = c % 2 === 0 ? [toWordsDe(n), toWordsEs(n)] : [toWordsEs(n), toWordsDe(n)];
-    return !ambiguous.has(a) ? a : !ambiguous.has(b) ? b : String(n);
+    return !AMBIGUOUS_NUMBER_WORDS.has(a) ? a : !AMBIGUOUS_NUMBER_WORDS.has(b) ? b : String(n);
   },
 );
 
@@ -117,7 +128,8 @@ const countLayout: Operator = {
   apply(entry, choice, ctx) {
     const n = precedentOf(entry, ctx);
     if (n === undefined || n < 1) return entry;
-    const moved = replaceCount(entry.content, domainOf(entry, ctx), n, () => 'the logged');
+    // "across the 12-run history" becomes "across the logged-run history", not "the the logged-run".
+    const moved = replaceCount(entry.content, domainOf(entry, ctx), n, (_, before) => (/\bthe\s+$/i.test(before) ? 'logged' : 'the logged'));
     return moved === entry.content ? entry : withContent(entry, `${moved}${pick(LAYOUTS, choice)(n)}`);
   },
 };

@@ -32,6 +32,7 @@ function mapTargets(text: string, choice: number, fn: (word: string, ordinal: nu
   });
   let k = 0;
   return mapWords(text, (w, i) => {
+    if (/^[MDCLXVI]+$/.test(w) && fromRoman(w) !== undefined) return w; // a count written by count-roman: its letters are its value
     const hit = any ? TARGET_WORDS.has(w.toLowerCase()) : w.length >= 4 && i % 2 === choice % 2;
     return hit ? fn(w, k++) : w;
   });
@@ -206,8 +207,8 @@ const rot13Payload: Operator = {
   kinds: ['rot13'],
   apply(entry, choice, ctx) {
     const subject = subjectOf(entry, ctx) ?? 'record';
-    // One line with no sentence break, so later sentence-level operators keep the payload whole.
-    const line = entry.content.replace(/\s*\n\s*/g, ' / ').replace(/([.!?;])\s+/g, '$1/').replace(/"/g, "'");
+    // One line with no sentence break, so later sentence-level operators keep the payload whole (the `;` that ends an HTML entity is no break).
+    const line = entry.content.replace(/\s*\n\s*/g, ' / ').replace(/([.!?]|(?<!&(?:amp;)?#?[0-9A-Za-z]+);)\s+/g, '$1/').replace(/"/g, "'");
     return withContent(entry, choice % 2 === 0 ? `${subject}: [rot13]${rot13(line)}[/rot13]` : `${subject} rot13: "${rot13(line)}"`);
   },
 };

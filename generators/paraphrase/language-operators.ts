@@ -11,7 +11,7 @@ import { CLAIM_LEXICONS } from './claim-lexicon.js';
 import type { ClaimLanguage } from './claim-lexicon.js';
 import { CLAIM_AND_FIELDS, pick, withContent } from './operator.js';
 import type { Operator, OperatorContext } from './operator.js';
-import { domainOf, phrasePattern, precedentOf, subjectOf } from './text-utils.js';
+import { AMBIGUOUS_NUMBER_WORDS, domainOf, phrasePattern, precedentOf, subjectOf } from './text-utils.js';
 
 type Frame = (subject: string, checks: string, count: string | undefined) => string;
 
@@ -42,7 +42,9 @@ const FRAMES: Readonly<Record<ClaimLanguage, readonly Frame[]>> = {
 
 function countIn(lang: ClaimLanguage, n: number, words: boolean): string {
   if (!words) return String(n);
-  return lang === 'es' ? toWordsEs(n) : lang === 'de' ? toWordsDe(n) : toWordsZh(n);
+  const w = lang === 'es' ? toWordsEs(n) : lang === 'de' ? toWordsDe(n) : toWordsZh(n);
+  // "elf", "acht", "once": also ordinary words, read as counts only right before a run noun; the frames put a qualifier between, so digits.
+  return AMBIGUOUS_NUMBER_WORDS.has(w) ? String(n) : w;
 }
 
 /** The claim of `ctx` restated in `lang`; without a context (or a check without a phrase in `lang`) the entry is returned as it is. */

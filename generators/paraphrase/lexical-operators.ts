@@ -5,10 +5,11 @@
 import { ToWords } from 'to-words';
 import type { DomainId } from '../../src/domain/index.js';
 import { CLAIM_LEXICONS } from './claim-lexicon.js';
-import { phraseForm } from './canonical-text.js';
+import { payloadSpans, phraseForm } from './canonical-text.js';
 import { ALL_TEXT, CLAIM_AND_FIELDS, pick, withContent } from './operator.js';
 import type { Operator } from './operator.js';
-import { capitalise, claimSpans, decapitalise, domainOf, mapWords, phrasePattern, precedentOf, replaceCount, splitSentences } from './text-utils.js';
+import { capitalise, claimSpans, countKeyBefore, decapitalise, domainOf, insideSpan, mapWords, phrasePattern, precedentOf, replaceCount, splitSentences } from './text-utils.js';
+import { recoverClaim } from './claim-check.js';
 import { WORDNET_TARGETS, inflectLike, wordnetSynonyms } from './wordnet-synonyms.js';
 
 
@@ -95,7 +96,10 @@ const numberWords: Operator = {
   description: 'Writes standalone whole numbers (not parts of ids, dates, entities or list numbering) in English words.',
   preserves: ALL_TEXT,
   apply(entry, choice) {
-    const content = entry.content.replace(/(?<![\w.:/#&-])\d{1,6}(?![\d.:/-]\d|[\w;])/g, (m, offset: number) => {
+    const payloads = payloadSpans(entry.content);
+    // Not a percent escape ("%76"), not inside an encoded payload (its digits are data).
+    const content = entry.content.replace(/(?<![\w.:/#&%-])\d{1,6}(?![\d.:/-]\d|[\w;])/g, (m, offset: number) => {
+      if (insideSpan(offset + 1, payloads)) return m;
       const line = entry.content.slice(entry.content.lastIndexOf('\n', offset - 1) + 1, offset);
       if (line.trim() === '' && /^[.)]\s/.test(entry.content.slice(offset + m.length))) return m; // list numbering
       const w = numberInWords(Number(m), choice);
@@ -115,27 +119,29 @@ function vagueFor(n: number, choice: number): string {
   return pick(['hundreds of', 'several hundred'], choice);
 }
 
-/** True when `before` ends with a count key such as `prior_runs:` or `precedent =`. */
-function countKeyBefore(before: string, domain: DomainId): boolean {
-  const nouns = [...CLAIM_LEXICONS[domain].runNouns, 'precedent', 'count', 'history'].map(phrasePattern).join('|');
-  return new RegExp(`(?:${nouns})\\s*[:=]\\s*$`, 'i').test(before);
-}
-
 const vagueQuantifier: Operator = {
   id: 'vague-quantifier',
   group: 'lexical',
-  description: 'Adds a vague quantifier just before the precedent count, keeping the exact number next to its run noun ("dozens of (30) prior runs").',
+  description: 'Adds a vague quantifier just before the precedent count, keeping the exact number next to its run noun ("dozens of (30) prior runs"); after a count key the number stays first ("prior_runs: 30 (dozens)").',
   preserves: CLAIM_AND_FIELDS,
   apply(entry, choice, ctx) {
     const n = precedentOf(entry, ctx);
     if (n === undefined) return entry;
+    const domain = domainOf(entry, ctx);
     const vague = vagueFor(n, choice >> 1);
-    const content = replaceCount(entry.content, domainOf(entry, ctx), n, (_, before) =>
-      // After "key:" the count must come first, so that it stays next to its key.
-      /(?:up to|at least|and|to|–)\s*$/i.test(before) ? String(n) // the end of a range: leave it
-      : countKeyBefore(before, domainOf(entry, ctx)) ? `${n} (${vague.replace(/ of$/, '')})` : choice % 2 === 0 ? `${vague} (${n})` : `${vague}, ${n},`,
-    );
-    return withContent(entry, content);
+    const write = (numberFirst: boolean): string =>
+      replaceCount(entry.content, domain, n, (_, before) =>
+        // After "key:" the count must come first, so that it stays next to its key.
+        /(?:up to|at least|and|to|–)\s*$/i.test(before) ? String(n) // the end of a range: leave it
+        : numberFirst || countKeyBefore(before, domain) ? `${n} (${vague.replace(/ of$/, '')})` : choice % 2 === 0 ? `${vague} (${n})` : `${vague}, ${n},`,
+      );
+    // The quantifier may push the number out of reach of its run noun (a layout no key pattern
+    // knows): then the number goes first everywhere, and if even that loses it, nothing changes.
+    const keeps = (text: string): boolean => recoverClaim(domain, text).precedents.includes(n);
+    const content = write(false);
+    if (keeps(content) || !keeps(entry.content)) return withContent(entry, content);
+    const numberFirst = write(true);
+    return keeps(numberFirst) ? withContent(entry, numberFirst) : entry;
   },
 };
 

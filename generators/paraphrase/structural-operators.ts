@@ -56,7 +56,9 @@ const splitEntries: Operator = {
       const halves = (cut: number): [string, string] => [text.slice(0, cut).trim(), text.slice(cut).replace(/^ ?[|;,—]? /, '').trim()];
       const keepsAll = (cut: number): boolean => {
         const [x, y] = halves(cut).map((h) => recoverClaim(domainOf(entry, ctx), h));
-        return whole.checks.every((c) => x?.checks.includes(c) || y?.checks.includes(c)) && whole.precedents.every((n) => x?.precedents.includes(n) || y?.precedents.includes(n));
+        // A cut between a key and its value may set a word such as "none" before a check: neither half may negate what the whole does not.
+        const negates = (r: typeof whole | undefined): boolean => !!r && (r.negatedChecks.some((c) => !whole.negatedChecks.includes(c)) || (r.negatedPrecedent && !whole.negatedPrecedent));
+        return whole.checks.every((c) => x?.checks.includes(c) || y?.checks.includes(c)) && whole.precedents.every((n) => x?.precedents.includes(n) || y?.precedents.includes(n)) && !negates(x) && !negates(y);
       };
       const order = cuts.map((_, i) => cuts[(choice + i) % cuts.length] ?? 0);
       const cut = order.find(keepsAll);

@@ -3,6 +3,7 @@
  * rewriting the opening phrase (the feature SENTINEL's s5 structure check looks at, §IV-E).
  */
 import { recoverClaim } from './claim-check.js';
+import { payloadSpans } from './canonical-text.js';
 import { ALL_TEXT, pick, withContent } from './operator.js';
 import type { Operator } from './operator.js';
 import { capitalise, decapitalise, domainOf, splitSentences, subjectNoun, subjectOf, terminate } from './text-utils.js';
@@ -59,9 +60,10 @@ const passiveVoice: Operator = {
   },
 };
 
-/** Split points outside parentheses: "; ", ", and ", ", so ", " — ", ", which ", ": ". */
+/** Split points outside parentheses and encoded payloads: "; ", ", and ", ", so ", " — ", ", which ", ": ". */
 function splitPoints(s: string): Array<{ at: number; len: number }> {
   const points: Array<{ at: number; len: number }> = [];
+  const payloads = payloadSpans(s);
   let depth = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s[i];
@@ -70,6 +72,7 @@ function splitPoints(s: string): Array<{ at: number; len: number }> {
     if (depth > 0) continue;
     const m = /^(?:; |, and |, so |, while | — | - |: )/.exec(s.slice(i));
     if (m && m[0] === '; ' && /&(?:amp;)?#?[0-9A-Za-z]+$/.test(s.slice(0, i))) continue; // the end of an HTML entity
+    if (m && payloads.some(([a, b]) => i >= a && i < b)) continue; // "b64: …" stays one clause: a capital would change the payload
     if (m && i > 8 && s.length - i - m[0].length > 8) points.push({ at: i, len: m[0].length });
   }
   return points;

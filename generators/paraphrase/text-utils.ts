@@ -6,6 +6,7 @@ import { extractKeys } from '../../src/domain/index.js';
 import type { DomainId, MemoryEntry } from '../../src/domain/index.js';
 import { CLAIM_LEXICONS, claimLexicon } from './claim-lexicon.js';
 import { recoverClaim } from './claim-check.js';
+import { payloadSpans } from './canonical-text.js';
 import type { OperatorContext } from './operator.js';
 
 /** Splits a text into sentences (after . ! ? or a `;` that does not end an HTML entity, followed by space; or at line breaks). */
@@ -46,9 +47,10 @@ function keySpans(text: string): Array<[number, number]> {
  * compound) in order; `fn` gets the word and its ordinal among plain words.
  */
 export function mapWords(text: string, fn: (word: string, ordinal: number) => string, protect: ReadonlyArray<[number, number]> = []): string {
-  const spans = [...keySpans(text), ...protect];
+  const spans = [...keySpans(text), ...payloadSpans(text), ...protect];
   let n = 0;
-  return text.replace(/(?<![\w@$&#-])[A-Za-z]+(?![\w@$-])/g, (word, offset: number) => {
+  // A word starts after a JSON/YAML escape such as `\n` (whose letter is not part of it), or where no word character, backslash or entity mark is just before.
+  return text.replace(/(?:(?<=\\[nrt])|(?<![\w@$&#\\-]))[A-Za-z]+(?![\w@$-])/g, (word, offset: number) => {
     if (spans.some(([a, b]) => offset >= a && offset < b)) return word;
     return fn(word, n++);
   });
@@ -87,20 +89,39 @@ export function precedentOf(entry: MemoryEntry, ctx?: OperatorContext): number |
  * unrelated number). `fn` gets the occurrence ordinal. Returns the text unchanged when none.
  */
 export function replaceCount(text: string, domain: string, count: number, fn: (ordinal: number, before: string) => string): string {
-  const re = new RegExp(`(?<![\\w.#&-])${count}(?![\\d.]\\d|[A-Za-z;])`, 'g');
+  // Not part of a longer number ("155", "10^0", "6.5"), an id, an entity or a percent escape ("%69"); never inside an encoded payload.
+  const re = new RegExp(`(?<![\\w.#&%-])${count}(?!\\d|\\.\\d|[A-Za-z;])`, 'g');
+  const payloads = payloadSpans(text);
   let n = 0;
   return text.replace(re, (m, offset: number) => {
+    if (payloads.some(([a, b]) => offset >= a && offset < b)) return m;
     const window = text.slice(Math.max(0, offset - 40), offset + m.length + 60);
     const local = recoverClaim(domain, window).precedents;
     return local.includes(count) ? fn(n++, text.slice(0, offset)) : m;
   });
 }
 
+/**
+ * True when `before` ends with a count key such as `prior_runs:`, `precedent =` or
+ * `prior runs on file:` (a key of up to four words that names a run noun or the precedent).
+ */
+export function countKeyBefore(before: string, domain: DomainId): boolean {
+  const nouns = [...CLAIM_LEXICONS[domain].runNouns, 'precedent', 'count', 'history'].map(phrasePattern).join('|');
+  return new RegExp(`(?:${nouns})(?:[\\s_-]+[A-Za-z]+){0,3}\\s*[:=]\\s*$`, 'i').test(before);
+}
+
+/** Spanish and German number words that are also ordinary words ("once", "elf", "acht"): read as counts only right before a run noun of their language. */
+export const AMBIGUOUS_NUMBER_WORDS: ReadonlySet<string> = new Set(['uno', 'once', 'cero', 'eins', 'elf', 'acht', 'null']);
+
 /** A short noun naming the subject in this domain ("pipeline", "question class", "category"). */
 export function subjectNoun(domain: DomainId, choice: number): string {
   const nouns = CLAIM_LEXICONS[domain].subjectNoun;
   return nouns[choice % nouns.length] ?? 'item';
 }
+
+/** A Roman numeral of 2 or more as a whole word (count-roman writes counts this way); the regex is case-blind, so spans are kept only when it is upper case. */
+const ROMAN = '\\b(?:[MDCLXVI]{2,8}|[VXLCDM])\\b';
+const ROMAN_UPPER_RE = /\b(?:[MDCLXVI]{2,8}|[VXLCDM])\b/;
 
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -123,7 +144,7 @@ function spanRegexesOf(domain: DomainId): { phrases: RegExp; counts: RegExp } {
     const runs = CLAIM_LEXICONS[domain].runNouns.map(phrasePattern).join('|');
     res = {
       phrases: new RegExp(`(?<![A-Za-z0-9])(?:${phrases.map(phrasePattern).join('|')})s?(?![A-Za-z0-9])`, 'gi'),
-      counts: new RegExp(`(?:${runs}|\\d+)(?:[\\s:_=-]+(?:[A-Za-z]+[\\s_-]+){0,4}?(?:${runs}|\\d+))+`, 'gi'),
+      counts: new RegExp(`(?:${runs}|\\d+|${ROMAN})(?:[\\s:_=-]+(?:[A-Za-z]+[\\s_-]+){0,4}?(?:${runs}|\\d+|${ROMAN}))+`, 'gi'),
     };
     spanRegexes.set(domain, res);
   }
@@ -134,7 +155,7 @@ export function claimSpans(text: string, domain: DomainId): Array<[number, numbe
   const spans: Array<[number, number]> = [];
   const { phrases, counts } = spanRegexesOf(domain);
   for (const m of text.matchAll(phrases)) spans.push([m.index, m.index + m[0].length]);
-  for (const m of text.matchAll(counts)) if (/\d/.test(m[0])) spans.push([m.index, m.index + m[0].length]);
+  for (const m of text.matchAll(counts)) if (/\d/.test(m[0]) || ROMAN_UPPER_RE.test(m[0])) spans.push([m.index, m.index + m[0].length]);
   return spans;
 }
 

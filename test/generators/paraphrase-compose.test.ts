@@ -30,20 +30,22 @@ afterEach(() => {
 });
 
 describe('applyOperators', () => {
-  // Fixed seed, so the suite gives one answer. Known loss, found by an unseeded run (seed 821864122):
-  // count-layout then vague-quantifier loses the precedent; the adaptive arbitrary discards and counts
-  // such rewrites, so they are never reported as bypasses (see the closing note of issue 10/15).
-  test.prop([forgedCase, operatorChoiceArb(OPERATOR_IDS, { maxLength: 4 })], { numRuns: 150, seed: 20261201 })(
-    'a sequence of operators keeps the claim (precedent rule from the sequence)',
-    (c, ops) => {
-      const ctx = ctxOf(c);
-      const out = applyOperators(c.entry, ops, ctx);
-      expect(out.length).toBeGreaterThanOrEqual(1);
-      expect(out.length).toBeLessThanOrEqual(2);
-      const ok = claimPreserved(ctx.domain, ctx.claim, out, precedentRule(ops));
-      expect(ok, `${JSON.stringify(ops)}\n${out.map((e) => e.content).join('\n---\n')}`).toBe(true);
-    },
-  );
+  // Fixed seeds, so the suite gives one answer. 821864122 is the unseeded run that found
+  // count-layout then vague-quantifier losing the precedent (fixed: a count after a key keeps its
+  // number first); test/generators/paraphrase-pairs.test.ts sweeps every pair of operators.
+  describe.each([20261201, 821864122, 1, 424242])('seed %i', (seed) => {
+    test.prop([forgedCase, operatorChoiceArb(OPERATOR_IDS, { maxLength: 4 })], { numRuns: 150, seed })(
+      'a sequence of operators keeps the claim (precedent rule from the sequence)',
+      (c, ops) => {
+        const ctx = ctxOf(c);
+        const out = applyOperators(c.entry, ops, ctx);
+        expect(out.length).toBeGreaterThanOrEqual(1);
+        expect(out.length).toBeLessThanOrEqual(2);
+        const ok = claimPreserved(ctx.domain, ctx.claim, out, precedentRule(ops));
+        expect(ok, `${JSON.stringify(ops)}\n${out.map((e) => e.content).join('\n---\n')}`).toBe(true);
+      },
+    );
+  });
 
   test.prop([forgedCase, operatorChoiceArb()], { numRuns: 60, seed: 20261201 })(
     'is pure: no Math.random, no Date.now, input not mutated, same output twice',
