@@ -133,12 +133,12 @@ function parseJson(text: string, file: string, issues: JsonlIssue[]): unknown {
 }
 
 /**
- * Reflexion ALFWorld run log (`env_results_trial_N.json`: a list of `{ name, memory: string[],
- * is_success }`, one per household environment). Every memory item is a self-reflection the
- * agent wrote after a failed trial and carried into the next; the list of the last trial holds
- * all of them. Each becomes a `reflection` entry, metadata `{ file, env, index }`.
+ * Reflexion ALFWorld and WebShop run logs (`env_results_trial_N.json`: a list of `{ name, memory:
+ * string[], is_success }`, one per environment). Every memory item is a self-reflection the agent
+ * wrote after a failed trial and carried into the next; the list of a later trial holds all the
+ * earlier ones. Each becomes a `reflection` entry, metadata `{ file, env, index }`.
  */
-function extractReflexionAlfworld(spec: Pick<RealSetSpec, 'name' | 'timestamp'>) {
+function extractReflexionMemory(spec: Pick<RealSetSpec, 'name' | 'timestamp'>) {
   return (files: ReadonlyMap<string, string>, isExemplar: (text: string) => boolean): Extraction => {
     const b = new SetBuilder(spec, isExemplar);
     for (const [file, text] of files) {
@@ -235,6 +235,11 @@ const REFLEXION_PROGRAMMING = {
   timestamp: '2023-04-20T00:00:00.000Z',
 } as const;
 
+const REFLEXION_WEBSHOP = {
+  name: 'reflexion-webshop',
+  timestamp: '2023-03-20T00:00:00.000Z',
+} as const;
+
 const REFLEXION_ALFWORLD = {
   name: 'reflexion-alfworld',
   timestamp: '2023-03-20T00:00:00.000Z',
@@ -257,7 +262,7 @@ export const REAL_SET_SPECS: readonly RealSetSpec[] = [
       commit: '878a144a66ce840f965694b3af4e31e2d3e571d0',
       licence: 'MIT',
     },
-    extract: extractReflexionAlfworld(REFLEXION_ALFWORLD),
+    extract: extractReflexionMemory(REFLEXION_ALFWORLD),
   },
   {
     ...REFLEXION_HOTPOTQA,
@@ -289,6 +294,20 @@ export const REAL_SET_SPECS: readonly RealSetSpec[] = [
       licence: 'MIT',
     },
     extract: extractReflexionProgramming(REFLEXION_PROGRAMMING),
+  },
+  {
+    ...REFLEXION_WEBSHOP,
+    dir: 'reflexion-webshop',
+    snapshot: ['env_results_trial_3.head.json'],
+    summary: 'Reflexion WebShop run-log reflections, MIT',
+    domain: 'rap',
+    source: {
+      repo: 'noahshinn/reflexion',
+      paths: ['webshop_runs/reflexion_run_logs_1/env_results_trial_3.json'],
+      commit: '50ec985c860c07fa7fda174936b676136b255633',
+      licence: 'MIT',
+    },
+    extract: extractReflexionMemory(REFLEXION_WEBSHOP),
   },
 ];
 
