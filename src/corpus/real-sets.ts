@@ -13,10 +13,11 @@
  * It keeps every distinct text once per set (whitespace-normalised, case-insensitive), drops a
  * text that is a copy of a bundled few-shot exemplar (the ReAct and ExpeL prompts are their own
  * sets), and gives each entry a trace type: `reflection` (a self-reflection written after a
- * failed trial), `thought_chain` (a reasoning step written during a trial).
+ * failed trial), `thought_chain` (a reasoning step written during a trial), `experience` (a
+ * procedural memory the agent wrote for later reuse, in the general store).
  */
 import { createHash } from 'node:crypto';
-import type { MemoryEntry } from '../domain/index.js';
+import { isReasoningTraceType, type MemoryEntry } from '../domain/index.js';
 import type { JsonlIssue } from './jsonl.js';
 
 /** Where a real set's text comes from, for reports and SOURCE.md. */
@@ -77,7 +78,8 @@ function lineOf(text: string, needle: string): number {
 
 /**
  * Collects entries for one set: trims, drops empty texts, exemplar copies and repeats, and builds
- * the `MemoryEntry` (store `reasoning`, source `AGENT`, trust `VERIFIED`, id `<set>-<hash>`).
+ * the `MemoryEntry` (store `reasoning` for reasoning trace types, else `general`; source `AGENT`,
+ * trust `VERIFIED`, id `<set>-<hash>`).
  */
 class SetBuilder {
   readonly entries: MemoryEntry[] = [];
@@ -92,7 +94,7 @@ class SetBuilder {
     private readonly isExemplar: (text: string) => boolean,
   ) {}
 
-  add(text: string, traceType: 'reflection' | 'thought_chain', metadata: Record<string, unknown>): void {
+  add(text: string, traceType: 'reflection' | 'thought_chain' | 'experience', metadata: Record<string, unknown>): void {
     const content = text.trim();
     if (content.length === 0) return;
     const key = dedupeKey(content);
@@ -107,7 +109,7 @@ class SetBuilder {
     this.seen.add(key);
     this.entries.push({
       id: `${this.spec.name}-${shortHash(key)}`,
-      store: 'reasoning',
+      store: isReasoningTraceType(traceType) ? 'reasoning' : 'general',
       content,
       source: 'AGENT',
       trust: 'VERIFIED',
@@ -235,6 +237,39 @@ const REFLEXION_PROGRAMMING = {
   timestamp: '2023-04-20T00:00:00.000Z',
 } as const;
 
+/**
+ * Voyager skill library (`skills.json`: skill name → `{ code, description }`), reduced to name →
+ * description. Each description is what Voyager wrote about a JavaScript skill it had just
+ * verified, stored in its skill library and retrieved by embedding for later tasks: an
+ * `experience` entry of the general store, metadata `{ file, skill }`.
+ */
+function extractVoyagerSkills(spec: Pick<RealSetSpec, 'name' | 'timestamp'>) {
+  return (files: ReadonlyMap<string, string>, isExemplar: (text: string) => boolean): Extraction => {
+    const b = new SetBuilder(spec, isExemplar);
+    for (const [file, text] of files) {
+      const value = parseJson(text, file, b.issues);
+      if (value === undefined) continue;
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        b.issues.push({ file, line: 1, message: 'expected a JSON object of skill name to description' });
+        continue;
+      }
+      for (const [skill, description] of Object.entries(value as Record<string, unknown>)) {
+        if (typeof description !== 'string') {
+          b.issues.push({ file, line: lineOf(text, JSON.stringify(skill)), message: `description of skill "${skill}" is not a string` });
+          continue;
+        }
+        b.add(description, 'experience', { file, skill });
+      }
+    }
+    return b.result();
+  };
+}
+
+const VOYAGER_SKILLS = {
+  name: 'voyager-skills',
+  timestamp: '2023-05-25T00:00:00.000Z',
+} as const;
+
 const REFLEXION_WEBSHOP = {
   name: 'reflexion-webshop',
   timestamp: '2023-03-20T00:00:00.000Z',
@@ -308,6 +343,20 @@ export const REAL_SET_SPECS: readonly RealSetSpec[] = [
       licence: 'MIT',
     },
     extract: extractReflexionMemory(REFLEXION_WEBSHOP),
+  },
+  {
+    ...VOYAGER_SKILLS,
+    dir: 'voyager-skills',
+    snapshot: ['skills.descriptions.json'],
+    summary: 'Voyager skill-library descriptions (Minecraft agent), MIT',
+    domain: 'other',
+    source: {
+      repo: 'MineDojo/Voyager',
+      paths: ['skill_library/trial1/skill/skills.json'],
+      commit: 'a9eb1a5f72cff463f88a685a1acc84f73b00429b',
+      licence: 'MIT',
+    },
+    extract: extractVoyagerSkills(VOYAGER_SKILLS),
   },
 ];
 

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { InputError } from '../../src/domain/index.js';
+import { InputError, TRACE_TYPES, isReasoningTraceType } from '../../src/domain/index.js';
 import { REAL_SET_ENTRIES_FILE, bundledExemplarTest, extractRealSet, loadReactThoughts, loadRealBenignSets, realSetDir } from '../../src/corpus/benign-sets.js';
 import { REAL_SET_SPECS, dedupeKey, serializeEntries } from '../../src/corpus/real-sets.js';
 
@@ -33,12 +33,12 @@ describe('the benign-set registry', () => {
     expect(extracted).toBeGreaterThan(total / 2);
   });
 
-  it('gives every entry a unique id within its set and a reasoning trace type', () => {
+  it('gives every entry a unique id within its set, a known trace type and the store of that trace type', () => {
     for (const s of sets) {
       expect(new Set(s.entries.map((e) => e.id)).size, s.name).toBe(s.entries.length);
       for (const e of s.entries) {
-        expect(['thought_chain', 'reflection', 'rationale', 'decision_log']).toContain(e.traceType);
-        expect(e.store).toBe('reasoning');
+        expect(TRACE_TYPES).toContain(e.traceType);
+        expect(e.store).toBe(isReasoningTraceType(e.traceType) ? 'reasoning' : 'general');
         expect(e.source).toBe('AGENT');
         expect(e.content.trim()).toBe(e.content);
         expect(e.content.length).toBeGreaterThan(0);
@@ -136,6 +136,14 @@ describe('extraction rules', () => {
       ['p.jsonl', 2],
       ['p.jsonl', 4],
     ]);
+  });
+
+  it('reads a Voyager skill library reduced to name and description as general-store experiences', () => {
+    const voy = REAL_SET_SPECS.find((s) => s.name === 'voyager-skills')!;
+    const text = '{\n"mineLog": "async function mineLog(bot) {\\n    // Mines one log.\\n}",\n"broken": 3\n}';
+    const out = voy.extract(new Map([['s.json', text]]), () => false);
+    expect(out.entries.map((e) => [e.content, e.traceType, e.store, e.metadata?.skill])).toEqual([['async function mineLog(bot) {\n    // Mines one log.\n}', 'experience', 'general', 'mineLog']]);
+    expect(out.issues).toEqual([{ file: 's.json', line: 3, message: 'description of skill "broken" is not a string' }]);
   });
 
   it('reports a malformed snapshot by file and a bad record by line, and keeps the good records', () => {
