@@ -242,7 +242,7 @@ export function buildProgram(exit: (code: number) => void): Command {
       const shard = typeof opts.shard === 'string' ? shardOf(opts.shard) : undefined;
       if (shard && timeS !== undefined) throw new UsageError('--shard needs --runs, not --time: a wall-clock budget gives each machine different cases, and the shards could not be merged exactly');
       const { parseGuardOptionFlags } = await import('../guards/guard-options.js');
-      const guardOptions = parseGuardOptionFlags((opts.guardOption as unknown as string[] | undefined) ?? [], fileConfig.guardOptions ?? {});
+      const guardOptions = parseGuardOptionFlags((opts.guardOption as unknown as string[] | undefined) ?? [], fileConfig.guardOptions ?? {}, configFile ? path.relative(process.cwd(), configFile) || configFile : undefined);
       const attack = {
         ...(opts.attackBases !== undefined ? { bases: positiveInt('--attack-bases', opts.attackBases as string, 200, 100_000) } : {}),
         budget: positiveInt('--attack-budget', opts.attackBudget as string, 30, 100_000),

@@ -82,12 +82,17 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 /**
  * Parses `key=value` flags into a nested option object: the value is JSON when it parses as
  * JSON, else the text itself; a dotted key (`weights.s1=0.3`) sets a nested field. Later flags
- * win; `into` (e.g. `guardOptions` from the config file) is copied, never changed.
+ * win; `into` (e.g. `guardOptions` from the config file) is copied, never changed. With
+ * `intoSource` (the config file's path) a bad value from `into` is later named as
+ * `<file>: guardOptions.<key>` by `validateGuardOptions`, one from a flag as `--guard-option <key>=<value>`.
  * @throws UsageError for a flag without `=` or with an empty key or key part.
  * @example parseGuardOptionFlags(['tauGuard=0.25', 'layers=["L1-keyword"]']) // { tauGuard: 0.25, layers: ['L1-keyword'] }
  */
-export function parseGuardOptionFlags(flags: readonly string[], into: Record<string, unknown> = {}): Record<string, unknown> {
+export function parseGuardOptionFlags(flags: readonly string[], into: Record<string, unknown> = {}, intoSource?: string): Record<string, unknown> {
   const out = structuredClone(into);
+  // Where each option came from, so that a bad value is named where the user wrote it.
+  const origins = new Map<string, string>();
+  if (intoSource !== undefined) for (const key of flatKeys(into)) origins.set(key, intoSource);
   for (const flag of flags) {
     const eq = flag.indexOf('=');
     if (eq <= 0) throw new UsageError(`--guard-option ${JSON.stringify(flag)}: expected key=value (e.g. tauGuard=0.25)`);
@@ -107,8 +112,58 @@ export function parseGuardOptionFlags(flags: readonly string[], into: Record<str
       at = at[p] as Record<string, unknown>;
     }
     at[parts[parts.length - 1] as string] = value;
+    for (const k of [...origins.keys()]) if (k === key || k.startsWith(`${key}.`) || key.startsWith(`${k}.`)) origins.delete(k);
+    origins.set(key, '--guard-option');
   }
+  ORIGINS.set(out, origins);
   return out;
+}
+
+/** Origins recorded by `parseGuardOptionFlags`: dotted key → `--guard-option` or the config file's path. */
+const ORIGINS = new WeakMap<object, Map<string, string>>();
+
+/** Dotted keys of the leaves of an option object (`{ weights: { s1: 0.3 } }` → `weights.s1`). */
+function flatKeys(o: Record<string, unknown>, prefix = ''): string[] {
+  return Object.entries(o).flatMap(([k, v]) => (isPlainObject(v) && Object.keys(v).length > 0 ? flatKeys(v, `${prefix}${k}.`) : [`${prefix}${k}`]));
+}
+
+/** A value as a user reads it in an error: `the string "high"`, `the number 2`, `an array [1,2]`. */
+function describeValue(v: unknown): string {
+  const json = (x: unknown): string => {
+    const t = JSON.stringify(x) ?? String(x);
+    return t.length > 80 ? `${t.slice(0, 77)}...` : t;
+  };
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return `an array ${json(v)}`;
+  if (typeof v === 'string') return `the string ${json(v)}`;
+  if (typeof v === 'number' || typeof v === 'boolean') return `the ${typeof v} ${String(v)}`;
+  if (typeof v === 'object') return `an object ${json(v)}`;
+  return typeof v;
+}
+
+const ARTICLE: Readonly<Record<string, string>> = { array: 'an array', object: 'an object', int: 'an integer', number: 'a number', string: 'a string', boolean: 'a boolean' };
+
+/** What a zod issue asked for, in words: `a number`, `a number at most 1`, `one of "x", "y"`. */
+function describeExpected(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return ARTICLE[issue.expected] ?? `a value of type ${issue.expected}`;
+    case 'too_big':
+      return `${issue.origin === 'number' ? 'a number' : `${issue.origin} with`} ${issue.inclusive ? 'at most' : 'less than'} ${String(issue.maximum)}${issue.origin === 'number' ? '' : ' items'}`;
+    case 'too_small':
+      return `${issue.origin === 'number' ? 'a number' : `${issue.origin} with`} ${issue.inclusive ? 'at least' : 'greater than'} ${String(issue.minimum)}${issue.origin === 'number' ? '' : ' items'}`;
+    case 'invalid_value':
+      return issue.values.length === 1 ? JSON.stringify(issue.values[0]) : `one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    default:
+      return issue.message;
+  }
+}
+
+/** The value at a path of an object, or undefined. */
+function valueAt(o: unknown, path: readonly PropertyKey[]): unknown {
+  let at = o;
+  for (const p of path) at = at !== null && typeof at === 'object' ? (at as Record<PropertyKey, unknown>)[p] : undefined;
+  return at;
 }
 
 /** SENTINEL's top-level config fields go into `config` (so `tauGuard=0.25` works as is). */
@@ -147,7 +202,8 @@ function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
  * Checks and normalises the options of a built-in guard.
  * @returns the options to pass to `createGuard(id, options)`.
  * @throws UsageError naming the key and listing the valid keys (unknown key), or naming the
- *   key and what it must be (bad value).
+ *   key where it was given (the flag, or the config file and key), the bad value and what it
+ *   must be (bad value), e.g. `--guard-option tauGuard="high": expected a number, got the string "high"`.
  * @example validateGuardOptions('sentinel', { tauGuard: 0.25 }) // { config: { tauGuard: 0.25 } }
  */
 export function validateGuardOptions(id: BuiltinGuardId, options: Record<string, unknown>): Record<string, unknown> {
@@ -169,7 +225,25 @@ export function validateGuardOptions(id: BuiltinGuardId, options: Record<string,
     const names = keys.map((k) => (where ? `${where}.${k}` : k));
     throw new UsageError(`--guard-option ${names.join(', ')}: unknown key for guard ${id}; valid keys${where ? ` under ${where}` : ''}: ${valid.length > 0 ? valid.join(', ') : '(none)'}`);
   }
-  throw new UsageError(`--guard-option ${shown(path) || '(options)'}: ${issue.message} (guard ${id})`);
+  // A bad value: name where it was written (the flag as given, or the config file and key), echo it, and say what was expected.
+  const key = shown(path) || '(options)';
+  const value = valueAt(normal, issue.path);
+  const got = `expected ${describeExpected(issue)}, got ${describeValue(value)} (guard ${id})`;
+  const origin = originOf(options, key);
+  if (origin && origin.source !== '--guard-option') throw new UsageError(`${origin.source}: guardOptions.${key}: ${got}`);
+  // A flag that set a whole list or object (`layers=["L9"]`) is echoed as given, then the part that is wrong.
+  const flagKey = origin?.key ?? key;
+  const flagValue = flagKey === key ? value : valueAt(options, flagKey.split('.'));
+  const echo = `--guard-option ${flagKey}=${JSON.stringify(flagValue) ?? String(flagValue)}`;
+  throw new UsageError(flagKey === key ? `${echo}: ${got}` : `${echo}: ${key}: ${got}`);
+}
+
+/** Where the option at dotted `key` was given: the flag or file that set it (or an enclosing key), and the key it set. */
+function originOf(options: Record<string, unknown>, key: string): { source: string; key: string } | undefined {
+  const origins = ORIGINS.get(options);
+  if (!origins) return undefined;
+  for (const [k, source] of origins) if (k === key || key.startsWith(`${k}.`) || k.startsWith(`${key}.`)) return { source, key: k };
+  return undefined;
 }
 
 /**

@@ -1,11 +1,11 @@
 import path from 'node:path';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GUARD_OPTION_SCHEMAS, SENTINEL_CONFIG_SCHEMA, guardOptionFlags, parseGuardOptionFlags, validateGuardOptions } from '../../src/guards/guard-options.js';
 import { DEFAULT_SENTINEL_CONFIG } from '../../src/guards/sentinel/config.js';
 import { createGuard, GUARDS } from '../../src/guards/registry.js';
-import { main } from '../../src/cli/main.js';
+import { runCli } from '../helpers/run-cli.js';
 
 describe('--guard-option parsing and validation', () => {
   it('parses JSON values, plain strings and dotted keys; later flags win; the base is not changed', () => {
@@ -41,11 +41,12 @@ describe('--guard-option parsing and validation', () => {
   it.each([
     ['sentinel', { tauGuardx: 0.2 }, /--guard-option tauGuardx: unknown key for guard sentinel; valid keys: layers, config, weights, tauGuard/],
     ['sentinel', { weights: { s9: 0.2 } }, /--guard-option weights.s9: unknown key .*valid keys under weights: s1, s2, s3, s4, s5/],
-    ['sentinel', { tauGuard: 2 }, /--guard-option tauGuard: .*<=1/],
-    ['sentinel', { layers: ['L9'] }, /--guard-option layers.0: .*L1-keyword/],
+    ['sentinel', { tauGuard: 2 }, /^--guard-option tauGuard=2: expected a number at most 1, got the number 2 \(guard sentinel\)$/],
+    ['sentinel', { layers: ['L9'] }, /--guard-option layers.0="L9": expected one of "L1-keyword", .*got the string "L9"/],
     ['keyword', { foo: 1 }, /--guard-option foo: unknown key for guard keyword; valid keys: keywords, extraKeywords/],
     ['none', { x: 1 }, /valid keys: \(none\)/],
-    ['amemguard', { k: 'many' }, /--guard-option k: /],
+    ['amemguard', { k: 'many' }, /^--guard-option k="many": expected a number, got the string "many" \(guard amemguard\)$/],
+    ['amemguard', { store: 'x' }, /--guard-option store="x": expected one of "reasoning", "general", got the string "x"/],
   ] as const)('%s %j is a usage error naming the key', (id, options, message) => {
     expect(() => validateGuardOptions(id, options as Record<string, unknown>)).toThrow(message);
   });
@@ -53,19 +54,34 @@ describe('--guard-option parsing and validation', () => {
 
 describe('--guard-option on the command line', () => {
   afterEach(() => vi.restoreAllMocks());
-  async function run(argv: string[]): Promise<{ code: number; stderr: string }> {
-    let stderr = '';
-    vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
-    vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-    const code = await main(argv);
-    vi.restoreAllMocks();
-    return { code, stderr };
-  }
+  const run = runCli;
 
   it('a wrong key exits 2 and lists the valid keys', async () => {
     const r = await run(['fuzz', '--guard', 'sentinel', '--guard-option', 'tauGard=0.25', '--no-corpus', '-q']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/tauGard: unknown key .* tauGuard/);
+  });
+
+  it('a value of the wrong type exits 2 echoing the key, the value and the expected type', async () => {
+    const r = await run(['fuzz', '--guard', 'sentinel', '--guard-option', 'tauGuard=high', '--no-corpus', '-q']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--guard-option tauGuard="high": expected a number, got the string "high"');
+    const list = await run(['fuzz', '--guard', 'sentinel', '--guard-option', 'layers=["L1-keyword","L9"]', '--no-corpus', '-q']);
+    expect(list.code).toBe(2);
+    expect(list.stderr).toContain('--guard-option layers=["L1-keyword","L9"]: layers.1: expected one of "L1-keyword"');
+    expect(list.stderr).toContain('got the string "L9"');
+  });
+
+  it('a bad value in the config file names the file and the key; a flag that overrides it wins', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'farma-gopt-cfg-'));
+    const file = path.join(dir, 'farma-fuzz.config.mjs');
+    writeFileSync(file, "export default { guardOptions: { tauGuard: 'high', weights: { s2: -1 } } };\n");
+    const r = await run(['fuzz', '--config', file, '--guard-option', 'weights.s2=0.2', '--no-corpus', '-q']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${path.relative(process.cwd(), file)}: guardOptions.tauGuard: expected a number, got the string "high"`);
+    const flag = await run(['fuzz', '--config', file, '--guard-option', 'tauGuard=7', '--guard-option', 'weights.s2=0.2', '--no-corpus', '-q']);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('--guard-option tauGuard=7: expected a number at most 1, got the number 7');
   });
 
   it('a module guard refuses guard options with exit 2', async () => {
