@@ -12,6 +12,7 @@ import type { DomainId, FuzzCase } from '../domain/fuzz-case.js';
 import type { Guard, Phase } from '../domain/guard.js';
 import { caseId } from '../corpus/case-id.js';
 import { appendRegressions, loadRegressions, newRegressionRecord, regressionFile } from '../corpus/regressions.js';
+import { canonicalGuardOptions } from '../guards/guard-options.js';
 import { loadRealBenignSets, loadBenignJsonl } from '../corpus/benign-sets.js';
 import { HISTORY_ENTRIES } from '../../generators/benign.js';
 import { leaveOneSourceOut } from './fpr.js';
@@ -141,11 +142,18 @@ function redactDeep<T>(value: T): T {
 
 ;
 
+const nonEmpty = (o: Record<string, unknown> | undefined): o is Record<string, unknown> => o !== undefined && Object.keys(o).length > 0;
+
+/** The corpus file of this guard configuration: `<guard>.jsonl`, or `<guard>.opts-<hash>.jsonl` with guard options. */
+function corpusFileOf(corpusDir: string, guardId: string, guardOptions?: Record<string, unknown>): string {
+  return regressionFile(corpusDir, guardId, nonEmpty(guardOptions) ? canonicalGuardOptions(guardId, guardOptions) : undefined);
+}
+
 /** Loads the open/fixed records of this guard for a cell, to try first as examples. */
-function examplesFor(corpusDir: string | undefined, guardId: string, warnings: string[]): Map<string, FuzzCase[]> {
+function examplesFor(corpusDir: string | undefined, guardId: string, warnings: string[], guardOptions?: Record<string, unknown>): Map<string, FuzzCase[]> {
   const map = new Map<string, FuzzCase[]>();
   if (!corpusDir) return map;
-  const { records, issues } = loadRegressions(regressionFile(corpusDir, guardId));
+  const { records, issues } = loadRegressions(corpusFileOf(corpusDir, guardId, guardOptions));
   for (const i of issues) warnings.push(`${i.file}:${i.line}: ${i.message} (line kept as is, not used)`);
   for (const { value } of records) {
     const key = `${value.domain}/${value.family}`;
@@ -164,7 +172,7 @@ function examplesFor(corpusDir: string | undefined, guardId: string, warnings: s
  */
 export async function runFuzz<G>(o: FuzzOptions<G>, progress: Progress): Promise<FuzzResult> {
   const warnings: string[] = [];
-  const examples = examplesFor(o.corpusDir, o.guard.id, warnings);
+  const examples = examplesFor(o.corpusDir, o.guard.id, warnings, o.guardOptions);
   const cells: CellSpec[] = [];
   const attackMode = o.families.includes('adaptive') && o.attack !== false;
   for (const domain of o.domains) {
@@ -345,7 +353,9 @@ export async function finishFuzz(o: FinishSettings, parts: FuzzParts): Promise<F
   });
   let corpus: ReportData['corpus'];
   if (o.corpusDir && cxWithIds.length > 0) {
-    const file = regressionFile(o.corpusDir, o.guardId);
+    // Findings of a non-default configuration go into its own file and carry its options, so a plain replay never sees them.
+    const file = corpusFileOf(o.corpusDir, o.guardId, o.guardOptions);
+    const corpusOptions = nonEmpty(o.guardOptions) ? canonicalGuardOptions(o.guardId, o.guardOptions) : undefined;
     const v = versions();
     const records = cxWithIds.map(({ cx, flip }) => {
       const { elapsedUs: _e, ...observed } = cx.verdict;
@@ -367,6 +377,7 @@ export async function finishFuzz(o: FinishSettings, parts: FuzzParts): Promise<F
         versions: v,
         finding: cx.kind,
         recheck: cx.recheck,
+        ...(corpusOptions ? { guardOptions: corpusOptions } : {}),
       });
     });
     const res = await appendRegressions(file, records.map(redactDeep));

@@ -334,8 +334,10 @@ export function buildProgram(exit: (code: number) => void): Command {
         const timeoutMs = parseTimeout(opts.timeout as string);
         const concurrency = parseConcurrency(opts.concurrency as string | undefined);
         const recheck = parseRecheck(opts.recheck as string | undefined);
+        const guardOptions = (await import('../guards/guard-options.js')).parseGuardOptionFlags((opts.guardOption as unknown as string[] | undefined) ?? []);
         await withGuardIn(guardSpec, timeoutMs, concurrency, async (guard) => {
           const r = await runReplay({
+            guardOptions,
             timeoutMs,
             concurrency,
             recheck,
@@ -361,8 +363,9 @@ export function buildProgram(exit: (code: number) => void): Command {
                 : ''),
           );
           if (r.issues.length > 0) process.stderr.write(`error: ${r.issues.length} corpus line(s) could not be read and were not replayed (named above); fix or remove them\n`);
+          for (const other of r.otherConfigs) process.stdout.write(`note: ${printable(other)}\n`);
           exit(c.regressed > 0 ? EXIT.failed : r.issues.length > 0 ? EXIT.input : EXIT.ok);
-        }, (await import('../guards/guard-options.js')).parseGuardOptionFlags((opts.guardOption as unknown as string[] | undefined) ?? []));
+        }, guardOptions);
       } finally {
         store.close();
       }

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { zod } from '../domain/zod-lazy.js';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { CorpusError, DECISIONS, InputError, errorMessage } from '../domain/index.js';
 import type { Decision, FuzzCase, MemoryEntry, Truth } from '../domain/index.js';
 import { writeFileAtomic, withFileLock } from './atomic.js';
@@ -76,6 +76,12 @@ export interface RegressionRecord {
   finding?: string;
   /** Re-checks when found, and how many reproduced the failure. */
   recheck?: { reproduced: number; of: number };
+  /**
+   * The guard options (`--guard-option`, `guardOptions`) of the run that found it, normalised;
+   * absent for the guard's default configuration. Such records live in their own file
+   * (`regressionFile(dir, guard, guardOptions)`) and replay with these options.
+   */
+  guardOptions?: Record<string, unknown>;
 }
 
 /** The rejected half of a flip record. */
@@ -106,6 +112,8 @@ export function newRegressionRecord(input: {
   original?: { case: FuzzCase; observed: ObservedVerdict; operators: string[] };
   finding?: string;
   recheck?: { reproduced: number; of: number };
+  /** Non-default guard options of the run (omitted when empty). */
+  guardOptions?: Record<string, unknown>;
 }): RegressionRecord {
   const record: RegressionRecord = {
     id: caseId(input.case),
@@ -126,6 +134,7 @@ export function newRegressionRecord(input: {
   if (input.original) record.original = { case: input.original.case, entry: input.original.case.entry, observed: input.original.observed, operators: input.original.operators };
   if (input.finding !== undefined) record.finding = input.finding;
   if (input.recheck !== undefined) record.recheck = { ...input.recheck };
+  if (input.guardOptions !== undefined && Object.keys(input.guardOptions).length > 0) record.guardOptions = structuredClone(input.guardOptions);
   return record;
 }
 
@@ -133,21 +142,46 @@ export function newRegressionRecord(input: {
 const MAX_STEM = 80;
 
 /**
- * The corpus file of one guard: `<dir>/<guard>.jsonl`. A guard id that is not already a
- * safe file name (letters, digits, `.`, `_`, `-`; no leading dot; at most 80 characters)
- * has every other character replaced by `_` and gets an 8-hex hash of the original id
- * appended, so two different ids never share a file.
+ * The corpus file of one guard configuration: `<dir>/<guard>.jsonl` for the guard's defaults,
+ * `<dir>/<guard>.opts-<hash>.jsonl` when guard options were given (`hash`: 8 hex of the
+ * canonical JSON of the options), so that findings of a non-default configuration never mix
+ * with the default guard's and replay with the options that made them. A guard id that is not
+ * already a safe file name (letters, digits, `.`, `_`, `-`; no leading dot; at most 80
+ * characters) has every other character replaced by `_` and gets an 8-hex hash of the original
+ * id appended, so two different ids never share a file.
+ * @param guardOptions the options as the guard receives them (normalised); empty or absent for the defaults.
  * @example
  * regressionFile('corpora/regressions', 'sentinel'); // 'corpora/regressions/sentinel.jsonl'
+ * regressionFile('corpora/regressions', 'sentinel', { config: { tauGuard: 0.25 } }); // '.../sentinel.opts-<8 hex>.jsonl'
  * regressionFile('corpora/regressions', 'http://127.0.0.1:8080/check'); // '.../http_127.0.0.1_8080_check-1a2b3c4d.jsonl'
  */
-export function regressionFile(dir: string, guardId: string): string {
+export function regressionFile(dir: string, guardId: string, guardOptions?: Record<string, unknown>): string {
   let stem = guardId.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, MAX_STEM);
   if (stem !== guardId || stem === '') {
     const hash = createHash('sha256').update(guardId, 'utf8').digest('hex').slice(0, 8);
     stem = `${stem === '' ? 'guard' : stem}-${hash}`;
   }
+  if (guardOptions !== undefined && Object.keys(guardOptions).length > 0) stem = `${stem}${OPTIONS_MARK}${guardOptionsHash(guardOptions)}`;
   return join(dir, `${stem}.jsonl`);
+}
+
+/** What separates the guard's stem from the options hash in a corpus file name. */
+const OPTIONS_MARK = '.opts-';
+
+/** 8 hex characters naming a set of guard options (SHA-256 of their RFC 8785 canonical JSON, as case ids). */
+export function guardOptionsHash(guardOptions: Record<string, unknown>): string {
+  return caseId(guardOptions).slice(0, 8);
+}
+
+/**
+ * The guard a corpus file name belongs to and whether it holds a non-default configuration:
+ * `sentinel.jsonl` → `{ guard: 'sentinel' }`, `sentinel.opts-1a2b3c4d.jsonl` →
+ * `{ guard: 'sentinel', optionsHash: '1a2b3c4d' }`. The options themselves are in its records.
+ */
+export function corpusFileGuard(fileName: string): { guard: string; optionsHash?: string } {
+  const stem = basename(fileName).replace(/\.jsonl$/, '');
+  const m = /^(.*)\.opts-([0-9a-f]{8})$/.exec(stem);
+  return m ? { guard: m[1] ?? stem, optionsHash: m[2] ?? '' } : { guard: stem };
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -183,8 +217,8 @@ function buildRecordSchema() {
     original: z
       .looseObject({ case: fuzzCaseShape, observed: observedShape, operators: z.array(z.string(want('a string')), want('an array of strings')) }, want('an object { case, observed, operators }'))
       .optional(),
+    guardOptions: plainObject('an object of guard options').optional(),
   });
-
 }
 
 let recordSchema: ReturnType<typeof buildRecordSchema> | undefined;

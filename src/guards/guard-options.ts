@@ -180,6 +180,16 @@ function normalise(id: BuiltinGuardId, options: Record<string, unknown>): Record
   return out;
 }
 
+/**
+ * The options as the guard receives them (SENTINEL's top-level config fields moved into
+ * `config`), so that `tauGuard=0.25` and `config.tauGuard=0.25` name the same configuration
+ * (and the same corpus file). Options of a guard without a schema are returned as they are.
+ * @example canonicalGuardOptions('sentinel', { tauGuard: 0.25 }) // { config: { tauGuard: 0.25 } }
+ */
+export function canonicalGuardOptions(id: string, options: Record<string, unknown>): Record<string, unknown> {
+  return Object.hasOwn(GUARD_OPTION_SCHEMAS, id) ? normalise(id as BuiltinGuardId, options) : options;
+}
+
 /** The keys an object schema accepts at `path` (empty when the path is not an object). */
 function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
   // Optional fields wrap their schema: unwrap them to reach the object's shape.

@@ -7,9 +7,10 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadRegressions } from '../../src/corpus/regressions.js';
+import { corpusFileGuard, guardOptionsHash, loadRegressions } from '../../src/corpus/regressions.js';
+import { validateGuardOptions } from '../../src/guards/guard-options.js';
 import { replayRecords } from '../../src/fuzz/replay.js';
-import { createGuard, isBuiltinGuardId } from '../../src/guards/registry.js';
+import { createGuard, isBuiltinGuardId, type BuiltinGuardId } from '../../src/guards/registry.js';
 import { MemoryStore } from '../../src/memory/index.js';
 import { rejectAll } from '../helpers/toy.js';
 
@@ -24,14 +25,21 @@ describe('regression corpora', () => {
   });
 
   for (const file of files) {
-    const guardId = file.replace(/\.jsonl$/, '');
+    // `<guard>.opts-<hash>.jsonl` holds findings of a non-default configuration: replayed with the options its records carry.
+    const { guard: guardId, optionsHash } = corpusFileGuard(file);
     it.runIf(isBuiltinGuardId(guardId))(`${file}: no fixed record regresses and every open finding still reproduces`, async () => {
       const { records, issues } = loadRegressions(path.join(DIR, file));
       expect(issues, 'corpus lines that do not parse').toEqual([]);
       expect(records.length).toBeGreaterThan(0);
+      const options = records[0]?.value.guardOptions;
+      if (optionsHash !== undefined) {
+        expect(options, `${file}: records of a configuration file carry their guard options`).toBeDefined();
+        expect(guardOptionsHash(options!)).toBe(optionsHash);
+      }
+      const id = guardId as BuiltinGuardId;
       const summary = await replayRecords(
         records.map((r) => r.value),
-        createGuard(guardId),
+        createGuard(id, options ? validateGuardOptions(id, options) : undefined),
         store,
       );
       const regressed = summary.results.filter((r) => r.status === 'regressed').map((r) => r.id);

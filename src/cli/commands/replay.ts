@@ -4,7 +4,8 @@
  * (a `flaky` result, whose checks disagree, is never marked).
  */
 import type { Guard, Phase } from '../../domain/guard.js';
-import { loadRegressions, regressionFile, updateStatus, type RegressionRecord } from '../../corpus/regressions.js';
+import { corpusFileGuard, loadRegressions, regressionFile, updateStatus, type RegressionRecord } from '../../corpus/regressions.js';
+import { canonicalGuardOptions, guardOptionFlags } from '../../guards/guard-options.js';
 import { replayRecords, type ReplaySummary } from '../../fuzz/replay.js';
 import type { ScratchStore } from '../../fuzz/evaluate.js';
 import { formatCounterexample } from '../../report/format-verdict.js';
@@ -12,7 +13,8 @@ import { formatFlip } from '../../report/flip.js';
 import { UsageError } from '../../domain/errors.js';
 import { replayCommand } from '../../campaign/replay-command.js';
 import { redactWith, secretValues } from '../../domain/secrets.js';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 
 export interface ReplayOptions {
   guard: Guard;
@@ -28,6 +30,8 @@ export interface ReplayOptions {
   recheck?: number;
   /** Time bound per async guard call, ms. */
   timeoutMs?: number;
+  /** `--guard-option` values: the records of that configuration (`<guard>.opts-<hash>.jsonl`) are replayed, with them. */
+  guardOptions?: Record<string, unknown>;
 }
 
 export interface ReplayOutcome {
@@ -40,6 +44,8 @@ export interface ReplayOutcome {
   marked: number;
   /** Lines whose id repeats an earlier line: skipped (each record is replayed once), one warning each. */
   duplicates: string[];
+  /** The other configurations of this guard with a corpus file (`<guard>.opts-<hash>.jsonl`), each with its replay command. */
+  otherConfigs: string[];
 }
 
 /**
@@ -50,7 +56,8 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
   if (!existsSync(o.corpusDir) || !statSync(o.corpusDir).isDirectory()) {
     throw new UsageError(`--corpus ${o.corpusDir}: no such corpus directory`);
   }
-  const file = regressionFile(o.corpusDir, o.guard.id);
+  const options = o.guardOptions && Object.keys(o.guardOptions).length > 0 ? canonicalGuardOptions(o.guard.id, o.guardOptions) : undefined;
+  const file = regressionFile(o.corpusDir, o.guard.id, options);
   const loaded = loadRegressions(file);
   // A line repeated (same id, e.g. after a bad merge) is replayed once; the repeats are named.
   const firstLine = new Map<string, number>();
@@ -89,7 +96,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
     const was = r.finding === 'flaky' ? '  [recorded flaky]' : '';
     lines.push(`${res.status.padEnd(12)} ${r.id}  ${r.domain}/${r.family}  ${r.property}  → ${res.verdict.decision}${res.verdict.layer ? ` at ${res.verdict.layer}` : ''}${checks}${was}${flip}`);
     if (o.id !== undefined) {
-      const replay = replayCommand(o.guardSpec, r.id, o.corpusDir, o.phase);
+      const replay = replayCommand(o.guardSpec, r.id, o.corpusDir, o.phase, o.guardOptions);
       lines.push(
         r.original && res.flip
           ? formatFlip({ id: r.id, original: { case: r.original.case, verdict: res.flip.original }, rewrite: { case: r.case, verdict: res.verdict }, operators: r.original.operators, replay })
@@ -106,5 +113,23 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
   }
   // Replay lines quote the guard's answers: no secret from the environment may reach the console.
   const secrets = secretValues();
-  return { file, records, summary, duplicates: redactWith(duplicates, secrets), issues: redactWith(loaded.issues.map((x) => `${x.file}:${x.line}: ${x.message}`), secrets), lines: redactWith(lines, secrets), marked };
+  return { file, otherConfigs: otherConfigs(o, file), records, summary, duplicates: redactWith(duplicates, secrets), issues: redactWith(loaded.issues.map((x) => `${x.file}:${x.line}: ${x.message}`), secrets), lines: redactWith(lines, secrets), marked };
+}
+
+/**
+ * The corpus files of this guard's other configurations (made with guard options), each with
+ * the command that replays it: their options are in their records.
+ */
+function otherConfigs(o: ReplayOptions, file: string): string[] {
+  const own = corpusFileGuard(regressionFile(o.corpusDir, o.guard.id)).guard;
+  const out: string[] = [];
+  for (const name of readdirSync(o.corpusDir).sort()) {
+    const g = corpusFileGuard(name);
+    const path = join(o.corpusDir, name);
+    if (g.guard !== own || g.optionsHash === undefined || path === file) continue;
+    const first = loadRegressions(path).records.find((r) => r.value.guardOptions !== undefined)?.value;
+    const flags = first?.guardOptions ? guardOptionFlags(first.guardOptions).map((f) => ` --guard-option ${JSON.stringify(f)}`).join('') : '';
+    out.push(`${path}: records of guard ${o.guard.id} made with guard options, not replayed here; replay them with: replay --guard ${o.guardSpec}${flags} --corpus ${o.corpusDir}`);
+  }
+  return out;
 }
