@@ -96,7 +96,7 @@ function withGuardIn<T>(spec: string, timeoutMs: number | undefined, concurrency
 
 /** Commander collector of a repeatable flag. */
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
-const GUARD_OPTION_HELP = 'option of a built-in guard, repeatable: key=value, the value read as JSON when it parses, else as text; dotted keys reach into nested fields (e.g. tauGuard=0.25, layers=\'["L1-keyword","L5-reasoning-guard"]\', weights.s1=0.2)';
+const GUARD_OPTION_HELP = 'option of a built-in guard, repeatable: key=value, the value read as JSON when it parses, else as text; dotted keys reach into nested fields (e.g. tauGuard=0.25, layers=\'["L1-keyword","L5-reasoning-guard"]\', weights.s1=0.2); findings of such a run live in corpora/regressions/<guard>.opts-<hash>.jsonl';
 
 /** Parses `--shard i/n`, or throws UsageError naming the flag. */
 function shardOf(text: string): ShardSpec {
