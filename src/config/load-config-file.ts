@@ -3,9 +3,10 @@
  * whose default export is the config; it is loaded with dynamic `import()`, so `.ts` files
  * need a TypeScript-aware loader (the CLI runs under tsx).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { zod } from '../domain/zod-lazy.js';
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { DOMAINS } from '../domain/fuzz-case.js';
 import { UsageError, errorMessage } from '../domain/errors.js';
 import type { FarmaFuzzConfig } from './define-config.js';
@@ -162,9 +163,32 @@ export async function loadConfigFile(file?: string, cwd: string = process.cwd(),
   try {
     mod = (await importModule(found)) as { default?: unknown };
   } catch (cause) {
-    throw new UsageError(`${found}: cannot load the config file: ${errorMessage(cause)}`, { cause });
+    // The loader's error may be a SyntaxError or a bundler's parse failure; `node --check` tells whether the file itself does not parse, and where.
+    const where = syntaxErrorLine(found);
+    throw new UsageError(`${where ?? found}: cannot load the config file: ${errorMessage(cause)}`, { cause });
   }
   if (mod.default === undefined) throw new UsageError(`${found}: no default export (write \`export default defineConfig({...})\`)`);
   const config = validateConfig(mod.default, found, known);
   return { config: resolvePaths(config, path.dirname(found)), file: found };
+}
+
+/**
+ * `file:line` of a syntax error in a JavaScript config file, found by `node --check` (the
+ * error of a dynamic `import()` carries no position); undefined when the file parses. Undefined for other files (tsx already
+ * names the line of a `.ts` or `.json` error) or when the check finds nothing.
+ */
+function syntaxErrorLine(file: string): string | undefined {
+  if (!/\.(?:m|c)?js$/.test(file)) return undefined;
+  const lineOf = (stderr: string | null, name: string): string | undefined => {
+    const m = /^(.*):(\d+)\r?$/m.exec(stderr ?? '');
+    return m && m[1] === name ? m[2] : undefined;
+  };
+  const asFile = spawnSync(process.execPath, ['--check', file], { encoding: 'utf8', timeout: 10_000 });
+  let line = lineOf(asFile.stderr, file);
+  // A `.js` file is checked as CommonJS unless a package.json says otherwise: check it as a module too.
+  if (line === undefined && file.endsWith('.js')) {
+    const asModule = spawnSync(process.execPath, ['--input-type=module', '--check'], { encoding: 'utf8', timeout: 10_000, input: readFileSync(file, 'utf8') });
+    line = lineOf(asModule.stderr, '[stdin]');
+  }
+  return line === undefined ? undefined : `${file}:${line}`;
 }

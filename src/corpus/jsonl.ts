@@ -116,7 +116,9 @@ class LineAccumulator<T> {
       return;
     }
     if (Array.isArray(parsed)) {
-      this.issues.push({ file: this.file, line: lineNo, message: `${NOT_JSONL.array}; this line holds an array of ${parsed.length} item(s)` });
+      // Only a first line can tell that the whole file is an array; later, it is one bad line of a JSONL file.
+      const message = first ? `${NOT_JSONL.array}; this line holds an array of ${parsed.length} item(s)` : `this line holds a JSON array of ${parsed.length} item(s); JSONL expects one JSON object per line`;
+      this.issues.push({ file: this.file, line: lineNo, message });
       return;
     }
     let checked: LineValidation<T>;

@@ -51,7 +51,7 @@ describe('loadConfigFile', () => {
   it('reports a config that does not load, or has no default export', async () => {
     const dir = tempDir();
     writeFileSync(path.join(dir, 'broken.mjs'), `export default {\n`);
-    await expect(loadConfigFile('broken.mjs', dir)).rejects.toThrow(/broken\.mjs: cannot load the config file/);
+    await expect(loadConfigFile('broken.mjs', dir)).rejects.toThrow(/broken\.mjs:\d+: cannot load the config file/);
     writeFileSync(path.join(dir, 'named.mjs'), `export const config = {};\n`);
     await expect(loadConfigFile('named.mjs', dir)).rejects.toThrow(/named\.mjs: no default export/);
   });

@@ -95,10 +95,10 @@ export function createHttpGuard(url: string, options: HttpGuardOptions = {}): Ht
   try {
     parsedUrl = new URL(url);
   } catch (cause) {
-    throw new GuardLoadError(`HTTP guard: not a valid URL: ${JSON.stringify(url)}`, { cause });
+    throw new GuardLoadError(`HTTP guard: not a valid URL: ${JSON.stringify(url)}`, { cause, code: 'usage' });
   }
   if (parsedUrl.protocol !== 'http:' && parsedUrl.protocol !== 'https:') {
-    throw new GuardLoadError(`HTTP guard: URL must start with http:// or https://, got ${JSON.stringify(url)}`);
+    throw new GuardLoadError(`HTTP guard: URL must start with http:// or https://, got ${JSON.stringify(url)}`, { code: 'usage' });
   }
   const timeoutMs = options.timeoutMs ?? DEFAULT_GUARD_TIMEOUT_MS;
   const concurrency = options.concurrency ?? DEFAULT_ADAPTER_CONCURRENCY;

@@ -1,0 +1,47 @@
+/**
+ * Bad input names its place (file:line, flag) and exits with the usage or input code, never
+ * a stack trace: a config file with a syntax error, an HTTP guard spec that is not a URL, a
+ * JSONL line that holds an array.
+ */
+import path from 'node:path';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { loadConfigFile } from '../../src/config/index.js';
+import { parseJsonlText } from '../../src/corpus/jsonl.js';
+import { validateMemoryEntry } from '../../src/corpus/jsonl.js';
+import { runCli } from '../helpers/run-cli.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'farma-places-'));
+
+describe('bad input names its place', () => {
+  it.each(['mjs', 'js', 'cjs'])('a .%s config file with a syntax error is named with its line', async (ext) => {
+    const file = path.join(dir, `broken.config.${ext}`);
+    writeFileSync(file, ext === 'cjs' ? 'module.exports = {\n  runs: 5,,\n};\n' : 'export default {\n  runs: 5,,\n};\n');
+    await expect(loadConfigFile(file)).rejects.toThrow(`${file}:2: cannot load the config file`);
+  });
+
+  it('fuzz with that config file exits 2 naming file:line', async () => {
+    const file = path.join(dir, 'broken2.config.mjs');
+    writeFileSync(file, 'export default {\n  guard: "sentinel"\n  runs: 5,\n};\n');
+    const r = await runCli(['fuzz', '--config', file, '--no-corpus', '-q']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${file}:3: cannot load the config file`);
+  });
+
+  it.each(['http://', 'https://[::1'])('--guard %s is a usage error (exit 2) saying it is not a valid URL', async (spec) => {
+    const r = await runCli(['fuzz', '--guard', spec, '--no-corpus', '-q']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`not a valid URL: ${JSON.stringify(spec)}`);
+  });
+
+  it('an array on a later JSONL line is one bad line, not "this file is a JSON array"', () => {
+    const text = '{"id":"a","content":"x"}\n[1,2]\n';
+    const { records, issues } = parseJsonlText(text, 'in.jsonl', validateMemoryEntry);
+    expect(records).toHaveLength(1);
+    expect(issues).toHaveLength(1);
+    expect(issues[0]?.line).toBe(2);
+    expect(issues[0]?.message).toBe('this line holds a JSON array of 2 item(s); JSONL expects one JSON object per line');
+    expect(parseJsonlText('[1,2]\n', 'in.jsonl', validateMemoryEntry).issues[0]?.message).toMatch(/^this file is a JSON array; JSONL expected/);
+  });
+});
