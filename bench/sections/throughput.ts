@@ -1,10 +1,16 @@
 /**
  * End-to-end fuzz throughput per family against SENTINEL (write path, one thread), as a ratio
  * to fast-check's bare per-run cost measured in the same run (DESIGN.md "Budgets": fuzz
- * throughput >= 20,000 cases/s).
+ * throughput >= 20,000 cases/s). For each family it also splits the case cost in two, in the
+ * same run: generating the cases alone (fast-check drawing them, rendering included, no guard)
+ * and evaluating already drawn cases alone (set-up layer, attacker writes through the guard,
+ * the check), with the guard calls per case. These rows carry no budget: they say where a
+ * missed budget's time goes.
  */
 import fc from 'fast-check';
-import { DOMAINS } from '../../src/domain/fuzz-case.js';
+import { DOMAINS, type FuzzCase } from '../../src/domain/fuzz-case.js';
+import type { Guard } from '../../src/domain/guard.js';
+import { evaluateSync } from '../../src/fuzz/evaluate.js';
 import { runCell } from '../../src/fuzz/property.js';
 import { createGuard } from '../../src/guards/registry.js';
 import { MemoryStore } from '../../src/memory/index.js';
@@ -47,6 +53,46 @@ async function run(ctx: BenchContext): Promise<void> {
         budget: '>= 20,000 cases/s',
         status: status(fig.median >= 20_000),
         note: `${(bareFig.median / fig.median).toFixed(1)}× fast-check's bare per-run cost`,
+      });
+      // Where the time goes: generation alone, then evaluation alone, over the same number of cases.
+      let drawIteration = 0;
+      const drawn: FuzzCase[] = [];
+      const genSamples = await samplesOf(
+        `generate-${family}`,
+        () => {
+          drawIteration += 1;
+          drawn.length = 0;
+          for (const domain of DOMAINS) {
+            fc.check(
+              fc.property(FAMILY_REGISTRY[family].arbitrary(domain), (c) => {
+                drawn.push(c);
+                return true;
+              }),
+              { numRuns: runs, seed: 1000 + drawIteration },
+            );
+          }
+        },
+        { time: 0, iterations: ctx.quick ? 3 : 5, warmupIterations: 1 },
+      );
+      const gen = summarize(genSamples.map((ms) => (cases / ms) * 1000), 'cases/s');
+      ctx.row({ id: `throughput.${family}.generate`, figure: `${family}: generating the cases alone (fast-check + rendering, no guard)`, value: gen, status: 'reported' });
+      let calls = 0;
+      const counting: Guard = { ...guard, check: (e, c) => ((calls += 1), guard.check(e, c)) };
+      for (const c of drawn) evaluateSync(counting, c, store, 'write');
+      const evalSamples = await samplesOf(
+        `evaluate-${family}`,
+        () => {
+          for (const c of drawn) evaluateSync(guard, c, store, 'write');
+        },
+        { time: 0, iterations: ctx.quick ? 3 : 5, warmupIterations: 1 },
+      );
+      const ev = summarize(evalSamples.map((ms) => (drawn.length / ms) * 1000), 'cases/s');
+      ctx.row({
+        id: `throughput.${family}.evaluate`,
+        figure: `${family}: evaluating drawn cases alone (set-up layer, attacker writes and check through SENTINEL)`,
+        value: ev,
+        status: 'reported',
+        note: `${(calls / Math.max(1, drawn.length)).toFixed(1)} guard calls per case`,
       });
       ctx.row({
         id: `throughput.${family}.vs-bare`,
