@@ -258,7 +258,7 @@ describe('tests reach the engine, not the CLI', () => {
   it('the check sees such an import: the CLI tests that do import commands are found, and let through', () => {
     const all = sourceFiles(ROOT, 'test');
     const importing = all.filter(importsCommands);
-    expect(importing).toContain('test/cli/check.test.ts');
+    expect(importing).toContain('test/cli/search-command.test.ts');
     expect(importing).toContain('test/eval/eval-command.test.ts');
     expect(importing.every(CLI_TESTS)).toBe(true);
     expect(CLI_TESTS('test/fuzz/golden-run.test.ts')).toBe(false);

@@ -2,9 +2,9 @@
  * Shared wiring for CLI commands: guard resolution, versions, option parsing helpers.
  * The composition root: only `src/cli` touches argv, stdout and exit codes.
  */
-import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { UsageError, errorMessage } from '../domain/errors.js';
+import { InputError, UsageError, errorMessage } from '../domain/errors.js';
 import { redactSecrets } from '../domain/secrets.js';
 import type { Guard } from '../domain/guard.js';
 import { createGuard, GUARDS, isBuiltinGuardId } from '../guards/registry.js';
@@ -101,4 +101,32 @@ export function writableFile(flag: string, file: string): string {
   if (existsSync(abs) && statSync(abs).isDirectory()) throw new UsageError(`${flag} ${file}: is a directory, give a file name`);
   writableDir(flag, path.dirname(abs));
   return abs;
+}
+
+/**
+ * `--benign FILE` must name a file with at least one non-blank line: an empty export would
+ * otherwise give a real-set row with no entries, easy to miss.
+ * @throws UsageError when the file is missing; InputError when it holds nothing.
+ */
+export function checkBenignFile(file: string): void {
+  if (!(existsSync(file) && statSync(file).isFile())) throw new UsageError(`--benign ${file}: no such file`);
+  const fd = openSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(64 * 1024);
+    for (let pos = 0; ; ) {
+      const n = readSync(fd, buf, 0, buf.length, pos);
+      if (n === 0) break;
+      if (/[^\s\uFEFF]/.test(buf.subarray(0, n).toString('utf8'))) return;
+      pos += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  throw new InputError('--benign: the file holds no entries (it is empty or blank); give a JSONL export with one memory entry per line', { file });
+}
+
+/** Folder name of a run: `<date>-<time>-<guard>-<seed>` (UTC), the guard id made file-safe. */
+export function defaultRunId(guardId: string, seed: number, date: Date): string {
+  const stamp = date.toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-');
+  return `${stamp}-${guardId.replace(/[^\w.-]+/g, '_').slice(0, 40)}-${seed}`;
 }

@@ -4,14 +4,16 @@
  */
 import { Option } from 'commander';
 import { RUN_DEFAULTS } from '../domain/defaults.js';
+import { DOMAINS } from '../domain/fuzz-case.js';
+import { GUARD_SPEC_FORMS } from '../guards/resolve.js';
 import { MAX_TIMEOUT_MS, positiveInt } from './context.js';
 
 /** Upper bounds of --concurrency and --recheck (beyond these a typo is likelier than intent). */
 const MAX_CONCURRENCY = 256;
 const MAX_RECHECK = 100;
 
-export const CONCURRENCY_HELP = `guard calls in flight for async guards (module async, http, exec, LLM judge); sync guards always use 1; results are identical for any value (default ${RUN_DEFAULTS.asyncConcurrency})`;
-export const RECHECK_HELP = `checks of each finding (fuzz) or of a passing/flaky record (replay); one that does not reproduce every time is labelled flaky (default ${RUN_DEFAULTS.recheck})`;
+const CONCURRENCY_HELP = `guard calls in flight for async guards (module async, http, exec, LLM judge); sync guards always use 1; results are identical for any value (default ${RUN_DEFAULTS.asyncConcurrency})`;
+const RECHECK_HELP = `checks of each finding (fuzz) or of a passing/flaky record (replay); one that does not reproduce every time is labelled flaky (default ${RUN_DEFAULTS.recheck})`;
 
 /** `--timeout <ms>`, default `RUN_DEFAULTS.guardTimeoutMs`. */
 export function timeoutOption(): Option {
@@ -32,3 +34,56 @@ export function parseConcurrency(value: string | undefined): number {
 export function parseRecheck(value: string | undefined): number {
   return positiveInt('--recheck', value, RUN_DEFAULTS.recheck, MAX_RECHECK);
 }
+
+/** The help of `--guard`: every form a guard spec can take. */
+const GUARD_HELP = `guard to test: ${GUARD_SPEC_FORMS.map((f) => f.trim().replace(/\s{2,}/g, ' = ')).join('; ')}`;
+const GUARD_OPTION_HELP = 'option of a built-in guard, repeatable: key=value, the value read as JSON when it parses, else as text; dotted keys reach into nested fields (e.g. tauGuard=0.25, layers=\'["L1-keyword","L5-reasoning-guard"]\', weights.s1=0.2); findings of such a run live in corpora/regressions/<guard>.opts-<hash>.jsonl';
+
+/** Commander collector of a repeatable flag. */
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+/** `-g, --guard <spec>`, default `sentinel`. */
+export function guardOption(help: string = GUARD_HELP): Option {
+  return new Option('-g, --guard <spec>', help).default('sentinel');
+}
+
+/** `--guard-option <key=value>`, repeatable (a list of the raw `key=value` texts). */
+export function guardOptionFlag(help: string = GUARD_OPTION_HELP): Option {
+  return new Option('--guard-option <key=value>', help).argParser(collect);
+}
+
+/** `-d, --domain <list>`, default `all`. */
+export function domainOption(): Option {
+  return new Option('-d, --domain <list>', `domains, comma-separated or "all" (${DOMAINS.join(', ')})`).default('all');
+}
+
+/** `--phase write|retrieve`, default `write`. */
+export function phaseOption(help = 'guard path'): Option {
+  return new Option('--phase <phase>', help).choices(['write', 'retrieve']).default('write');
+}
+
+/** `-s, --seed <n>`, no default: the clock gives one, and it is printed. */
+export function seedOption(): Option {
+  return new Option('-s, --seed <n>', 'fast-check seed (default: derived from the clock, and printed)');
+}
+
+/** `-c, --corpus <dir>`, default `corpora/regressions`. */
+export function corpusOption(help = 'regression corpus directory'): Option {
+  return new Option('-c, --corpus <dir>', help).default('corpora/regressions');
+}
+
+/** `--concurrency <n>` (parse with {@link parseConcurrency}). */
+export function concurrencyOption(): Option {
+  return new Option('--concurrency <n>', CONCURRENCY_HELP);
+}
+
+/** `--recheck <k>` (parse with {@link parseRecheck}). */
+export function recheckOption(): Option {
+  return new Option('--recheck <k>', RECHECK_HELP);
+}
+
+/** `-q, --quiet`. */
+export function quietOption(help = 'no progress output'): Option {
+  return new Option('-q, --quiet', help);
+}
+

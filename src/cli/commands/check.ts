@@ -1,63 +1,58 @@
 /**
- * `farma-fuzz check`: one verdict JSON per input line, in order. A malformed line prints
- * `{"line":N,"error":"..."}` in its place (and the same message on stderr) and the run
- * carries on. Exit code 3 (input) when any line was bad, 4 (guard) when a verdict was a guard
- * error, else 0 (`src/cli/exit-codes.ts`).
+ * `farma-fuzz check`: one verdict JSON per input line, in order (`src/campaign/check.ts`). A malformed line
+ * prints `{"line":N,"error":"..."}` in its place (and the same message on stderr) and the run carries on.
+ * Exit code 3 (input) when any line was bad, 4 (guard) when a verdict was a guard error, else 0.
  */
-import type { MemoryEntry } from '../../domain/entry.js';
-import type { Guard, Phase } from '../../domain/guard.js';
-import type { ScratchStore } from '../../fuzz/evaluate.js';
-import { evaluateCase } from '../../fuzz/evaluate.js';
-import { mapInOrder } from '../../fuzz/in-flight.js';
-import { readJsonlFile, validateMemoryEntry } from '../../corpus/jsonl.js';
-import { redactWith, secretValues } from '../../domain/secrets.js';
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import { InputError, UsageError } from '../../domain/errors.js';
+import { printable } from '../../report/format-verdict.js';
+import { parsePhase } from '../context.js';
+import { EXIT } from '../exit-codes.js';
+import { withGuardIn } from '../guard-session.js';
+import { concurrencyOption, guardOption, parseConcurrency, parseTimeout, phaseOption, timeoutOption } from '../options.js';
 
-export interface CheckLine {
-  line: number;
-  output: Record<string, unknown>;
-  error?: string;
-  /** A word about the line that was still checked (e.g. invalid UTF-8 read as U+FFFD), naming file:line. */
-  warning?: string;
-}
 
-/**
- * Checks every entry of a JSONL file; returns the output lines in input order. An async
- * guard gets up to `concurrency` checks in flight (default 1); the output is the same.
- */
-export async function checkFile(file: string, guard: Guard, store: ScratchStore, phase: Phase, concurrency = 1): Promise<CheckLine[]> {
-  // Streamed: files of any size, also larger than V8's longest string.
-  const { records, issues, warnings = [] } = await readJsonlFile(file, validateMemoryEntry);
-  const warningOf = new Map(warnings.map((w) => [w.line, `${w.file}:${w.line}: ${w.message}`]));
-  const rows: Array<{ line: number; entry?: MemoryEntry; error?: string }> = [
-    ...records.map((r) => ({ line: r.line, entry: r.value })),
-    ...issues.map((i) => ({ line: i.line, error: `${i.file}:${i.line}: ${i.message}` })),
-  ].sort((a, b) => a.line - b.line);
-  const verdicts = await mapInOrder(
-    rows,
-    (row) => (row.entry === undefined ? undefined : evaluateCase(guard, { entry: row.entry, truth: { label: 'benign' as const, family: 'input', domain: 'input', template: 'input', operators: [] } }, store, phase)),
-    guard.mode === 'sync' ? 1 : concurrency,
-  );
-  const out: CheckLine[] = [];
-  // Guard text (reasons, signal and layer names, error messages) never carries a secret out.
-  const secrets = secretValues();
-  for (const [i, row] of rows.entries()) {
-    const v = verdicts[i];
-    if (row.entry === undefined || v === undefined) {
-      out.push({ line: row.line, output: { line: row.line, error: row.error ?? 'bad line' }, error: row.error ?? 'bad line' });
-      continue;
-    }
-    const output: Record<string, unknown> = {
-      id: row.entry.id,
-      decision: v.decision,
-      layer: v.layer ?? null,
-      score: v.score ?? null,
-      signals: v.signals ?? {},
-      reasons: v.reasons,
-      elapsedUs: Math.round(v.elapsedUs * 100) / 100,
-    };
-    if (v.error) output.error = v.error;
-    const warning = warningOf.get(row.line);
-    out.push({ line: row.line, output: secrets.length > 0 ? redactWith(output, secrets) : output, ...(warning !== undefined ? { warning } : {}) });
-  }
-  return out;
+/** Registers `check` on the program; `exit` receives the exit code. */
+export function registerCheckCommand(program: Command, exit: (code: number) => void): Command {
+  return program
+    .command('check')
+    .description('print one verdict JSON per line of a JSONL file of memory entries, in order')
+    .addOption(guardOption())
+    .requiredOption('-i, --input <file>', 'JSONL file of MemoryEntry-shaped objects: id and content required; source, trust, traceType, store, timestamp optional (defaults in the README)')
+    .option('--store <path>', 'SQLite memory store to check against (default: an empty store)')
+    .addOption(phaseOption())
+    .addOption(timeoutOption())
+    .addOption(concurrencyOption())
+    .action(async (opts: Record<string, string | undefined>) => {
+      const [{ MemoryStore, probeStoreFile }, { checkFile }] = await Promise.all([import('../../memory/index.js'), import('../../campaign/check.js')]);
+      if (opts.store !== undefined) {
+        const kind = existsSync(opts.store) ? probeStoreFile(opts.store) : 'missing';
+        if (kind === 'missing') throw new UsageError(`--store ${opts.store}: no such memory store`);
+        if (kind === 'foreign') throw new InputError(`not a farma-fuzz memory store (check only reads stores that import wrote)`, { file: opts.store });
+      }
+      // check only reads: the store is opened read-only (nothing written, no -wal/-shm left behind).
+      const store = opts.store !== undefined ? new MemoryStore(opts.store, { readonly: true }) : new MemoryStore(':memory:');
+      try {
+        const concurrency = parseConcurrency(opts.concurrency);
+        await withGuardIn(String(opts.guard), parseTimeout(opts.timeout), concurrency, async (guard) => {
+          const lines = await checkFile(String(opts.input), guard, store, parsePhase(String(opts.phase)), concurrency);
+          let bad = 0;
+          for (const l of lines) {
+            process.stdout.write(`${JSON.stringify(l.output)}\n`);
+            if (l.warning) process.stderr.write(`warning: ${printable(l.warning)}\n`);
+            if (l.error) {
+              bad += 1;
+              process.stderr.write(`error: ${printable(l.error)}\n`);
+            }
+          }
+          const errors = lines.filter((l) => l.output.decision === 'error').length;
+          if (lines.length === 0) process.stderr.write(`warning: ${String(opts.input)} holds no entries\n`);
+          if (errors > 0) process.stderr.write(`${errors} of ${lines.length} verdicts are guard errors (never counted as rejections)\n`);
+          exit(bad > 0 ? EXIT.input : errors > 0 ? EXIT.guard : EXIT.ok);
+        });
+      } finally {
+        store.close();
+      }
+    });
 }

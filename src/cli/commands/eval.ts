@@ -41,6 +41,7 @@ import { subjectSlots } from '../../../generators/slots.js';
 import { benignHistory, benignTrace } from '../../../generators/benign.js';
 import { defaultTemplates, type CompiledTemplate } from '../../../generators/templates.js';
 import { parseList, parseSeed, positiveInt, reportsDir, writableDir } from '../context.js';
+import { domainOption, quietOption } from '../options.js';
 import { versions } from '../../campaign/versions.js';
 import { createProgress } from '../progress.js';
 import { exitCodeOfError } from '../exit-codes.js';
@@ -316,11 +317,11 @@ export function registerEvalCommand(program: Command, exit: (code: number) => vo
     .option('--cycles <n>', 'n_a, amplification cycles (paper: 10)', '10')
     .option('--k <n>', 'retrieval depth top-k', '5')
     .option('-s, --seed <n>', 'run seed (default: derived from the clock, and printed)')
-    .option('-d, --domain <list>', `domains, comma-separated or "all" (${DOMAINS.join(', ')})`, 'all')
+    .addOption(domainOption())
     .option('--sweep-max <n>', 'amplification sweep runs 0..n cycles', String(DEFAULT_SWEEP_MAX))
     .option('--fpr-per-domain <n>', 'generated benign traces per domain for the FPR column', String(DEFAULT_FPR_PER_DOMAIN))
     .option('-o, --out <dir>', 'report directory (default: reports/eval-<date>-<time>-<seed>)')
-    .option('-q, --quiet', 'no progress output')
+    .addOption(quietOption())
     .action(async (opts: Record<string, string | boolean | undefined>) => {
       try {
         const seed = parseSeed(opts.seed as string | undefined);

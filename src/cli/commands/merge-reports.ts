@@ -11,6 +11,7 @@ import { Option, type Command } from 'commander';
 import { InputError, UsageError } from '../../domain/errors.js';
 import { isShardBlobName, mergeShardBlobs, type ShardBlob } from '../../report/merge.js';
 import { reportsDir, writableDir, writableFile } from '../context.js';
+import { corpusOption } from '../options.js';
 
 /** Blob files under each path (a blob file itself, or a folder searched up to 4 levels deep), sorted. */
 function findShardBlobs(paths: readonly string[]): string[] {
@@ -53,7 +54,7 @@ export function registerMergeReportsCommand(program: Command, exit: (code: numbe
     .description('merge the outputs of fuzz --shard i/n runs into one report (md, json, html, JUnit) and one corpus, as the unsharded run would have made them')
     .argument('<dirs...>', 'shard output folders or blob files (searched for farma-fuzz-shard-<i>-of-<n>.json, 4 levels deep)')
     .option('-o, --out <dir>', 'report directory (default: reports/<date>-<time>-<guard>-<seed>-merged)')
-    .option('-c, --corpus <dir>', 'regression corpus to grow with the merged counterexamples', 'corpora/regressions')
+    .addOption(corpusOption('regression corpus to grow with the merged counterexamples'))
     .option('--no-corpus', 'do not grow the regression corpus')
     .option('--junit <file>', 'write JUnit XML of the merged run')
     .option('--html [file]', 'write the HTML report (default: report.html in the report directory)')

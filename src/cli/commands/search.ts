@@ -12,7 +12,7 @@ import { UsageError } from '../../domain/errors.js';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
-import { parseTimeout, timeoutOption } from '../options.js';
+import { domainOption, guardOption, guardOptionFlag, parseTimeout, phaseOption, quietOption, timeoutOption } from '../options.js';
 import type { DomainId } from '../../domain/fuzz-case.js';
 import { DOMAINS } from '../../domain/fuzz-case.js';
 import type { Phase } from '../../domain/guard.js';
@@ -41,17 +41,17 @@ export function registerSearchCommand(program: Command, exit: (code: number) => 
   program
     .command('search')
     .description('adaptive attacker as a black-box search: per start template, queries until the guard admits a claim-keeping rewrite; writes search.md/json')
-    .option('-g, --guard <spec>', 'guard to attack (built-in id, module path, http(s) URL or exec:CMD)', 'sentinel')
+    .addOption(guardOption('guard to attack (built-in id, module path, http(s) URL or exec:CMD)'))
     .addOption(new Option('--strategy <s>', 'search strategy: mcts (MCTS-Explore over the start cases, UCB1 over operators), greedy or beam').choices(['mcts', 'greedy', 'beam']).default('mcts'))
     .addOption(new Option('--mode <m>', 'what the attacker sees: decision (admit/reject) or score (also F)').choices(['decision', 'score']).default('decision'))
     .option('-b, --budget <n>', 'queries per start case', '200')
     .option('--beam-width <n>', 'cases kept per generation by beam', '3')
-    .option('-d, --domain <list>', `domains, comma-separated or "all" (${DOMAINS.join(', ')})`, 'all')
+    .addOption(domainOption())
     .option('--start <list>', `start families, comma-separated or "all" (${START_FAMILIES.join(', ')})`, 'all')
     .addOption(new Option('--from <which>', 'rejected: skip start cases the guard admits unmutated (listed apart); all: search every start case').choices(['rejected', 'all']).default('rejected'))
-    .option('--guard-option <key=value>', 'option of a built-in guard, repeatable (as for fuzz)', (v: string, p: string[] = []) => [...p, v])
+    .addOption(guardOptionFlag('option of a built-in guard, repeatable (as for fuzz)'))
     .option('-s, --seed <n>', 'seed of the start cases and of the search', '1')
-    .addOption(new Option('--phase <phase>', 'guard path').choices(['write', 'retrieve']).default('write'))
+    .addOption(phaseOption())
     .option('--no-minimise', 'do not test bypasses for a minimal operator set')
     .option('--llm', 'also run the LLM paraphrase family (needs OPENAI_API_KEY and OPENAI_BASE_URL, or --llm-replay)')
     .option('--llm-replay', 'run the LLM family offline from recorded fixtures')
@@ -60,7 +60,7 @@ export function registerSearchCommand(program: Command, exit: (code: number) => 
     .option('--fixtures <dir>', 'LLM fixture directory', 'corpora/llm-fixtures')
     .option('-o, --out <dir>', 'report directory (default reports/search-<date>-<time>-<guard>-<mode>-<strategy>-<budget>-<seed>)')
     .addOption(timeoutOption())
-    .option('-q, --quiet', 'no per-template lines on stderr')
+    .addOption(quietOption('no per-template lines on stderr'))
     .action(async (opts: Record<string, string | boolean | undefined>) => {
       const budget = positiveInt('--budget', opts.budget as string, 200, 1_000_000);
       const beamWidth = positiveInt('--beam-width', opts.beamWidth as string, 3, 1000);

@@ -1,23 +1,24 @@
 /** `farma-fuzz list guards|families|domains`: what can be named on the command line. */
-import { DOMAINS } from '../domain/fuzz-case.js';
-import { UsageError } from '../domain/errors.js';
-import { GUARDS } from '../guards/registry.js';
+import type { Command } from 'commander';
+import { DOMAINS } from '../../domain/fuzz-case.js';
+import { UsageError } from '../../domain/errors.js';
+import { GUARDS } from '../../guards/registry.js';
 
-export const LISTABLE = ['guards', 'families', 'domains', 'operators'] as const;
+const LISTABLE = ['guards', 'families', 'domains', 'operators'] as const;
 
 /**
  * The text of `farma-fuzz list <what>`. Families and operators load the generators on
  * demand, so `list guards` and `list domains` start fast.
  * @throws UsageError for an unknown kind.
  */
-export async function listText(what: string): Promise<string> {
+async function listText(what: string): Promise<string> {
   switch (what) {
     case 'guards':
       return Object.entries(GUARDS)
         .map(([id, g]) => `${id.padEnd(12)} ${g.description}`)
         .join('\n');
     case 'families': {
-      const { FAMILY_REGISTRY } = await import('../../generators/families.js');
+      const { FAMILY_REGISTRY } = await import('../../../generators/families.js');
       return Object.entries(FAMILY_REGISTRY)
         .map(([id, f]) => `${id.padEnd(14)} ${f.label.padEnd(7)} ${f.description}`)
         .join('\n');
@@ -25,7 +26,7 @@ export async function listText(what: string): Promise<string> {
     case 'domains':
       return DOMAINS.join('\n');
     case 'operators': {
-      const { listOperators } = await import('../../generators/paraphrase/index.js');
+      const { listOperators } = await import('../../../generators/paraphrase/index.js');
       const ops = listOperators();
       const pad = ' '.repeat(37);
       const rows = ops.map(
@@ -36,4 +37,16 @@ export async function listText(what: string): Promise<string> {
     default:
       throw new UsageError(`list: unknown kind "${what}" (known: ${LISTABLE.join(', ')})`);
   }
+}
+
+/** Registers `list` on the program; `exit` receives the exit code. */
+export function registerListCommand(program: Command, exit: (code: number) => void): Command {
+  return program
+    .command('list')
+    .description(`list what can be named: ${LISTABLE.join(' | ')}`)
+    .argument('<what>', LISTABLE.join(' | '))
+    .action(async (what: string) => {
+      process.stdout.write(`${await listText(what)}\n`);
+      exit(0);
+    });
 }

@@ -1,0 +1,70 @@
+/**
+ * `farma-fuzz fpr`: the FPR of a guard on benign traces (`src/campaign/fpr.ts` measures, `src/report/fpr.ts`
+ * renders): writes fpr.md and fpr.json, prints the summary without the list of rejected entries. Exit 0.
+ */
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { DomainId } from '../../domain/fuzz-case.js';
+import { DOMAINS } from '../../domain/fuzz-case.js';
+import { redactDeep } from '../../domain/secrets.js';
+import { checkBenignFile, defaultRunId, parseList, parsePhase, parseSeed, positiveInt, reportsDir, writableDir } from '../context.js';
+import { withGuardIn } from '../guard-session.js';
+import { concurrencyOption, domainOption, guardOption, parseConcurrency, parseTimeout, phaseOption, quietOption, seedOption, timeoutOption } from '../options.js';
+import { createProgress } from '../progress.js';
+
+
+/** Registers `fpr` on the program; `exit` receives the exit code. */
+export function registerFprCommand(program: Command, exit: (code: number) => void): Command {
+  return program
+    .command('fpr')
+    .description('false-positive rate: the natural benign estimate beside the real sets, with the realism gap, a leave-one-source-out check, the hard negatives apart, Wilson 95% intervals and every rejected entry')
+    .addOption(guardOption())
+    .addOption(domainOption())
+    .option('-n, --runs <n>', 'generated benign traces per domain', '2000')
+    .addOption(seedOption())
+    .option('--benign <file>', 'also measure on this JSONL export of benign memory entries')
+    .option('--no-real', 'skip the bundled real traces (ReAct, ExpeL WebShop), the hand-written set and the leave-one-source-out check')
+    .option('--no-loso', 'skip the leave-one-source-out check (it re-runs the estimate once per bundled real source)')
+    .addOption(phaseOption())
+    .option('-o, --out <dir>', 'report directory (default: reports/fpr-<date>-<time>-<guard>-<seed>)')
+    .addOption(timeoutOption())
+    .addOption(concurrencyOption())
+    .addOption(quietOption())
+    .action(async (opts: Record<string, string | boolean | undefined>) => {
+      const [{ MemoryStore }, { measureGuardFpr, writeFprReport }, { renderFprMarkdown }] = await Promise.all([import('../../memory/index.js'), import('../../campaign/fpr.js'), import('../../report/fpr.js')]);
+      const seed = parseSeed(opts.seed as string | undefined);
+      const runs = positiveInt('--runs', opts.runs as string, 2000, 10_000_000);
+      if (typeof opts.out === 'string') writableDir('--out', opts.out);
+      if (typeof opts.benign === 'string') checkBenignFile(opts.benign);
+      const domains = parseList<DomainId>('--domain', String(opts.domain), DOMAINS);
+      const store = new MemoryStore(':memory:');
+      try {
+        const concurrency = parseConcurrency(opts.concurrency as string | undefined);
+        await withGuardIn(String(opts.guard), parseTimeout(opts.timeout as string), concurrency, async (guard) => {
+          // Rejected entries quote the guard's reasons and signal names: redacted before any output.
+          const report = redactDeep(await measureGuardFpr(
+            {
+              concurrency,
+              guard,
+              store,
+              domains,
+              runs,
+              seed,
+              phase: parsePhase(String(opts.phase)),
+              ...(typeof opts.benign === 'string' ? { benignFile: opts.benign } : {}),
+              realData: opts.real !== false,
+              loso: opts.loso !== false,
+            },
+            createProgress(!opts.quiet),
+          ));
+          const dir = writableDir('--out', typeof opts.out === 'string' ? opts.out : path.join(reportsDir(), `fpr-${defaultRunId(guard.id, seed, new Date())}`));
+          await writeFprReport(report, dir);
+          for (const issue of report.issues) process.stderr.write(`warning: ${issue}\n`);
+          process.stdout.write(`${renderFprMarkdown(report, { maxRejections: 0 })}\n\nreport: ${path.join(dir, 'fpr.md')} (every rejected entry) and fpr.json\n`);
+          exit(0);
+        });
+      } finally {
+        store.close();
+      }
+    });
+}

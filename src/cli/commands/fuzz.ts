@@ -1,0 +1,205 @@
+/**
+ * `farma-fuzz fuzz`: flags (and the config file) into a fuzz campaign (`src/campaign/fuzz.ts`), then the
+ * report outputs and the exit code (`../run-outputs.ts`, `../exit-verdict.ts`).
+ */
+import path from 'node:path';
+import { Option, type Command } from 'commander';
+import { UsageError } from '../../domain/errors.js';
+import { RUN_DEFAULTS } from '../../domain/defaults.js';
+import { DOMAINS, type DomainId } from '../../domain/fuzz-case.js';
+import { DEFAULT_CONFIG } from '../../config/define-config.js';
+import { mergeConfig, type ConfigFlags } from '../../config/merge-config.js';
+import type { GateThresholds } from '../../report/gate.js';
+import { parseShard, shardBlobName, type ShardSpec } from '../../report/merge.js';
+import { cliCommand } from '../../campaign/cli-command.js';
+import type { FuzzWorkerPool } from '../../campaign/fuzz.js';
+import { FAMILY_IDS } from '../../../generators/family-ids.js';
+import { checkBenignFile, defaultRunId, MAX_TIMEOUT_MS, parseList, parsePhase, parseSeed, positiveInt, reportsDir, writableDir, writableFile } from '../context.js';
+import { FUZZ_EXIT_HELP } from '../exit-verdict.js';
+import type { FuzzWorkerGuard } from '../fuzz-worker.js';
+import { session, withGuard } from '../guard-session.js';
+import { corpusOption, domainOption, guardOption, guardOptionFlag, parseConcurrency, parseRecheck, parseTimeout, phaseOption, quietOption, recheckOption, concurrencyOption, seedOption, timeoutOption } from '../options.js';
+import { createProgress } from '../progress.js';
+import { writeRunOutputs } from '../run-outputs.js';
+
+
+/** Parses `--shard i/n`, or throws UsageError naming the flag. */
+function shardOf(text: string): ShardSpec {
+  const r = parseShard(text);
+  if (!r.ok) throw new UsageError(r.message);
+  return r.shard;
+}
+
+/** Turns the flags the user typed (not commander's defaults) into config fields. */
+function configFlags(opts: Record<string, string | boolean | undefined>, sourceOf: (key: string) => string | undefined): ConfigFlags {
+  const given = (k: string): boolean => sourceOf(k) === 'cli' || sourceOf(k) === 'env';
+  const str = (k: string): string => String(opts[k]);
+  const split = (v: string): string[] | 'all' => (v === 'all' ? 'all' : v.split(',').map((x) => x.trim()).filter(Boolean));
+  const f: ConfigFlags = {};
+  if (given('guard')) f.guard = str('guard');
+  if (given('domain')) f.domains = split(str('domain'));
+  if (given('family')) f.families = split(str('family'));
+  if (given('runs')) f.runs = positiveInt('--runs', str('runs'), RUN_DEFAULTS.runs);
+  if (given('time')) f.time = positiveInt('--time', str('time'), 1);
+  if (given('seed')) f.seed = parseSeed(str('seed'));
+  if (given('out')) f.out = str('out');
+  if (given('corpus')) f.corpus = opts.corpus === false ? false : str('corpus');
+  if (given('phase')) f.phase = parsePhase(str('phase'));
+  if (given('maxFailures')) f.maxFailures = positiveInt('--max-failures', str('maxFailures'), RUN_DEFAULTS.maxFailures);
+  if (given('junit')) f.junit = str('junit');
+  if (given('concurrency')) f.concurrency = parseConcurrency(str('concurrency'));
+  if (given('recheck')) f.recheck = parseRecheck(str('recheck'));
+  if (given('cellTime')) f.cellTime = positiveInt('--cell-time', str('cellTime'), RUN_DEFAULTS.cellTimeS, MAX_TIMEOUT_MS / 1000);
+  if (given('html')) f.html = opts.html === false ? false : opts.html === true ? true : str('html');
+  const t: GateThresholds = {};
+  if (given('maxFpr')) t.maxFpr = rate('--max-fpr', str('maxFpr'));
+  if (given('maxBypass')) t.maxBypass = rate('--max-bypass', str('maxBypass'));
+  if (t.maxFpr !== undefined || t.maxBypass !== undefined) f.thresholds = t;
+  return f;
+}
+
+function rate(flag: string, value: string): number {
+  const n = value.trim() === '' ? Number.NaN : Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`${flag} must be a rate in [0,1], got "${value}"`);
+  return n;
+}
+
+function listOf<T extends string>(flag: string, value: string[] | 'all' | undefined, allowed: readonly T[]): T[] {
+  if (value === undefined || value === 'all') return [...allowed];
+  return parseList(flag, value.join(','), allowed);
+}
+
+/** Registers `fuzz` on the program; `exit` receives the exit code. */
+export function registerFuzzCommand(program: Command, exit: (code: number) => void): Command {
+  return program
+    .command('fuzz')
+    .description('fuzz a guard: benign-admitted and forgery-rejected properties per domain × family; writes report.md/json/html, grows the regression corpus')
+    .addHelpText('after', FUZZ_EXIT_HELP)
+    .addOption(guardOption())
+    .addOption(domainOption())
+    .option('-f, --family <list>', `families, comma-separated or "all" (${FAMILY_IDS.join(', ')})`, 'all')
+    .option('-n, --runs <n>', 'cases per domain × family (not counting shrinks)', String(RUN_DEFAULTS.runs))
+    .option('-t, --time <seconds>', 'wall-clock budget for the whole campaign; cells share it evenly (--runs then acts as a ceiling, default 10^9)')
+    .addOption(seedOption())
+    .option('-o, --out <dir>', 'report directory (default: reports/<date>-<time>-<guard>-<seed>)')
+    .addOption(corpusOption())
+    .option('--no-corpus', 'do not read or grow the regression corpus')
+    .option('--benign <file>', 'also measure FPR on this JSONL export of benign memory entries')
+    .option('--no-real', 'skip the FPR measurement on the bundled real traces (ReAct thoughts, ExpeL WebShop)')
+    .addOption(phaseOption('guard path to test'))
+    .option('--max-failures <k>', 'distinct failure signatures to shrink per cell', String(RUN_DEFAULTS.maxFailures))
+    .option('--max-fpr <rate>', 'CI gate: fail when the Wilson 95% upper bound of any FPR exceeds this rate in [0,1]')
+    .option('--max-bypass <rate>', 'CI gate: fail when the Wilson 95% upper bound of any bypass rate exceeds this rate in [0,1]')
+    .option('--shard <i/n>', 'run shard i of n of the campaign (cells round robin) and write its blob beside the report; merge the shards with merge-reports')
+    .option('--require-invariants', 'with a gate, also fail (exit 1) when any invariant fails; without a gate the invariants decide anyway')
+    .option('--junit <file>', 'write JUnit XML (one testcase per property × family × domain)')
+    .option('--html [file]', 'write the HTML report (default: report.html in the report directory)')
+    .option('--no-html', 'do not write the HTML report')
+    .option('--config <file>', 'config file (default: farma-fuzz.config.ts|mjs|js in the current folder, when present); flags override it')
+    .addOption(timeoutOption())
+    .option('-w, --workers <n>', 'lanes for the campaign (the calling thread + worker threads, never more than CPUs); workers start only when they pay, else one thread runs and says why; findings are identical for any count', '1')
+    .addOption(guardOptionFlag())
+    .option('--attack-bases <n>', 'adaptive attack mode: forged bases drawn per domain (default min(runs, 200))')
+    .option('--attack-budget <n>', 'adaptive attack mode: guard queries per rejected base, the original included', '30')
+    .addOption(new Option('--attack-feedback <f>', 'what the attacker sees: auto (F when the guard gives one), score, or decision').choices(['auto', 'score', 'decision']).default('auto'))
+    .addOption(concurrencyOption())
+    .addOption(recheckOption())
+    .option('--cell-time <seconds>', `wall-clock bound per cell (domain × family); a cell that reaches it stops and reports "interrupted" with what ran (default ${RUN_DEFAULTS.cellTimeS})`)
+    .addOption(quietOption())
+    .action(async (opts: Record<string, string | boolean | undefined>, cmd: Command) => {
+      const [{ MemoryStore }, { runFuzz }] = await Promise.all([import('../../memory/index.js'), import('../../campaign/fuzz.js')]);
+      const flags = configFlags(opts, (k) => cmd.getOptionValueSource(k));
+      // The config loader validates with zod: loaded only by the commands that read a config file.
+      const { loadConfigFile } = await import('../../config/load-config-file.js');
+      const { config: fileConfig, file: configFile } = await loadConfigFile(typeof opts.config === 'string' ? opts.config : undefined, process.cwd(), { families: FAMILY_IDS });
+      const cfg = mergeConfig(fileConfig, flags, DEFAULT_CONFIG);
+      const guardSpec = cfg.guard ?? 'sentinel';
+      const seed = cfg.seed ?? parseSeed(undefined);
+      const timeS = cfg.time;
+      const runs = cfg.runs ?? 1000;
+      // With --time on the command line, only a --runs typed there caps the run count.
+      const runsGiven = flags.runs !== undefined || (fileConfig.runs !== undefined && flags.time === undefined);
+      const domains = listOf<DomainId>('--domain', cfg.domains, DOMAINS);
+      const families = listOf('--family', cfg.families, FAMILY_IDS);
+      const maxFailures = cfg.maxFailures ?? 5;
+      const timeoutMs = parseTimeout(opts.timeout as string);
+      const workers = positiveInt('--workers', opts.workers as string, 1, 64);
+      const concurrency = cfg.concurrency ?? RUN_DEFAULTS.asyncConcurrency;
+      const recheck = cfg.recheck ?? RUN_DEFAULTS.recheck;
+      const cellTimeLimitMs = (cfg.cellTime ?? RUN_DEFAULTS.cellTimeS) * 1000;
+      const thresholds = cfg.thresholds ?? {};
+      const shard = typeof opts.shard === 'string' ? shardOf(opts.shard) : undefined;
+      if (shard && timeS !== undefined) throw new UsageError('--shard needs --runs, not --time: a wall-clock budget gives each machine different cases, and the shards could not be merged exactly');
+      const { parseGuardOptionFlags } = await import('../../guards/guard-options.js');
+      const guardOptions = parseGuardOptionFlags((opts.guardOption as unknown as string[] | undefined) ?? [], fileConfig.guardOptions ?? {}, configFile ? path.relative(process.cwd(), configFile) || configFile : undefined);
+      const attack = {
+        ...(opts.attackBases !== undefined ? { bases: positiveInt('--attack-bases', opts.attackBases as string, 200, 100_000) } : {}),
+        budget: positiveInt('--attack-budget', opts.attackBudget as string, 30, 100_000),
+        feedback: opts.attackFeedback as 'auto' | 'score' | 'decision',
+      };
+      if (cfg.out !== undefined && cfg.out.trim() === '') throw new UsageError('--out needs a directory name');
+      if (typeof opts.benign === 'string') checkBenignFile(opts.benign);
+      if (cfg.corpus !== undefined && cfg.corpus !== false) writableDir('--corpus', cfg.corpus);
+      if (cfg.junit !== undefined) writableFile('--junit', cfg.junit);
+      if (typeof cfg.html === 'string') writableFile('--html', cfg.html);
+      const now = new Date();
+      const store = new MemoryStore(':memory:');
+      try {
+        await withGuard(guardSpec, timeoutMs, async (guard) => {
+          const outDir = writableDir('--out', cfg.out ?? path.join(reportsDir(), defaultRunId(guard.id, seed, now)));
+          const progress = createProgress(!opts.quiet);
+          session.activeRun = new AbortController();
+          process.stderr.write(
+            `farma-fuzz: guard ${guard.id}, seed ${seed}, ${domains.length} domain(s) × ${families.length} famil${families.length === 1 ? 'y' : 'ies'}, ${timeS !== undefined ? `within ${timeS} s` : `${runs} runs per cell`}${configFile ? ` (config ${path.relative(process.cwd(), configFile) || configFile})` : ''}\n`,
+          );
+          // Worker threads rebuild the guard from its spec (src/cli/fuzz-worker.ts); the calling thread is one lane.
+          const { fuzzWorkerPool, localCellRunner } = workers > 1 ? await import('../fuzz-worker.js') : { fuzzWorkerPool: undefined, localCellRunner: undefined };
+          const workerPool: FuzzWorkerPool<FuzzWorkerGuard> | undefined = fuzzWorkerPool && localCellRunner ? { ...fuzzWorkerPool(), guard: { spec: guardSpec, ...(Object.keys(guardOptions).length > 0 ? { guardOptions } : {}), timeoutMs, concurrency, recheck, cellTimeLimitMs }, local: localCellRunner(guard, store) } : undefined;
+          const result = await runFuzz(
+            {
+              guardSpec,
+              guard,
+              store,
+              domains,
+              families,
+              runs: timeS !== undefined && !runsGiven ? 1_000_000_000 : runs,
+              ...(timeS !== undefined ? { timeLimitMs: timeS * 1000 } : {}),
+              seed,
+              phase: cfg.phase ?? 'write',
+              maxFailures,
+              outDir,
+              ...(cfg.corpus !== false && cfg.corpus !== undefined ? { corpusDir: cfg.corpus } : {}),
+              ...(typeof opts.benign === 'string' ? { benignFile: opts.benign } : {}),
+              realData: opts.real !== false,
+              generatedAt: now.toISOString(),
+              workers,
+              ...(workerPool ? { workerPool } : {}),
+              timeoutMs,
+              concurrency,
+              recheck,
+              cellTimeLimitMs,
+              thresholds,
+              signal: session.activeRun.signal,
+              attack,
+              guardOptions,
+              ...(shard ? { shard } : {}),
+            },
+            progress,
+          );
+          const interrupted = session.activeRun.signal.aborted;
+          session.activeRun = undefined;
+          const verdict = await writeRunOutputs(result, {
+            ...(cfg.html !== undefined ? { html: cfg.html } : {}),
+            ...(cfg.junit !== undefined ? { junit: cfg.junit } : {}),
+            thresholds,
+            requireInvariants: opts.requireInvariants === true,
+            interrupted,
+            ...(shard ? { notes: [`shard ${shard.index}/${shard.total}: ${path.join(outDir, shardBlobName(shard))} (merge all shards with: ${cliCommand()} merge-reports DIR…; the corpus grows there)`] } : {}),
+          });
+          exit(verdict.code);
+        }, guardOptions, concurrency);
+      } finally {
+        store.close();
+      }
+    });
+}

@@ -1,0 +1,54 @@
+/**
+ * The guards the CLI has open and the fuzz campaign in progress, so Ctrl-C can stop the
+ * campaign between batches and close every guard (no subprocess outlives the CLI).
+ */
+import { errorMessage } from '../domain/errors.js';
+import type { Guard } from '../domain/guard.js';
+import { redactSecrets } from '../domain/secrets.js';
+import { loadGuard } from './context.js';
+
+/** Guards open right now, closed on Ctrl-C. */
+const openGuards = new Set<Guard>();
+
+/** The fuzz campaign in progress: the first Ctrl-C aborts it (see `installProcessHandlers`). */
+export const session: { activeRun: AbortController | undefined } = { activeRun: undefined };
+
+/** Remembers a guard opened outside {@link withGuard}, so Ctrl-C closes it too. */
+export function trackGuard(guard: Guard): void {
+  openGuards.add(guard);
+}
+
+/** Closes a guard (a failure to close is a warning on stderr, never an error). */
+export async function closeGuard(guard: Guard): Promise<void> {
+  openGuards.delete(guard);
+  try {
+    await guard.close?.();
+  } catch (e) {
+    process.stderr.write(`warning: guard ${guard.id} failed to close: ${redactSecrets(errorMessage(e))}\n`);
+  }
+}
+
+/** Closes every open guard (Ctrl-C). */
+export function closeOpenGuards(): Promise<void> {
+  return Promise.all([...openGuards].map((g) => closeGuard(g))).then(() => undefined);
+}
+
+/**
+ * Loads the guard `spec`, runs `fn` with it and closes it, also when `fn` throws.
+ * `concurrency`: calls in flight (the HTTP/exec adapters size their pools to it).
+ * @throws what `loadGuard` throws (UsageError for a bad spec or option, a guard error when it cannot start).
+ */
+export async function withGuard<T>(spec: string, timeoutMs: number | undefined, fn: (g: Guard) => Promise<T>, guardOptions?: Record<string, unknown>, concurrency?: number): Promise<T> {
+  const guard = await loadGuard(spec, timeoutMs, guardOptions, concurrency);
+  openGuards.add(guard);
+  try {
+    return await fn(guard);
+  } finally {
+    await closeGuard(guard);
+  }
+}
+
+/** {@link withGuard} with `concurrency` calls in flight (the HTTP/exec adapters size their pools to it). */
+export function withGuardIn<T>(spec: string, timeoutMs: number | undefined, concurrency: number, fn: (g: Guard) => Promise<T>, guardOptions?: Record<string, unknown>): Promise<T> {
+  return withGuard(spec, timeoutMs, fn, guardOptions, concurrency);
+}
