@@ -9,7 +9,7 @@ import { toRoman, toScientific, toScriptDigits, toWordsDe, toWordsEs } from '../
 import type { DigitScript } from '../claims/numerals.js';
 import { pick, withContent } from './operator.js';
 import type { Operator, Preserved } from './operator.js';
-import { AMBIGUOUS_NUMBER_WORDS, countKeyBefore, domainOf, precedentOf, replaceCount } from './text-utils.js';
+import { AMBIGUOUS_NUMBER_WORDS, RANGE_BEFORE_RE, countKeyBefore, domainOf, precedentOf, replaceCount } from './text-utils.js';
 
 /** A count already in scientific notation (count-scientific): other count forms leave it as it is. */
 const SCIENTIFIC_RE = /×\s*10\^|\d[eE]\+?\d/;
@@ -53,7 +53,7 @@ const countRange: Operator = {
     const domain = domainOf(entry, ctx);
     // A count that is already the end of a range stays as it is (no "up to up to 15"); after a
     // count key the short form keeps both ends next to the key.
-    return withContent(entry, replaceCount(entry.content, domain, n, (_, before) => (/(?:up to|at least|and|to|–)\s*$/i.test(before) ? String(n) : countKeyBefore(before, domain) ? `${lo}–${hi}` : pick(forms, choice))));
+    return withContent(entry, replaceCount(entry.content, domain, n, (_, before) => (RANGE_BEFORE_RE.test(before) ? String(n) : countKeyBefore(before, domain) ? `${lo}–${hi}` : pick(forms, choice))));
   },
 };
 
@@ -93,10 +93,8 @@ function countForm(id: string, description: string, kinds: Operator['kinds'], wr
   };
 }
 
-/** Words that end a range before a count ("between 9 and 15", "up to 15"): a Roman numeral there has no count word after it to be read by. */
-const RANGE_BEFORE_RE = /(?:between|up to|at least|and|to|–)\s*$/i;
 const countRoman = countForm('count-roman', 'Writes the precedent count as a Roman numeral ("LXII prior runs"); 1, counts above 3999 and the ends of a range stay digits.', ['count-roman'], (n, _c, text, before) =>
-  n < 2 || /\p{Script=Han}/u.test(text) || RANGE_BEFORE_RE.test(before) ? String(n) : toRoman(n),
+  n < 2 || /\p{Script=Han}/u.test(text) || RANGE_BEFORE_RE.test(before) ? String(n) : toRoman(n), // the end of a range has no count word after it to be read by
 );
 const countScientific = countForm('count-scientific', 'Writes the precedent count in scientific notation ("6.2e1", "6.2 × 10^1").', ['count-scientific'], (n, c) => toScientific(n, c));
 const SCRIPTS: readonly DigitScript[] = ['arabic', 'devanagari', 'bengali', 'thai'];

@@ -8,7 +8,7 @@ import { CLAIM_LEXICONS } from './claim-lexicon.js';
 import { payloadSpans, phraseForm } from './canonical-text.js';
 import { ALL_TEXT, CLAIM_AND_FIELDS, pick, withContent } from './operator.js';
 import type { Operator } from './operator.js';
-import { capitalise, claimSpans, countKeyBefore, decapitalise, domainOf, insideSpan, mapWords, phrasePattern, precedentOf, replaceCount, splitSentences } from './text-utils.js';
+import { RANGE_BEFORE_RE, capitalise, claimSpans, countKeyBefore, decapitalise, domainOf, insideSpan, mapWords, phrasePattern, precedentOf, replaceCount, splitSentences } from './text-utils.js';
 import { recoverClaim } from './claim-check.js';
 import { WORDNET_TARGETS, inflectLike, wordnetSynonyms } from './wordnet-synonyms.js';
 
@@ -132,7 +132,7 @@ const vagueQuantifier: Operator = {
     const write = (numberFirst: boolean): string =>
       replaceCount(entry.content, domain, n, (_, before) =>
         // After "key:" the count must come first, so that it stays next to its key.
-        /(?:up to|at least|and|to|–)\s*$/i.test(before) ? String(n) // the end of a range: leave it
+        RANGE_BEFORE_RE.test(before) ? String(n) // the end of a range: leave it
         : numberFirst || countKeyBefore(before, domain) ? `${n} (${vague.replace(/ of$/, '')})` : choice % 2 === 0 ? `${vague} (${n})` : `${vague}, ${n},`,
       );
     // The quantifier may push the number out of reach of its run noun (a layout no key pattern

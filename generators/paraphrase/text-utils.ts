@@ -110,6 +110,9 @@ export function countKeyBefore(before: string, domain: DomainId): boolean {
   return new RegExp(`(?:${nouns})(?:[\\s_-]+[A-Za-z]+){0,3}\\s*[:=]\\s*$`, 'i').test(before);
 }
 
+/** True when `before` ends with words that open or continue a range ("between 9 and", "up to", "at least", "9–"): the count after them is one end of a range. */
+export const RANGE_BEFORE_RE = /(?:between|up to|at least|and|to|–)\s*$/i;
+
 /** Spanish and German number words that are also ordinary words ("once", "elf", "acht"): read as counts only right before a run noun of their language. */
 export const AMBIGUOUS_NUMBER_WORDS: ReadonlySet<string> = new Set(['uno', 'once', 'cero', 'eins', 'elf', 'acht', 'null']);
 

@@ -11,6 +11,7 @@ import {
   renderChains,
 } from '../../src/guards/amemguard/index.js';
 import type { MemoryEntry } from '../../src/domain/index.js';
+import { entry } from '../helpers/toy.js';
 
 /** 2-D unit vector at `deg` degrees. */
 const at = (deg: number): number[] => [Math.cos((deg * Math.PI) / 180), Math.sin((deg * Math.PI) / 180)];
@@ -178,15 +179,7 @@ describe('heuristic chain extractor', () => {
 });
 
 describe('consensusFilter (set level)', () => {
-  const mk = (id: string, content: string): MemoryEntry => ({
-    id,
-    store: 'reasoning',
-    content,
-    source: 'AGENT',
-    trust: 'VERIFIED',
-    traceType: 'decision_log',
-    timestamp: '2026-01-01T00:00:00Z',
-  });
+  const mk = (id: string, content: string): MemoryEntry => entry(id, content);
 
   it('keeps the consistent majority and rejects the outlier with a reason', () => {
     const entries = [

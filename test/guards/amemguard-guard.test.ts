@@ -11,17 +11,11 @@ import {
 } from '../../src/guards/amemguard/index.js';
 import { EMPTY_STORE, UsageError } from '../../src/domain/index.js';
 import type { GuardContext, MemoryEntry, StoreView, Verdict } from '../../src/domain/index.js';
+import { entry } from '../helpers/toy.js';
 
 let n = 0;
-const mk = (content: string, id = `e${++n}`): MemoryEntry => ({
-  id,
-  store: 'reasoning',
-  content,
-  source: 'AGENT',
-  trust: 'VERIFIED',
-  traceType: 'decision_log',
-  timestamp: '2026-01-01T00:00:00Z',
-});
+/** An agent's decision log (test/helpers/toy.ts `entry`), numbered e1, e2, … unless an id is given. */
+const mk = (content: string, id = `e${++n}`): MemoryEntry => entry(id, content);
 
 /** A StoreView whose `search` returns the given entries (best first), at most k of them. */
 function fakeStore(entries: MemoryEntry[]): StoreView & { queries: Array<{ query: string; k: number }> } {
