@@ -61,7 +61,9 @@ describe('fuzz with the adaptive family in attack mode', () => {
       expect(f.replay).toContain('--guard-option tauGuard=0.25');
     }
     // The corpus stores both halves.
-    const { records } = loadRegressions(path.join(dir, 'corpus', 'sentinel.jsonl'));
+    // A --guard-option run keeps its findings in its own file (<guard>.opts-<hash>.jsonl), named by the report.
+    expect(r.report.corpus?.file).toMatch(/sentinel\.opts-[0-9a-f]+\.jsonl$/);
+    const { records } = loadRegressions(path.resolve(r.report.corpus!.file));
     const withOriginal = records.filter((x) => x.value.original);
     expect(withOriginal.length).toBe(flips.length);
     expect(withOriginal[0]?.value.original?.observed.decision).toBe('reject');
