@@ -77,6 +77,23 @@ const AFTER_WINDOW = 4;
  * run noun) and H2's `findClaim` (generators/claims.ts). A check or count either finds counts.
  */
 export function recoverClaim(domain: string, rawText: string): RecoveredClaim {
+  // Pure in (domain, text), and asked again for the same text: every operator of a rewrite
+  // reads its input entry, and each claim check reads the base entry again. Memoised (bounded,
+  // cleared when full); callers get their own copy of the lists.
+  const key = `${domain}\u0000${rawText}`;
+  let r = RECOVERED.get(key);
+  if (r === undefined) {
+    if (RECOVERED.size >= RECOVERED_MAX) RECOVERED.clear();
+    r = readClaim(domain, rawText);
+    RECOVERED.set(key, r);
+  }
+  return { subjects: [...r.subjects], checks: [...r.checks], precedents: [...r.precedents], negatedChecks: [...r.negatedChecks], negatedPrecedent: r.negatedPrecedent };
+}
+
+const RECOVERED = new Map<string, RecoveredClaim>();
+const RECOVERED_MAX = 5000;
+
+function readClaim(domain: string, rawText: string): RecoveredClaim {
   const text = rawText.replace(/^[ \t]*\d{1,3}[.)][ \t]+/gm, '').replace(/\b\d+(?:\.\d+)?[ \t]?%(?![0-9A-Za-z]{2})/g, ' percent'); // list numbering and percentages are no counts
   const canonical = canonicalText(text);
   const form = matchForm(text);

@@ -105,3 +105,19 @@ describe('count manipulation', () => {
     expect(out?.content).toMatch(/between \d+ and 15 prior runs/);
   });
 });
+
+describe('recoverClaim memo', () => {
+  test('a caller that changes the claim it got does not change what the next caller gets', () => {
+    const first = recoverClaim('ehr', base.content);
+    const copy = structuredClone(first);
+    first.checks.push('not-a-check');
+    first.precedents.length = 0;
+    first.subjects.push('x-1');
+    first.negatedChecks.push('mrn-format');
+    expect(recoverClaim('ehr', base.content)).toEqual(copy);
+    expect(copy.precedents).toContain(15);
+  });
+  test('the same text read for another domain is read again, not taken from the memo', () => {
+    expect(recoverClaim('rap', base.content).checks).not.toEqual(recoverClaim('ehr', base.content).checks);
+  });
+});
