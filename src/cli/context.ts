@@ -109,7 +109,8 @@ export function writableFile(flag: string, file: string): string {
  * @throws UsageError when the file is missing; InputError when it holds nothing.
  */
 export function checkBenignFile(file: string): void {
-  if (!(existsSync(file) && statSync(file).isFile())) throw new UsageError(`--benign ${file}: no such file`);
+  if (!existsSync(file)) throw new UsageError(`--benign ${file}: no such file`);
+  if (!statSync(file).isFile()) throw new UsageError(`--benign ${file}: not a file (a JSONL file of memory entries is expected)`);
   const fd = openSync(file, 'r');
   try {
     const buf = Buffer.alloc(64 * 1024);

@@ -35,6 +35,19 @@ describe('bad input names its place', () => {
     expect(r.stderr).toContain(`not a valid URL: ${JSON.stringify(spec)}`);
   });
 
+  it('search --llm-n with a negative count is refused before any search work', async () => {
+    const r = await runCli(['search', '--llm-n', '-2', '--domain', 'ehr', '--out', path.join(dir, 'search'), '-q']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--llm-n must be a positive integer, got "-2"');
+    expect(r.stdout).not.toContain('search sentinel');
+  });
+
+  it('--benign naming a folder says it is not a file', async () => {
+    const r = await runCli(['fuzz', '--benign', dir, '--no-corpus', '-q']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--benign ${dir}: not a file`);
+  });
+
   it('an array on a later JSONL line is one bad line, not "this file is a JSON array"', () => {
     const text = '{"id":"a","content":"x"}\n[1,2]\n';
     const { records, issues } = parseJsonlText(text, 'in.jsonl', validateMemoryEntry);

@@ -72,6 +72,8 @@ export function registerSearchCommand(program: Command, exit: (code: number) => 
       const strategy = opts.strategy as SearchStrategy | 'mcts';
       const phase = opts.phase as Phase;
       const timeoutMs = parseTimeout(opts.timeout as string);
+      // Checked with the other flags, so a bad --llm-n is refused before any search work (and without --llm too).
+      const llmN = positiveInt('--llm-n', opts.llmN as string, 10);
       // A requested LLM family that cannot run is a usage error, found before any search work.
       const avail = opts.llm || opts.llmReplay ? await llmFamilyAvailability({ replay: Boolean(opts.llmReplay), fixtureDir: path.resolve(String(opts.fixtures)) }) : undefined;
       if (avail && !avail.on) throw new UsageError(avail.reason);
@@ -99,8 +101,7 @@ export function registerSearchCommand(program: Command, exit: (code: number) => 
         });
         let llm: { mode: string; rows: LlmFamilyRow[] } | undefined;
         if (avail) {
-          const n = positiveInt('--llm-n', opts.llmN as string, 10);
-          llm = { mode: avail.mode, rows: await runLlmFamily({ guard, store, phase, domains, n, client: avail.client, seed, judge: Boolean(opts.llmJudge) }) };
+          llm = { mode: avail.mode, rows: await runLlmFamily({ guard, store, phase, domains, n: llmN, client: avail.client, seed, judge: Boolean(opts.llmJudge) }) };
         }
         const outDir = path.resolve(typeof opts.out === 'string' ? opts.out : defaultOutDir(summary));
         mkdirSync(outDir, { recursive: true });
