@@ -33,6 +33,11 @@ describe('the benign-set registry', () => {
     expect(extracted).toBeGreaterThan(total / 2);
   });
 
+  it('is what `npm run calibrate` measured: weights.json lists every registered set with its size', () => {
+    const weights = JSON.parse(readFileSync(path.join(ROOT, 'generators', 'calibration', 'weights.json'), 'utf8')) as { sources: Array<{ name: string; n: number }> };
+    expect(weights.sources.map((x) => [x.name, x.n])).toEqual(sets.map((x) => [x.name, x.entries.length]));
+  });
+
   it('gives every entry a unique id within its set, a known trace type and the store of that trace type', () => {
     for (const s of sets) {
       expect(new Set(s.entries.map((e) => e.id)).size, s.name).toBe(s.entries.length);
