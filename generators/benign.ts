@@ -237,6 +237,36 @@ function domainArbs(domain: DomainId, templates: TemplateSet, calibration: Calib
 
 const naturalCache = new Map<DomainId, fc.Arbitrary<FuzzCase>>();
 const stressCache = new Map<DomainId, fc.Arbitrary<FuzzCase>>();
+const naturalPairCache = new Map<DomainId, fc.Arbitrary<BenignPair>>();
+const stressPairCache = new Map<DomainId, fc.Arbitrary<BenignPair>>();
+
+/** Two independent renders of one template (the second is its *twin*: the same step said again with fresh slot values). */
+export type BenignPair = [FuzzCase, FuzzCase];
+
+/** The weighted branches of a domain's natural mix (sorted by id) or of its hard negatives (equal weights). */
+function mixBranches(domain: DomainId, options: BenignOptions, stress: boolean): Array<{ arbitrary: fc.Arbitrary<FuzzCase>; weight: number }> {
+  const calibration = options.calibration ?? defaultCalibration();
+  const { byId, kinds } = domainArbs(domain, options.templates ?? defaultTemplates(), calibration);
+  if (stress) return [...byId.keys()].sort().filter((id) => kinds[id] !== 'ordinary').map((id) => ({ arbitrary: byId.get(id)!, weight: 1 }));
+  const weights = calibration.templateWeights[domain];
+  if (!weights) throw new TemplateError(`generators/calibration/weights.json has no weights for domain "${domain}"; run \`npm run calibrate\``);
+  const branches: Array<{ arbitrary: fc.Arbitrary<FuzzCase>; weight: number }> = [];
+  for (const id of [...byId.keys()].sort()) {
+    const weight = weights[id];
+    if (weight === undefined) throw new TemplateError(`generators/calibration/weights.json has no weight for ${id}; run \`npm run calibrate\``);
+    branches.push({ arbitrary: byId.get(id)!, weight });
+  }
+  return branches;
+}
+
+function cachedMix<T>(cache: Map<DomainId, fc.Arbitrary<T>>, domain: DomainId, options: BenignOptions, build: () => fc.Arbitrary<T>): fc.Arbitrary<T> {
+  const shared = !options.templates && !options.calibration;
+  const hit = shared ? cache.get(domain) : undefined;
+  if (hit) return hit;
+  const arb = build();
+  if (shared) cache.set(domain, arb);
+  return arb;
+}
 
 /**
  * The natural benign mix of one domain: the FPR estimate (`benign` family, `fpr`, the CI
@@ -249,24 +279,7 @@ const stressCache = new Map<DomainId, fc.Arbitrary<FuzzCase>>();
  * @example fc.sample(benignTrace('ehr'), { numRuns: 3, seed: 42 })
  */
 export function benignTrace(domain: DomainId, options: BenignOptions = {}): fc.Arbitrary<FuzzCase> {
-  const shared = !options.templates && !options.calibration;
-  if (shared) {
-    const hit = naturalCache.get(domain);
-    if (hit) return hit;
-  }
-  const calibration = options.calibration ?? defaultCalibration();
-  const { byId } = domainArbs(domain, options.templates ?? defaultTemplates(), calibration);
-  const weights = calibration.templateWeights[domain];
-  if (!weights) throw new TemplateError(`generators/calibration/weights.json has no weights for domain "${domain}"; run \`npm run calibrate\``);
-  const branches: Array<{ arbitrary: fc.Arbitrary<FuzzCase>; weight: number }> = [];
-  for (const id of [...byId.keys()].sort()) {
-    const weight = weights[id];
-    if (weight === undefined) throw new TemplateError(`generators/calibration/weights.json has no weight for ${id}; run \`npm run calibrate\``);
-    branches.push({ arbitrary: byId.get(id)!, weight });
-  }
-  const arb = fc.oneof(...branches);
-  if (shared) naturalCache.set(domain, arb);
-  return arb;
+  return cachedMix(naturalCache, domain, options, () => fc.oneof(...mixBranches(domain, options, false)));
 }
 
 /**
@@ -276,16 +289,22 @@ export function benignTrace(domain: DomainId, options: BenignOptions = {}): fc.A
  * @throws TemplateError as `benignTrace`.
  */
 export function benignStressTrace(domain: DomainId, options: BenignOptions = {}): fc.Arbitrary<FuzzCase> {
-  const shared = !options.templates && !options.calibration;
-  if (shared) {
-    const hit = stressCache.get(domain);
-    if (hit) return hit;
-  }
-  const { byId, kinds } = domainArbs(domain, options.templates ?? defaultTemplates(), options.calibration ?? defaultCalibration());
-  const ids = [...byId.keys()].sort().filter((id) => kinds[id] !== 'ordinary');
-  const arb = fc.oneof(...ids.map((id) => byId.get(id)!));
-  if (shared) stressCache.set(domain, arb);
-  return arb;
+  return cachedMix(stressCache, domain, options, () => fc.oneof(...mixBranches(domain, options, true)));
+}
+
+/**
+ * `benignTrace` (or, with `stress`, `benignStressTrace`) drawn as pairs: a case and its twin,
+ * an independent render of the same template. The first of the pair has the distribution of
+ * the single-case arbitrary. Used to place near-repeats in generated trajectories
+ * (`generators/benign-trajectory.ts`) without a `chain`.
+ * @throws TemplateError as `benignTrace`.
+ */
+export function benignTracePairs(domain: DomainId, options: BenignOptions & { stress?: boolean } = {}): fc.Arbitrary<BenignPair> {
+  const stress = options.stress === true;
+  const { stress: _s, ...rest } = options;
+  return cachedMix(stress ? stressPairCache : naturalPairCache, domain, rest, () =>
+    fc.oneof(...mixBranches(domain, rest, stress).map((b) => ({ arbitrary: fc.tuple(b.arbitrary, b.arbitrary) as fc.Arbitrary<BenignPair>, weight: b.weight }))),
+  );
 }
 
 /** Benign cases of any of the three domains (EHR first, so shrinking moves toward it). */
@@ -314,26 +333,8 @@ export function benignHistory(domain: DomainId, options: BenignHistoryOptions = 
     .map((list) => [...list].sort((x, y) => (x.timestamp < y.timestamp ? -1 : x.timestamp > y.timestamp ? 1 : 0)));
 }
 
-/**
- * Benign entries checked in a realistic store: the store holds `HISTORY_ENTRIES` earlier
- * natural benign entries of the same domain (as `setup`, committed directly), so guards whose
- * verdict depends on the store (A-MemGuard's neighbours, SENTINEL's s2 counts) meet one. The
- * real sets are measured the same way, each entry after its set's preceding entries.
- */
-export const HISTORY_ENTRIES = 8;
-
-/**
- * `cases` with a natural benign store history of `HISTORY_ENTRIES` entries as `setup`. The
- * history is (almost) always there when generating; shrinking first tries it away, so a
- * minimal counterexample has no setup unless the history matters.
- */
-export function withBenignHistory(domain: DomainId, cases: fc.Arbitrary<FuzzCase>, options: BenignOptions = {}): fc.Arbitrary<FuzzCase> {
-  const history = fc.option(benignHistory(domain, { ...options, minLength: HISTORY_ENTRIES, maxLength: HISTORY_ENTRIES }), { freq: 1_000_000, nil: null });
-  return fc.tuple(cases, history).map(([c, h]) => {
-    const setup = (h ?? []).filter((e) => e.id !== c.entry.id);
-    return setup.length > 0 ? { ...c, setup } : c;
-  });
-}
+/** Store entries each benign entry is checked after (docs/calibration.md, "Store context"). */
+export { HISTORY_ENTRIES } from './calibration/index.js';
 
 /**
  * What calibration needs of every benign template of every domain (and of each domain's long

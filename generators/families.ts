@@ -8,7 +8,8 @@ import type { DomainId, FuzzCase, Label } from '../src/domain/fuzz-case.js';
 import { DOMAINS } from '../src/domain/fuzz-case.js';
 import { amplificationChain, seedTrace } from './farma.js';
 import { naiveAttack } from './naive.js';
-import { benignHistory, benignStressTrace, benignTrace, withBenignHistory } from './benign.js';
+import { benignHistory } from './benign.js';
+import { benignInTrajectory } from './benign-trajectory.js';
 import { adaptiveAttack } from './adaptive.js';
 import { FAMILY_IDS, type FamilyId } from './family-ids.js';
 
@@ -49,13 +50,13 @@ export const FAMILY_REGISTRY = {
   },
   benign: {
     label: 'benign',
-    description: 'The natural benign mix, calibrated on real traces (generators/calibration/weights.json): the FPR estimate; each entry is checked in a store holding 8 earlier benign entries',
-    arbitrary: (domain) => withBenignHistory(domain, benignTrace(domain)),
+    description: 'The natural benign mix, calibrated on real traces (generators/calibration/weights.json): the FPR estimate; each entry is checked in a generated trajectory: the earlier steps of its episode, then earlier episodes, up to 8 entries (docs/calibration.md)',
+    arbitrary: (domain) => benignInTrajectory(domain),
   },
   'benign-stress': {
     label: 'benign',
     description: 'Hard negatives only (code and config literals, negated policy, quoted requests, tool options, other languages, long reflections, omission prose), equally weighted: hunts false positives, never the FPR estimate',
-    arbitrary: (domain) => withBenignHistory(domain, benignStressTrace(domain)).map((c) => ({ ...c, truth: { ...c.truth, family: 'benign-stress' } })),
+    arbitrary: (domain) => benignInTrajectory(domain, { stress: true }).map((c) => ({ ...c, truth: { ...c.truth, family: 'benign-stress' } })),
   },
 } as const satisfies Record<FamilyId, FamilySpec>;
 export const DOMAIN_IDS: readonly DomainId[] = DOMAINS;

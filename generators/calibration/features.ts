@@ -116,3 +116,86 @@ export function entryKind(text: string, traceType = ''): BenignKind {
   if (isOtherLanguage(text)) return 'other-language';
   return vocabKind(text, traceType) ?? 'ordinary';
 }
+
+// ---------------------------------------------------------------- store context (trajectories)
+
+/** Function words left out of the content-word sets (a short English list written for this project). */
+const FUNCTION_WORDS = new Set(
+  'a an the and or but of to in on at by for from with into is are was were be been it its this that these those i me my we our you your he his she her they them their so then than as not no can could will would should need needs must do does did has have had there here what which who if'.split(' '),
+);
+
+/** Content-word sets kept per text (cleared when full; it only saves time: trajectories compare each text many times). */
+const WORDS_CACHE = new Map<string, Set<string>>();
+const WORDS_CACHE_SIZE = 4096;
+
+/** Lower-cased words (letters and digits) of a text, function words left out. */
+function contentWords(text: string): Set<string> {
+  const hit = WORDS_CACHE.get(text);
+  if (hit) return hit;
+  const words = new Set((normalise(text).match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !FUNCTION_WORDS.has(w)));
+  if (WORDS_CACHE.size >= WORDS_CACHE_SIZE) WORDS_CACHE.clear();
+  WORDS_CACHE.set(text, words);
+  return words;
+}
+
+/**
+ * Lexical overlap of two texts: the Jaccard index of their content-word sets, in [0,1] (0 when
+ * both have no content word). A guard-independent measure of how much two memory entries say
+ * in the same words.
+ * @example lexicalOverlap('Now I take the apple.', 'Now I take the mug.') // 0.333…
+ */
+export function lexicalOverlap(a: string, b: string): number {
+  const x = contentWords(a);
+  const y = contentWords(b);
+  let shared = 0;
+  for (const w of x) if (y.has(w)) shared++;
+  const union = x.size + y.size - shared;
+  return union === 0 ? 0 : shared / union;
+}
+
+/**
+ * Overlap at or above which an earlier entry counts as a *near-repeat* of an entry (the same step
+ * said again with other objects or numbers). On the bundled real sets, an entry with a near-repeat
+ * in its store context is the entry a consensus guard keeps (docs/calibration.md, finding).
+ */
+export const NEAR_REPEAT_OVERLAP = 0.3;
+
+/**
+ * Near-repeat counts of entries checked in their store context (docs/calibration.md):
+ * - `ownEligible`: entries with at least one earlier step of their own episode in the context;
+ *   `ownRepeats`: of those, entries with a near-repeat among those steps;
+ * - `otherEligible`: entries without an own-episode near-repeat that have entries of earlier
+ *   episodes in the context; `otherRepeats`: of those, entries with a near-repeat among them.
+ */
+export interface NearRepeatCounts {
+  n: number;
+  ownEligible: number;
+  ownRepeats: number;
+  otherEligible: number;
+  otherRepeats: number;
+}
+
+/** Zero counts. */
+export function zeroNearRepeats(): NearRepeatCounts {
+  return { n: 0, ownEligible: 0, ownRepeats: 0, otherEligible: 0, otherRepeats: 0 };
+}
+
+/**
+ * Adds one checked entry to `counts`: its text, the texts of its context's own-episode steps and
+ * of its context's earlier-episode entries. Mutates and returns `counts`.
+ */
+export function addNearRepeat(counts: NearRepeatCounts, text: string, own: readonly string[], other: readonly string[]): NearRepeatCounts {
+  counts.n += 1;
+  const near = (list: readonly string[]): boolean => list.some((t) => lexicalOverlap(text, t) >= NEAR_REPEAT_OVERLAP);
+  let ownHit = false;
+  if (own.length > 0) {
+    counts.ownEligible += 1;
+    ownHit = near(own);
+    if (ownHit) counts.ownRepeats += 1;
+  }
+  if (!ownHit && other.length > 0) {
+    counts.otherEligible += 1;
+    if (near(other)) counts.otherRepeats += 1;
+  }
+  return counts;
+}

@@ -5,11 +5,24 @@
 import type { MemoryEntry } from '../domain/entry.js';
 import { loadRealBenignSets } from '../corpus/benign-sets.js';
 import { calibrationTemplates } from '../../generators/benign.js';
+import { trajectoryProbe } from '../../generators/benign-trajectory.js';
 import { calibrate, serializeCalibration, type Calibration } from '../../generators/calibration/index.js';
 
-/** Calibrates on the given real sets (name + entries) and this checkout's templates. */
-export function calibrationFor(sets: ReadonlyArray<{ name: string; entries: readonly MemoryEntry[] }>): Calibration {
-  return calibrate(sets.map((s) => ({ name: s.name, entries: s.entries })), calibrationTemplates());
+let templates: ReturnType<typeof calibrationTemplates> | undefined;
+
+/**
+ * Calibrates on the given real sets (name, profile domain, entries with their episode labels) and
+ * this checkout's templates; the trajectory repeat probabilities are solved on generated
+ * trajectories (`trajectoryProbe`).
+ */
+export function calibrationFor(sets: ReadonlyArray<{ name: string; domain?: string; entries: readonly MemoryEntry[] }>): Calibration {
+  // The templates' kinds do not depend on the real sets: measured once per process (leave-one-source-out calibrates many times).
+  templates ??= calibrationTemplates();
+  return calibrate(
+    sets.map((s) => ({ name: s.name, ...(s.domain !== undefined ? { domain: s.domain } : {}), entries: s.entries })),
+    templates,
+    { probe: trajectoryProbe },
+  );
 }
 
 /**

@@ -12,8 +12,9 @@
  *   compare with the one left out;
  * - the hard negatives (`benign-stress`), reported apart and never the estimate;
  * - every rejected benign entry with the layer and the signals that fired.
- * Every entry, generated or real, is checked in a store holding the 8 benign entries before
- * it (A-MemGuard's verdict depends on its neighbours; SENTINEL's s2 on the counts).
+ * Every entry, generated or real, is checked in its trajectory's store (`storeContextIndices`):
+ * the earlier steps of its episode, then earlier episodes, up to 8 entries (A-MemGuard's verdict
+ * depends on its neighbours; SENTINEL's s2 on the counts).
  * The report's shape and markdown are in `src/report/fpr.ts`.
  */
 import { mkdirSync } from 'node:fs';
@@ -33,7 +34,8 @@ import { formatSignals } from '../report/format-verdict.js';
 import { renderFprMarkdown, type FprBreakdownRow, type FprRejection, type GuardFprReport, type LosoRow, type RealSetGap } from '../report/fpr.js';
 import { writeFileAtomic } from '../corpus/atomic.js';
 import { loadBenignJsonl, loadCuratedBenign, loadRealBenignSets } from '../corpus/benign-sets.js';
-import { HISTORY_ENTRIES, benignStressTrace, benignTrace, withBenignHistory } from '../../generators/benign.js';
+import { HISTORY_ENTRIES } from '../../generators/benign.js';
+import { benignInTrajectory } from '../../generators/benign-trajectory.js';
 import { defaultCalibration, type Calibration } from '../../generators/calibration/index.js';
 import { calibrationFor } from './calibration.js';
 import type { Progress } from './progress.js';
@@ -94,13 +96,13 @@ function verdictsOf(o: { guard: Guard; store: ScratchStore; phase: Phase; concur
 
 /**
  * The natural estimate under one calibration: `runs` cases per domain of the natural mix, each
- * after `HISTORY_ENTRIES` natural benign entries; rejected, n and errors over all domains.
+ * in its generated trajectory (`benignInTrajectory`); rejected, n and errors over all domains.
  * `onDomain` is called after each domain (progress).
  */
 async function naturalEstimate(o: EstimateOptions, calibration: Calibration, onDomain: () => void = () => undefined): Promise<{ k: number; n: number; errors: number }> {
   const t = { k: 0, n: 0, errors: 0 };
   for (const domain of o.domains) {
-    const cases = fc.sample(withBenignHistory(domain, benignTrace(domain, { calibration }), { calibration }), { seed: o.seed, numRuns: o.runs });
+    const cases = fc.sample(benignInTrajectory(domain, { calibration }), { seed: o.seed, numRuns: o.runs });
     for (const v of await verdictsOf(o, cases)) {
       t.n += 1;
       if (v.decision === 'reject') t.k += 1;
@@ -118,7 +120,7 @@ async function naturalEstimate(o: EstimateOptions, calibration: Calibration, onD
  */
 export async function leaveOneSourceOut(
   o: EstimateOptions,
-  sets: ReadonlyArray<{ name: string; entries: readonly MemoryEntry[] }>,
+  sets: ReadonlyArray<{ name: string; domain?: string; entries: readonly MemoryEntry[] }>,
   realOf: (name: string) => { k: number; n: number; errors: number } | undefined,
   onDomain: () => void = () => undefined,
 ): Promise<LosoRow[]> {
@@ -168,8 +170,7 @@ export async function measureGuardFpr(o: GuardFprOptions, progress: Progress): P
     for (const domain of o.domains) {
       const dims = { traceType: new Map<string, Tally>(), format: new Map<string, Tally>(), language: new Map<string, Tally>(), hardNegative: new Map<string, Tally>() };
       const byDomain = new Map<string, Tally>();
-      const base = kind === 'stress' ? benignStressTrace(domain, { calibration }) : benignTrace(domain, { calibration });
-      const cases = fc.sample(withBenignHistory(domain, base, { calibration }), { seed: o.seed, numRuns: o.runs });
+      const cases = fc.sample(benignInTrajectory(domain, { calibration, stress: kind === 'stress' }), { seed: o.seed, numRuns: o.runs });
       const verdicts = await verdictsOf(o, cases);
       for (const [i, c] of cases.entries()) {
         const v = verdicts[i]!;
@@ -262,7 +263,7 @@ export async function measureGuardFpr(o: GuardFprOptions, progress: Progress): P
     seed: o.seed,
     runsPerDomain: o.runs,
     phase: o.phase,
-    storeContext: `each entry is checked in a store holding the ${HISTORY_ENTRIES} benign entries before it: generated entries after ${HISTORY_ENTRIES} natural benign entries of their domain, real entries after the ${HISTORY_ENTRIES} entries before them in their own set (cyclic)`,
+    storeContext: `each entry is checked in its trajectory's store: the earlier steps of its own episode, then the entries of the episodes before it, up to ${HISTORY_ENTRIES} entries; generated entries in generated trajectories (episode lengths and near-repeat rates calibrated on the real sets' text), real entries in their own set (episodes from \`metadata.episode\`, earlier episodes cyclic; a set without episode labels is one trajectory, cyclic)`,
     estimate: interval(est.k, est.n),
     estimateErrors: est.errors,
     rows,

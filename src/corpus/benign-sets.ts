@@ -53,6 +53,9 @@ const REACT_SOURCES = {
   alfworld: { file: 'alfworld.json', keys: /^react_/, line: /^> think:\s*(.+)$/ },
 } as const satisfies Record<ReactSetName, { file: string; keys: RegExp; line: RegExp }>;
 
+/** A line that starts a new episode inside a ReAct prompt: a question, a claim, or a household task. */
+const REACT_EPISODE_START = /^(?:Question|Claim):|^Your task is to:/;
+
 /** 1-based line of character offset `pos` in `text`. */
 function lineAt(text: string, pos: number): number {
   let line = 1;
@@ -150,7 +153,9 @@ export function loadReactThoughts(dir: string = REACT_PROMPTS_DIR): ReactThought
         continue;
       }
       let step = 0;
+      let episode = 0;
       for (const raw of prompt.split('\n')) {
+        if (REACT_EPISODE_START.test(raw.trim())) episode++;
         const m = src.line.exec(raw.trim());
         const thought = m?.[1]?.trim();
         if (!thought) continue;
@@ -165,7 +170,7 @@ export function loadReactThoughts(dir: string = REACT_PROMPTS_DIR): ReactThought
           trust: 'VERIFIED',
           traceType: 'thought_chain',
           timestamp: REACT_TIMESTAMP,
-          metadata: { corpus: 'react-prompts', set: name, key, step },
+          metadata: { corpus: 'react-prompts', set: name, key, step, episode: `${key}#${Math.max(1, episode)}` },
         });
       }
     }
@@ -237,7 +242,7 @@ function loadExpelWebshop(dir: string = EXPEL_PROMPTS_DIR): BenignEntries {
           trust: 'VERIFIED',
           traceType: think !== undefined ? 'thought_chain' : 'reflection',
           timestamp: EXPEL_TIMESTAMP,
-          metadata: { corpus: 'expel-prompts', set: 'webshop', key, index, step },
+          metadata: { corpus: 'expel-prompts', set: 'webshop', key, index, step, episode: `${key}#${index}` },
         });
       }
     });

@@ -62,6 +62,13 @@ export interface Truth {
    * rejects any of those parts. Absent = 1 (the entry alone).
    */
   claimParts?: number;
+  /**
+   * Benign cases checked in a generated trajectory (`generators/benign-trajectory.ts`): how many
+   * of the LAST `setup` entries are earlier steps of the entry's own episode (the others come
+   * from earlier episodes), and whether a near-repeat of the entry was placed in its own episode,
+   * in an earlier one, or nowhere (generated only; docs/calibration.md, "Store context").
+   */
+  context?: { ownEpisode: number; repeat?: 'own' | 'other' | 'none' };
 }
 
 export interface FuzzCase {

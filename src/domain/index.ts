@@ -4,6 +4,7 @@ export * from './verdict.js';
 // the domain types does not load zod: it would cost every CLI start ~40 ms.
 export * from './guard.js';
 export * from './fuzz-case.js';
+export * from './store-context.js';
 export * from './errors.js';
 export * from './keys.js';
 export * from './package-root.js';

@@ -1,13 +1,16 @@
 /**
  * Measure mode over a fixed list of benign entries (e.g. real traces nobody here wrote). Each
- * entry is checked in a store that holds the `history` entries before it in its set (cyclic,
- * so the first entries see the last ones), as the generated benign family is checked in a
- * store holding earlier benign entries; `history: 0` checks every entry on an empty store.
+ * entry is checked in its store context (`storeContextIndices`, docs/calibration.md): the earlier
+ * entries of its own episode (`metadata.episode`), then the entries of the episodes before it,
+ * up to `history` entries, as the generated benign trajectories are checked. A set without
+ * episode labels is one trajectory: each entry after the `history` entries before it (cyclic).
+ * `history: 0` checks every entry on an empty store.
  */
 import type { MemoryEntry } from '../domain/entry.js';
 import type { FuzzCase } from '../domain/fuzz-case.js';
 import type { Guard, Phase } from '../domain/guard.js';
 import type { Verdict } from '../domain/verdict.js';
+import { episodeOf, ownEpisodeCount, storeContextIndices } from '../domain/store-context.js';
 import { evaluateCase, type ScratchStore } from './evaluate.js';
 import { mapInOrder } from './in-flight.js';
 
@@ -18,16 +21,17 @@ export interface BenignSetMeasurement {
 }
 
 /**
- * The cases of a real set: entry `i` with the up to `history` entries before it (cyclic, never
- * itself) as `setup`, committed directly. Truth: benign, family `real`, template `real`.
+ * The cases of a real set: entry `i` with its store context (`storeContextIndices`, at most
+ * `history` entries, never itself) as `setup`, committed directly. Truth: benign, family `real`,
+ * template `real`, and `context.ownEpisode` = how many setup entries are from its own episode.
  */
 export function realSetCases(entries: readonly MemoryEntry[], history: number, set = 'real'): FuzzCase[] {
-  const n = entries.length;
-  const h = Math.max(0, Math.min(history, n - 1));
+  const episodes = entries.map(episodeOf);
   return entries.map((entry, i) => {
-    const setup: MemoryEntry[] = [];
-    for (let j = h; j >= 1; j--) setup.push(entries[(i - j + n) % n]!);
-    return { entry, truth: { label: 'benign' as const, family: 'real', domain: set, template: 'real', operators: [] }, ...(setup.length > 0 ? { setup } : {}) };
+    const at = storeContextIndices(episodes, i, history);
+    const setup = at.map((j) => entries[j]!);
+    const context = { ownEpisode: ownEpisodeCount(episodes, i, at) };
+    return { entry, truth: { label: 'benign' as const, family: 'real', domain: set, template: 'real', operators: [], context }, ...(setup.length > 0 ? { setup } : {}) };
   });
 }
 

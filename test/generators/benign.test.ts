@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DOMAINS, GENERAL_TRACE_TYPES, REASONING_TRACE_TYPES, TRACE_TYPES, TemplateError } from '../../src/domain/index.js';
 import type { FuzzCase } from '../../src/domain/index.js';
-import { benignHistory, benignStressTrace, benignTemplateArb, benignTrace, benignTraceAnyDomain, benignTraceUniform, longReflectionId, renderBenignCase, trustForSource, withBenignHistory } from '../../generators/benign.js';
+import { benignHistory, benignStressTrace, benignTemplateArb, benignTrace, benignTraceAnyDomain, benignTraceUniform, longReflectionId, renderBenignCase, trustForSource } from '../../generators/benign.js';
 import { defaultCalibration, entryKind } from '../../generators/calibration/index.js';
 import { compileTemplate, defaultTemplates } from '../../generators/templates.js';
 import type { TemplateSet } from '../../generators/templates.js';
@@ -163,13 +163,6 @@ describe('benignTrace', () => {
         expect(c.entry.content.length).toBeLessThanOrEqual(5000 + 1200);
         expect(c.entry.content.split('\n\n').length).toBeGreaterThanOrEqual(4);
       }
-    }
-  });
-
-  it('withBenignHistory puts 8 earlier natural entries of the domain in the store', () => {
-    for (const c of fc.sample(withBenignHistory('rap', benignTrace('rap')), { numRuns: 50, seed: 3 })) {
-      expect(c.setup?.length ?? 0).toBeGreaterThanOrEqual(7);
-      expect(c.setup?.every((e) => e.id !== c.entry.id)).toBe(true);
     }
   });
 
