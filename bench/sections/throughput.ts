@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { DOMAINS, type FuzzCase } from '../../src/domain/fuzz-case.js';
 import type { Guard } from '../../src/domain/guard.js';
 import { evaluateSync } from '../../src/fuzz/evaluate.js';
+import { checkedVerdict } from '../../src/domain/verdict-schema.js';
 import { runCell } from '../../src/fuzz/property.js';
 import { createGuard } from '../../src/guards/registry.js';
 import { MemoryStore } from '../../src/memory/index.js';
@@ -31,6 +32,23 @@ async function run(ctx: BenchContext): Promise<void> {
   const store = new MemoryStore(':memory:');
   const guard = createGuard('sentinel');
   try {
+    // What the verdict schema (zod) would cost per guard call: the engine skips it for the
+    // registry's built-in guards (trusted in-process values) and keeps it for every adapter.
+    const entries = DOMAINS.flatMap((d, i) => fc.sample(FAMILY_REGISTRY.amplification.arbitrary(d), { seed: 7 + i, numRuns: 100 })).flatMap((c) => [c.entry, ...(c.setup ?? [])]);
+    const verdicts = entries.map((e) => guard.check(e, { phase: 'write', store: store.view }));
+    const perVerdict = (ms: number): number => (ms * 1000) / entries.length;
+    const schemaSamples = await samplesOf('verdict-schema', () => verdicts.forEach((v) => checkedVerdict(v)), { time: ctx.quick ? 100 : 500, iterations: 10 });
+    const checkSamples = await samplesOf('sentinel-check', () => entries.forEach((e) => guard.check(e, { phase: 'write', store: store.view })), { time: ctx.quick ? 100 : 500, iterations: 10 });
+    const schema = summarize(schemaSamples.map(perVerdict), 'µs');
+    const check = summarize(checkSamples.map(perVerdict), 'µs');
+    ctx.row({ id: 'verdict-schema.sentinel', figure: `verdict schema (zod) per SENTINEL verdict, ${entries.length} verdicts of amplification chains; skipped for built-in guards, kept at the adapters`, value: schema, status: 'reported' });
+    ctx.row({
+      id: 'verdict-schema.vs-check',
+      figure: 'verdict schema cost / the SENTINEL check that made the verdict (write path, empty store)',
+      value: { median: schema.median / check.median, p25: schema.p25 / check.p75, p75: schema.p75 / check.p25, mad: Number.NaN, n: Math.min(schema.n, check.n), unit: '×' },
+      status: 'reported',
+      note: `check ${check.median.toFixed(2)} µs per entry`,
+    });
     for (const family of FAMILY_IDS) {
       const runs = Math.max(30, Math.round((family === 'amplification' ? 300 : 1500) * (ctx.quick ? 0.2 : 1)));
       let iteration = 0;

@@ -1,7 +1,8 @@
 /**
  * The one schema (zod) for a guard's answer, used at every boundary where a verdict enters
  * the engine: the module, HTTP and exec adapters and the in-process evaluate path
- * (issue 14.4, 15.5). Anything off-shape becomes an `error` verdict of kind `malformed`
+ * (issue 14.4, 15.5). The evaluate path skips it only for the registry's own built-in guard
+ * objects (`trusted-guard.ts`), whose verdicts are typed in-process values. Anything off-shape becomes an `error` verdict of kind `malformed`
  * whose message names the field, e.g. `trace[0]: expected an object, got null`.
  *
  * Shape (docs/guard-protocol.md, "Verdict"):
@@ -90,23 +91,6 @@ export function parseVerdict(value: unknown): { ok: true; verdict: Verdict } | {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { ok: false, message: `verdict must be an object, got ${describeValue(value)}` };
   }
-  let fast: Verdict | undefined;
-  try {
-    fast = plainVerdict(value);
-  } catch {
-    fast = undefined; // a getter that throws, a Proxy: the schema path words the error
-  }
-  return fast !== undefined ? { ok: true, verdict: fast } : parseVerdictBySchema(value);
-}
-
-/**
- * {@link parseVerdict} through the zod schema alone (what it does for any value its fast path
- * does not take). Never throws. Exported for the test that compares both paths.
- */
-export function parseVerdictBySchema(value: unknown): { ok: true; verdict: Verdict } | { ok: false; message: string } {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { ok: false, message: `verdict must be an object, got ${describeValue(value)}` };
-  }
   let parsed: ReturnType<ReturnType<typeof getVerdictSchema>['safeParse']>;
   try {
     parsed = getVerdictSchema().safeParse(value);
@@ -140,94 +124,6 @@ export function parseVerdictBySchema(value: unknown): { ok: true; verdict: Verdi
   }
   return { ok: true, verdict };
 }
-
-const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype;
-const isFinite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-const OUTCOMES: readonly unknown[] = ['pass', 'reject', 'skip'];
-const VERDICT_KEYS = new Set(['decision', 'layer', 'trace', 'signals', 'score', 'reasons', 'elapsedUs', 'error']);
-const LAYER_KEYS = new Set(['layer', 'outcome', 'value', 'reasons']);
-
-/** A copy of `v` when it is a list of strings, else undefined. */
-function stringList(v: unknown): string[] | undefined {
-  if (!Array.isArray(v)) return undefined;
-  for (const x of v) if (typeof x !== 'string') return undefined;
-  return v.slice() as string[];
-}
-
-/** True when every own key of `o` is in `known` and no known key is present with the value `undefined`. */
-function cleanKeys(o: Record<string, unknown>, known: ReadonlySet<string>): boolean {
-  for (const k in o) if (!Object.hasOwn(o, k) || (known.has(k) && o[k] === undefined)) return false;
-  return Object.getOwnPropertySymbols(o).length === 0;
-}
-
-/**
- * The common case of {@link parseVerdict}, without zod: a plain, well-formed verdict object
- * (plain objects and arrays only, no unknown or `undefined` fields, every value of the right
- * type) is copied field by field into the shape zod gives (same keys, in the schema's order,
- * defaults filled in, fresh arrays and objects). Anything else returns undefined and goes
- * through the schema, which also words the errors. `test/domain/verdict-fast-path.test.ts`
- * checks that both give the same verdicts.
- */
-function plainVerdict(v: object): Verdict | undefined {
-  if (Object.getPrototypeOf(v) !== Object.prototype) return undefined;
-  const o = v as Record<string, unknown>;
-  for (const k in o) if (!VERDICT_KEYS.has(k)) return undefined;
-  if (!cleanKeys(o, VERDICT_KEYS)) return undefined;
-  const decision = o.decision;
-  if (decision !== 'admit' && decision !== 'reject' && decision !== 'error') return undefined;
-  if (o.layer !== undefined && typeof o.layer !== 'string') return undefined;
-  const trace: Verdict['trace'] = [];
-  if (o.trace !== undefined) {
-    if (!Array.isArray(o.trace)) return undefined;
-    for (const t of o.trace as unknown[]) {
-      if (!isPlain(t) || !cleanKeys(t, LAYER_KEYS)) return undefined;
-      for (const k in t) if (!LAYER_KEYS.has(k)) return undefined;
-      if (typeof t.layer !== 'string' || !OUTCOMES.includes(t.outcome)) return undefined;
-      if (t.value !== undefined && !isFinite(t.value)) return undefined;
-      const reasons = t.reasons === undefined ? [] : stringList(t.reasons);
-      if (reasons === undefined) return undefined;
-      trace.push(t.value === undefined ? { layer: t.layer, outcome: t.outcome as 'pass', reasons } : { layer: t.layer, outcome: t.outcome as 'pass', value: t.value, reasons });
-    }
-  }
-  let signals: Record<string, number> | undefined;
-  if (o.signals !== undefined) {
-    const sg = o.signals;
-    if (!isPlain(sg) || Object.getOwnPropertySymbols(sg).length > 0) return undefined;
-    signals = {};
-    for (const k in sg) {
-      const x = sg[k];
-      if (!Object.hasOwn(sg, k) || k === '__proto__' || !isFinite(x)) return undefined;
-      signals[k] = x;
-    }
-  }
-  if (o.score !== undefined && !isFinite(o.score)) return undefined;
-  const reasons = o.reasons === undefined ? [] : stringList(o.reasons);
-  if (reasons === undefined) return undefined;
-  if (o.elapsedUs !== undefined && !(isFinite(o.elapsedUs) && o.elapsedUs >= 0)) return undefined;
-  let error: { kind?: string; message?: string } | undefined;
-  if (o.error !== undefined) {
-    const e = o.error;
-    if (!isPlain(e) || !cleanKeys(e, ERROR_KEYS)) return undefined;
-    for (const k in e) if (!ERROR_KEYS.has(k)) return undefined;
-    if ((e.kind !== undefined && typeof e.kind !== 'string') || (e.message !== undefined && typeof e.message !== 'string')) return undefined;
-    error = {};
-    if (e.kind !== undefined) error.kind = e.kind as string;
-    if (e.message !== undefined) error.message = e.message as string;
-  }
-  const out: Verdict & { error?: { kind?: string; message?: string } } = { decision } as Verdict;
-  if (o.layer !== undefined) out.layer = o.layer as string;
-  out.trace = trace;
-  if (signals !== undefined) out.signals = signals;
-  if (o.score !== undefined) out.score = o.score as number;
-  out.reasons = reasons;
-  out.elapsedUs = (o.elapsedUs as number | undefined) ?? 0;
-  if (decision === 'error') {
-    const kind = (ERROR_KINDS as readonly string[]).includes(error?.kind ?? '') ? (error?.kind as GuardErrorKind) : 'malformed';
-    out.error = { kind, message: error?.message ?? 'guard reported an error' };
-  }
-  return out;
-}
-const ERROR_KEYS = new Set(['kind', 'message']);
 
 function article(expected: unknown): string {
   const e = String(expected);

@@ -9,6 +9,7 @@ import type { Guard, Phase, StoreView } from '../domain/guard.js';
 import type { MemoryEntry } from '../domain/entry.js';
 import { errorVerdict, type Verdict } from '../domain/verdict.js';
 import { checkedVerdict } from '../domain/verdict-schema.js';
+import { isTrustedGuard } from '../domain/trusted-guard.js';
 
 /** One case's temporary store state: the view a guard reads, and the commit of an admitted write. */
 interface ScratchLayer {
@@ -64,9 +65,13 @@ function describeThrow(e: unknown): string {
   return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
 }
 
-/** Every answer, in-process or not, goes through the one verdict schema; off-shape is `malformed`. */
+/**
+ * Every answer goes through the one verdict schema (off-shape is `malformed`), except those of
+ * a built-in guard object from the registry: typed in-process values, not an edge (see
+ * `src/domain/trusted-guard.ts`).
+ */
 function checked(value: unknown, guard: Guard): Verdict {
-  return checkedVerdict(value, `guard ${guard.id}`);
+  return isTrustedGuard(guard) ? (value as Verdict) : checkedVerdict(value, `guard ${guard.id}`);
 }
 
 /** Sync evaluation, for guards with `mode: 'sync'`. */

@@ -6,6 +6,7 @@ import { GuardLoadError, UsageError, type Guard, type GuardFactory } from '../do
 import { createKeywordFilter, createNoDefense, type KeywordFilterOptions } from './baselines/index.js';
 import { createSentinel, LAYER_IDS, type LayerId, type SentinelConfig } from './sentinel/index.js';
 import { amemguardFactory } from './amemguard/index.js';
+import { markTrustedGuard } from '../domain/trusted-guard.js';
 
 export interface GuardEntry {
   /** One line for `farma-fuzz guards` listings. */
@@ -77,7 +78,8 @@ export function createGuard(id: string, options?: Record<string, unknown>): Guar
   if (!isBuiltinGuardId(id)) {
     throw new GuardLoadError(`unknown guard "${id}"; known guards: ${Object.keys(GUARDS).join(', ')}`, { code: 'usage' });
   }
-  return GUARDS[id].create(options);
+  // Built-in guards are trusted in-process code: the engine skips the verdict schema for them.
+  return markTrustedGuard(GUARDS[id].create(options));
 }
 
 /** The built-in guards, in registry order. */

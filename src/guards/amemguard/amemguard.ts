@@ -110,9 +110,8 @@ function toVerdict(result: ConsensusFilterResult, candidateIndex: number, neighb
   const trace: LayerResult[] = [
     { layer, outcome: rejected ? 'reject' : 'pass', ...(score === undefined ? {} : { value: score }), reasons: [...reasons] },
   ];
-  const verdict: Verdict = { decision: rejected ? 'reject' : 'admit', layer, trace, reasons, elapsedUs };
-  if (score !== undefined) verdict.score = score;
-  return verdict;
+  // Keys in the verdict schema's order: the engine takes a built-in guard's verdict as it is.
+  return { decision: rejected ? 'reject' : 'admit', layer, trace, ...(score !== undefined ? { score } : {}), reasons, elapsedUs };
 }
 
 function admitAlone(t0: number): Verdict {

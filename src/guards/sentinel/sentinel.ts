@@ -104,16 +104,18 @@ function runCheck(entry: MemoryEntry, ctx: GuardContext, compiled: CompiledSenti
   }
 
   const last = trace[trace.length - 1];
+  const decider = rejectedBy ?? last;
+  // Keys in the verdict schema's order (src/domain/verdict-schema.ts): the engine takes a
+  // built-in guard's verdict as it is, so it must already be what the schema would give.
   const verdict: Verdict = {
     decision: rejectedBy === null ? 'admit' : 'reject',
+    ...(decider !== undefined ? { layer: decider.layer } : {}),
     trace,
+    ...(signals !== undefined ? { signals } : {}),
+    ...(score !== undefined ? { score } : {}),
     reasons: rejectedBy !== null ? rejectedBy.reasons : [],
     elapsedUs: 0,
   };
-  const decider = rejectedBy ?? last;
-  if (decider !== undefined) verdict.layer = decider.layer;
-  if (signals !== undefined) verdict.signals = signals;
-  if (score !== undefined) verdict.score = score;
   verdict.elapsedUs = Math.max(0, nowUs() - t0);
   return verdict;
 }
