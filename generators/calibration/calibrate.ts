@@ -67,8 +67,9 @@ interface TrajectoryCalibration {
   /** Lexical overlap (content-word Jaccard) at or above which an entry is a near-repeat. */
   nearRepeatOverlap: number;
   /**
-   * Pooled over the real sources with episode labels: near-repeat counts, their Jeffreys rates,
-   * and P(episode length = i + 1), i = 0.., Dirichlet(½) posterior means of the episode lengths.
+   * Pooled over the real sources: near-repeat counts, their Jeffreys rates, and
+   * P(episode length = i + 1), i = 0.., Dirichlet(½) posterior means of the lengths of the
+   * labelled sources' episodes (`[1]` when no source has episode labels).
    */
   pooled: TrajectoryProfile;
   /** Per profile (the generator domain of real sources): the same, shrunk toward the pooled values by `PROFILE_PRIOR`. */
@@ -278,21 +279,25 @@ function lengthHistogram(sizes: readonly number[]): number[] {
  * Repeat rates start at 0; `solveRepeatRates` solves them.
  */
 function trajectoryTargets(sources: readonly CalibrationSource[], summaries: readonly SourceSummary[], domains: readonly string[], notes: string[]): TrajectoryCalibration {
-  const labelled = sources.filter((src) => (summaries.find((s) => s.name === src.name)?.episodes ?? 0) > 1);
-  for (const s of summaries) if (s.n > 0 && s.episodes <= 1) notes.push(`${s.name}: no episode labels; left out of the trajectory calibration`);
+  // A source without episode labels is one trajectory: its store context counts as earlier
+  // episodes (near-repeat counts kept), and it says nothing about episode lengths.
+  const measured = sources.filter((src) => src.entries.length > 0);
+  const labelled = measured.filter((src) => (summaries.find((s) => s.name === src.name)?.episodes ?? 0) > 1);
+  for (const s of summaries) if (s.n > 0 && s.episodes <= 1) notes.push(`${s.name}: no episode labels; its store context counts as earlier episodes, and it is left out of the episode lengths`);
   const countsOf = (src: CalibrationSource): NearRepeatCounts => summaries.find((s) => s.name === src.name)?.nearRepeats ?? zeroNearRepeats();
   const pooledHist = lengthHistogram(labelled.flatMap(episodeSizes));
   const maxLength = Math.max(1, pooledHist.length);
   const pooledEpisodes = pooledHist.reduce((a, c) => a + c, 0);
-  const pooledLength = Array.from({ length: maxLength }, (_, i) => ((pooledHist[i] ?? 0) + 0.5) / (pooledEpisodes + 0.5 * maxLength));
-  const pc = labelled.reduce((a, src) => addCounts(a, countsOf(src)), zeroNearRepeats());
+  // No labelled source at all: every entry its own episode (what an unlabelled set's context is).
+  const pooledLength = pooledEpisodes === 0 ? [1] : Array.from({ length: maxLength }, (_, i) => ((pooledHist[i] ?? 0) + 0.5) / (pooledEpisodes + 0.5 * maxLength));
+  const pc = measured.reduce((a, src) => addCounts(a, countsOf(src)), zeroNearRepeats());
   const pooled: TrajectoryProfile = { ...pc, own: round6(jeffreys(pc.ownRepeats, pc.ownEligible)), other: round6(jeffreys(pc.otherRepeats, pc.otherEligible)), episodes: pooledEpisodes, episodeLength: pooledLength.map(round6) };
   const profiles: TrajectoryCalibration['profiles'] = {};
   for (const d of [...domains].sort()) {
-    const mine = labelled.filter((src) => src.domain === d);
+    const mine = measured.filter((src) => src.domain === d);
     if (mine.length === 0) continue;
     const c = mine.reduce((a, src) => addCounts(a, countsOf(src)), zeroNearRepeats());
-    const hist = lengthHistogram(mine.flatMap(episodeSizes));
+    const hist = lengthHistogram(mine.filter((src) => labelled.includes(src)).flatMap(episodeSizes));
     const episodes = hist.reduce((a, x) => a + x, 0);
     profiles[d] = {
       ...c,

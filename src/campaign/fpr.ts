@@ -31,7 +31,7 @@ import { realSetCases } from '../fuzz/measure.js';
 import { realismGap as realismGapOf } from '../metrics/realism-gap.js';
 import { interval, type Interval } from '../report/model.js';
 import { formatSignals } from '../report/format-verdict.js';
-import { renderFprMarkdown, type FprBreakdownRow, type FprRejection, type GuardFprReport, type LosoRow, type RealSetGap } from '../report/fpr.js';
+import { renderFprMarkdown, type FprBreakdownRow, type FprRejection, type GuardFprReport, type LosoRow, type ProfileRow, type RealSetGap } from '../report/fpr.js';
 import { writeFileAtomic } from '../corpus/atomic.js';
 import { loadBenignJsonl, loadCuratedBenign, loadRealBenignSets } from '../corpus/benign-sets.js';
 import { HISTORY_ENTRIES } from '../../generators/benign.js';
@@ -72,6 +72,8 @@ export interface GuardFprOptions {
   realData: boolean;
   /** Run the leave-one-source-out check (default true; needs the real data). */
   loso?: boolean;
+  /** Run the matched estimate of every real set (calibrated on that set's text alone; default true). */
+  matched?: boolean;
   /** Calibration of the estimate (default: the checked-in weights.json). */
   calibration?: Calibration;
   /** Guard calls in flight for an async guard (default 1); the figures are identical for any value. */
@@ -99,9 +101,9 @@ function verdictsOf(o: { guard: Guard; store: ScratchStore; phase: Phase; concur
  * in its generated trajectory (`benignInTrajectory`); rejected, n and errors over all domains.
  * `onDomain` is called after each domain (progress).
  */
-async function naturalEstimate(o: EstimateOptions, calibration: Calibration, onDomain: () => void = () => undefined): Promise<{ k: number; n: number; errors: number }> {
+async function naturalEstimate(o: EstimateOptions, calibration: Calibration, onDomain: () => void = () => undefined, domains: readonly DomainId[] = o.domains): Promise<{ k: number; n: number; errors: number }> {
   const t = { k: 0, n: 0, errors: 0 };
-  for (const domain of o.domains) {
+  for (const domain of domains) {
     const cases = fc.sample(benignInTrajectory(domain, { calibration }), { seed: o.seed, numRuns: o.runs });
     for (const v of await verdictsOf(o, cases)) {
       t.n += 1;
@@ -160,10 +162,16 @@ export async function measureGuardFpr(o: GuardFprOptions, progress: Progress): P
   const realLoaded = o.realData ? loadRealBenignSets() : { sets: [], issues: [] };
   issues.push(...realLoaded.issues.map((i) => `${i.file}:${i.line}: ${i.message}`));
   const losoSets = withLoso ? realLoaded.sets.filter((s) => s.entries.length > 0) : [];
-  const total = o.domains.length * o.runs * (2 + losoSets.length);
+  const withMatched = o.matched !== false;
+  /** The generator domains a real set of domain `d` is compared with: its own, else all measured ones. */
+  const profileDomains = (d: string): DomainId[] => (o.domains.includes(d as DomainId) ? [d as DomainId] : o.domains);
+  const matchedRuns = withMatched ? realLoaded.sets.filter((s) => s.entries.length > 0).reduce((a, s) => a + profileDomains(s.domain).length, 0) + (o.benignFile ? o.domains.length : 0) : 0;
+  const total = o.runs * (o.domains.length * (2 + losoSets.length) + matchedRuns);
   progress.start(total, `FPR of ${o.guard.id} on benign traces`);
   let done = 0;
 
+  /** Tallies of the estimate per domain (the profile estimates). */
+  const perDomain = new Map<string, Tally>();
   /** The natural mix of every domain under one calibration: the estimate. */
   const estimate = async (calibration: Calibration, detail: boolean, kind: 'generated' | 'stress' = 'generated'): Promise<Tally> => {
     const all = new Map<string, Tally>();
@@ -175,6 +183,7 @@ export async function measureGuardFpr(o: GuardFprOptions, progress: Progress): P
       for (const [i, c] of cases.entries()) {
         const v = verdicts[i]!;
         bump(all, 'all', v);
+        if (kind === 'generated') bump(perDomain, domain, v);
         if (detail) {
           bump(byDomain, domain, v);
           bump(dims.traceType, c.entry.traceType, v);
@@ -204,7 +213,9 @@ export async function measureGuardFpr(o: GuardFprOptions, progress: Progress): P
 
   const realAll = new Map<string, Tally>();
   const realGaps: RealSetGap[] = [];
-  const measureSet = async (set: string, source: string, entries: readonly MemoryEntry[], kind: 'real' | 'curated' = 'real'): Promise<Tally> => {
+  /** Real sets measured (bundled and `--benign`), for the profile rows. */
+  const measured: Array<{ name: string; domain: string; entries: readonly MemoryEntry[]; tally: Tally }> = [];
+  const measureSet = async (set: string, source: string, entries: readonly MemoryEntry[], kind: 'real' | 'curated' = 'real', domain = 'other'): Promise<Tally> => {
     const t = new Map<string, Tally>();
     const byType = new Map<string, Tally>();
     const cases = realSetCases(entries, HISTORY_ENTRIES, set);
@@ -223,12 +234,13 @@ export async function measureGuardFpr(o: GuardFprOptions, progress: Progress): P
       const gap = realismGapOf(tallyOf(est), tallyOf(tally));
       const r = judged(tally);
       const e = judged(est);
-      realGaps.push({ set, source, real: interval(tally.k, tally.n), errors: tally.errors, ...(gap !== undefined ? { gap } : {}), estimateInCi: r.n > 0 && e.n > 0 && e.rate >= r.low && e.rate <= r.high });
+      realGaps.push({ set, source, real: interval(tally.k, tally.n), errors: tally.errors, ...(gap !== undefined ? { gap } : {}), estimateInCi: r.n > 0 && e.n > 0 && e.rate >= r.low && e.rate <= r.high, halfWidth: r.n > 0 ? (r.high - r.low) / 2 : 0 });
+      if (entries.length > 0) measured.push({ name: set, domain, entries, tally });
     }
     return tally;
   };
   const realTallies = new Map<string, Tally>();
-  for (const s of realLoaded.sets) realTallies.set(s.name, await measureSet(s.name, s.source, s.entries));
+  for (const s of realLoaded.sets) realTallies.set(s.name, await measureSet(s.name, s.source, s.entries, 'real', s.domain));
   if (o.realData) {
     const curated = loadCuratedBenign();
     issues.push(...curated.issues.map((i) => `${i.file}:${i.line}: ${i.message}`));
@@ -241,6 +253,30 @@ export async function measureGuardFpr(o: GuardFprOptions, progress: Progress): P
     await measureSet(path.basename(o.benignFile), 'user export', user.entries, 'real');
   }
   emit('real', 'all real sets', 'all', realAll);
+
+  // Per profile: every real set beside its domain's estimate and, unless turned off, the estimate
+  // calibrated on its own text alone (docs/calibration.md, "Per profile").
+  const profiles: ProfileRow[] = [];
+  for (const m of measured) {
+    const domains = profileDomains(m.domain);
+    const p = domains.reduce<Tally>((a, d) => {
+      const t = perDomain.get(d) ?? { n: 0, k: 0, errors: 0 };
+      return { n: a.n + t.n, k: a.k + t.k, errors: a.errors + t.errors };
+    }, { n: 0, k: 0, errors: 0 });
+    const r = judged(m.tally);
+    const profileGap = realismGapOf(tallyOf(p), tallyOf(m.tally));
+    const row: ProfileRow = { set: m.name, profile: domains.length === 1 ? domains[0]! : 'all domains', real: interval(m.tally.k, m.tally.n), realErrors: m.tally.errors, halfWidth: r.n > 0 ? (r.high - r.low) / 2 : 0, profileEstimate: interval(p.k, p.n), ...(profileGap !== undefined ? { profileGap } : {}) };
+    if (withMatched) {
+      const cal = calibrationFor([{ name: m.name, domain: m.domain, entries: m.entries }]);
+      const e = await naturalEstimate(o, cal, () => {
+        done += o.runs;
+        progress.update(done);
+      }, domains);
+      const gap = realismGapOf(tallyOf(e), tallyOf(m.tally));
+      row.matched = { estimate: interval(e.k, e.n), errors: e.errors, ...(gap !== undefined ? { gap } : {}) };
+    }
+    profiles.push(row);
+  }
 
   const loso = withLoso
     ? await leaveOneSourceOut(
@@ -270,6 +306,7 @@ export async function measureGuardFpr(o: GuardFprOptions, progress: Progress): P
     ...(realismGap !== undefined ? { realismGap } : {}),
     realGaps,
     loso,
+    profiles,
     rejections,
     issues,
   };

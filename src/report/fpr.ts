@@ -42,6 +42,27 @@ export interface RealSetGap {
   gap?: number;
   /** True when the estimate lies inside the set's Wilson 95% interval (judged rows). */
   estimateInCi: boolean;
+  /** Half the width of the set's Wilson 95% interval, in [0,1]: a gap below it is sampling noise. */
+  halfWidth: number;
+}
+
+/**
+ * One real set beside the generated estimates that match it (docs/calibration.md, "Per profile"):
+ * - `profile`: the generator domain of the set (`all domains` when it has none), and that
+ *   domain's estimate under the checked-in calibration;
+ * - `matched`: the estimate under a calibration on this set's text alone (kinds, trace types,
+ *   episode lengths, near-repeat rates; never a verdict), over the same domain(s).
+ * Gaps are |estimate − real| over judged rows, in [0,1]; `halfWidth` as in `RealSetGap`.
+ */
+export interface ProfileRow {
+  set: string;
+  profile: string;
+  real: Interval;
+  realErrors: number;
+  halfWidth: number;
+  profileEstimate: Interval;
+  profileGap?: number;
+  matched?: { estimate: Interval; errors: number; gap?: number };
 }
 
 /** Leave-one-source-out: calibrated without `leftOut`, estimated, compared with it. */
@@ -72,6 +93,8 @@ export interface GuardFprReport {
   realGaps: RealSetGap[];
   /** Leave-one-source-out over the bundled real sources (empty with `--no-real` or `--no-loso`). */
   loso: LosoRow[];
+  /** Every real set beside its profile's and its matched estimate (matched absent with `--no-matched`). */
+  profiles: ProfileRow[];
   rejections: FprRejection[];
   issues: string[];
 }
@@ -89,17 +112,39 @@ export function renderFprMarkdown(r: GuardFprReport, options: { maxRejections?: 
   out.push('');
   out.push('The estimate is the natural `benign` mix, calibrated on the bundled real traces (docs/calibration.md). Guard errors are counted apart and never enter a gap.');
   out.push('');
-  out.push('| kind | set | FPR [95% CI] | rejected / n | errors | gap to estimate | estimate in CI |');
-  out.push('| --- | --- | --- | ---: | ---: | ---: | --- |');
+  out.push('| kind | set | FPR [95% CI] | rejected / n | errors | gap to estimate | estimate in CI | real CI half-width |');
+  out.push('| --- | --- | --- | ---: | ---: | ---: | --- | ---: |');
   const errs = (n: number): string => String(n);
-  out.push(`| **estimate** | natural benign mix, all domains | **${pct(r.estimate)}** | ${r.estimate.k}/${r.estimate.n} | ${errs(r.estimateErrors)} | | |`);
-  for (const row of r.rows.filter((x) => x.kind === 'generated' && x.dimension === 'domain')) out.push(`| generated | ${row.set} | ${pct(row.fpr)} | ${row.fpr.k}/${row.fpr.n} | ${row.errors} | | |`);
-  for (const g of r.realGaps) out.push(`| real | ${g.set} (${g.source}) | ${pct(g.real)} | ${g.real.k}/${g.real.n} | ${g.errors} | ${pp(g.gap)} | ${g.estimateInCi ? 'yes' : 'no'} |`);
+  out.push(`| **estimate** | natural benign mix, all domains | **${pct(r.estimate)}** | ${r.estimate.k}/${r.estimate.n} | ${errs(r.estimateErrors)} | | | |`);
+  for (const row of r.rows.filter((x) => x.kind === 'generated' && x.dimension === 'domain')) out.push(`| generated | ${row.set} | ${pct(row.fpr)} | ${row.fpr.k}/${row.fpr.n} | ${row.errors} | | | |`);
+  for (const g of r.realGaps) out.push(`| real | ${g.set} (${g.source}) | ${pct(g.real)} | ${g.real.k}/${g.real.n} | ${g.errors} | ${pp(g.gap)} | ${g.estimateInCi ? 'yes' : 'no'} | ${pp(g.halfWidth)} |`);
   const pooled = r.rows.find((x) => x.kind === 'real' && x.set === 'all real sets');
-  if (pooled) out.push(`| real | all real sets | ${pct(pooled.fpr)} | ${pooled.fpr.k}/${pooled.fpr.n} | ${pooled.errors} | ${pp(r.realismGap)} | |`);
-  for (const row of r.rows.filter((x) => x.kind === 'curated' && x.dimension === 'all')) out.push(`| hand-written (not real) | ${row.set} | ${pct(row.fpr)} | ${row.fpr.k}/${row.fpr.n} | ${row.errors} | | |`);
+  if (pooled) out.push(`| real | all real sets | ${pct(pooled.fpr)} | ${pooled.fpr.k}/${pooled.fpr.n} | ${pooled.errors} | ${pp(r.realismGap)} | | ${pp((pooled.fpr.high - pooled.fpr.low) / 2)} |`);
+  for (const row of r.rows.filter((x) => x.kind === 'curated' && x.dimension === 'all')) out.push(`| hand-written (not real) | ${row.set} | ${pct(row.fpr)} | ${row.fpr.k}/${row.fpr.n} | ${row.errors} | | | |`);
   out.push('');
   out.push(`Realism gap |FPR_estimate − FPR_real| over all real sets: ${pp(r.realismGap)}; largest over the real sets: ${pp(r.realGaps.reduce<number | undefined>((m, g) => (g.gap === undefined ? m : Math.max(m ?? 0, g.gap)), undefined))}.`);
+  if (r.profiles.length > 0) {
+    const matched = r.profiles.some((x) => x.matched !== undefined);
+    out.push('');
+    out.push('## Per profile');
+    out.push('');
+    out.push(
+      `Each real set beside the estimate of its generator domain (its *profile*; \`all domains\` when it has none)${matched ? ", and beside the *matched* estimate: the natural mix calibrated on that set's text alone (kinds, trace types, episode lengths, near-repeat rates; never a verdict)" : ''}. A gap below the set's Wilson half-width is within sampling noise.`,
+    );
+    out.push('');
+    out.push(`| set | profile | FPR [95% CI] | half-width | profile estimate | gap |${matched ? ' matched estimate | gap |' : ''} within noise |`);
+    out.push(`| --- | --- | --- | ---: | --- | ---: |${matched ? ' --- | ---: |' : ''} --- |`);
+    const noise = (x: ProfileRow): string => {
+      const gap = x.matched?.gap ?? x.profileGap;
+      return gap === undefined ? 'n/a' : gap <= x.halfWidth ? 'yes' : 'no';
+    };
+    for (const x of r.profiles) {
+      const m = x.matched ? ` ${pct(x.matched.estimate)} | ${pp(x.matched.gap)} |` : matched ? ' | |' : '';
+      out.push(`| ${x.set} | ${x.profile} | ${pct(x.real)} | ${pp(x.halfWidth)} | ${pct(x.profileEstimate)} | ${pp(x.profileGap)} |${m} ${noise(x)} |`);
+    }
+    const largest = (f: (x: ProfileRow) => number | undefined): string => pp(r.profiles.reduce<number | undefined>((acc, x) => (f(x) === undefined ? acc : Math.max(acc ?? 0, f(x) as number)), undefined));
+    out.push('', `Largest profile gap: ${largest((x) => x.profileGap)}${matched ? `; largest matched gap: ${largest((x) => x.matched?.gap)}` : ''}; within noise: ${r.profiles.filter((x) => noise(x) === 'yes').length} of ${r.profiles.length} sets.`);
+  }
   if (r.loso.length > 0) {
     out.push('');
     out.push('## Leave-one-source-out');

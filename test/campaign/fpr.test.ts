@@ -50,6 +50,34 @@ describe('fpr', () => {
     expect(md).toContain('Realism gap');
     expect(md).toContain('| real | react-alfworld (ReAct prompts, MIT) |');
     expect(md).toContain('## Leave-one-source-out');
+    // Per profile: every real set, its domain's estimate (rap, or all measured domains) and the matched one.
+    expect(r.profiles.map((x) => x.set)).toEqual(REAL_SETS);
+    for (const x of r.profiles) {
+      expect(x.profile).toBe('rap');
+      expect(x.profileGap).toBe(0);
+      expect(x.matched?.gap).toBe(0);
+      expect(x.matched?.estimate.n).toBe(50);
+      expect(x.halfWidth).toBeGreaterThan(0);
+      expect(x.halfWidth).toBeCloseTo((x.real.high - x.real.low) / 2, 12);
+    }
+    expect(md).toContain('## Per profile');
+    expect(md).toContain('within noise: 9 of 9 sets');
+  });
+
+  it('the matched estimate is calibrated on the set alone: it differs from the profile estimate, and --no-matched drops it', async () => {
+    const guard = createGuard('amemguard');
+    const r = await measureGuardFpr({ guard, store, domains: ['react-qa', 'rap'], runs: 120, seed: 2, phase: 'write', realData: true, loso: false }, quiet);
+    const hotpot = r.profiles.find((x) => x.set === 'react-hotpotqa')!;
+    const alf = r.profiles.find((x) => x.set === 'react-alfworld')!;
+    expect(hotpot.profile).toBe('react-qa');
+    expect(hotpot.profileEstimate.n).toBe(120);
+    expect(alf.profile).toBe('all domains');
+    expect(alf.profileEstimate.n).toBe(240);
+    expect(alf.matched?.estimate.n).toBe(240);
+    expect(r.profiles.some((x) => x.matched!.estimate.k !== x.profileEstimate.k)).toBe(true);
+    const off = await measureGuardFpr({ guard, store, domains: ['rap'], runs: 30, seed: 2, phase: 'write', realData: true, loso: false, matched: false }, quiet);
+    expect(off.profiles.every((x) => x.matched === undefined)).toBe(true);
+    expect(renderFprMarkdown(off)).not.toContain('matched estimate');
   });
 
   it('a guard that errors on real entries: errors are counted, never enter a gap', async () => {

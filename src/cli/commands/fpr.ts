@@ -17,7 +17,7 @@ import { createProgress } from '../progress.js';
 export function registerFprCommand(program: Command, exit: (code: number) => void): Command {
   return program
     .command('fpr')
-    .description('false-positive rate: the natural benign estimate beside the real sets, with the realism gap, a leave-one-source-out check, the hard negatives apart, Wilson 95% intervals and every rejected entry')
+    .description('false-positive rate: the natural benign estimate beside the real sets, with the realism gap, per-profile and matched estimates, a leave-one-source-out check, the hard negatives apart, Wilson 95% intervals and every rejected entry')
     .addOption(guardOption())
     .addOption(domainOption())
     .option('-n, --runs <n>', 'generated benign traces per domain', '2000')
@@ -25,6 +25,7 @@ export function registerFprCommand(program: Command, exit: (code: number) => voi
     .option('--benign <file>', 'also measure on this JSONL export of benign memory entries')
     .option('--no-real', 'skip the bundled real traces (ReAct and ExpeL prompts, Reflexion and Voyager run logs), the hand-written set and the leave-one-source-out check')
     .option('--no-loso', 'skip the leave-one-source-out check (it re-runs the estimate once per bundled real source)')
+    .option('--no-matched', "skip the matched estimate of each real set (the natural mix calibrated on that set's text alone; it re-runs the estimate once per real set)")
     .addOption(phaseOption())
     .option('-o, --out <dir>', 'report directory (default: reports/fpr-<date>-<time>-<guard>-<seed>)')
     .addOption(timeoutOption())
@@ -54,6 +55,7 @@ export function registerFprCommand(program: Command, exit: (code: number) => voi
               ...(typeof opts.benign === 'string' ? { benignFile: opts.benign } : {}),
               realData: opts.real !== false,
               loso: opts.loso !== false,
+              matched: opts.matched !== false,
             },
             createProgress(!opts.quiet),
           ));
