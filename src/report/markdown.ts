@@ -98,7 +98,7 @@ export function renderMarkdown(r: ReportData): string {
   if (r.coverage) out.push(renderCoverage(r.coverage), '');
   out.push('## False-positive rate: generated vs real benign traces');
   out.push('');
-  out.push('The estimate is the natural `benign` mix (calibrated on real traces, docs/calibration.md); `benign-stress` holds the hard negatives, hunts false positives and is never the estimate. Guard errors are counts and never enter a gap. Every benign entry is checked in a store holding 8 earlier benign entries; a real entry after the 8 entries before it in its own set, which is where a store-dependent guard\'s (A-MemGuard\'s) real-trace FPR comes from.');
+  out.push('The estimate is the natural `benign` mix (calibrated on real traces, docs/calibration.md); `benign-stress` holds the hard negatives, hunts false positives and is never the estimate. Guard errors are counts and never enter a gap. Every benign entry is checked in its trajectory\'s store: the earlier steps of its own episode, then the episodes before it, up to 8 entries (generated entries in generated trajectories; a real entry in its own set, episodes from its metadata), which is where a store-dependent guard\'s (A-MemGuard\'s) real-trace FPR comes from.');
   out.push('');
   out.push('| set | kind | FPR [95% CI] | n | errors | gap to estimate |');
   out.push('| --- | --- | --- | ---: | ---: | ---: |');
