@@ -126,7 +126,7 @@ export const FOLDER_RULES: readonly FolderRule[] = [
   { folder: 'src/report', mayImport: ['src/domain', 'src/fuzz', 'src/metrics'] },
   // Where generators meet the engine: the runs the commands start (fuzz campaign, fpr, ...).
   // guard-options.ts: the --guard-option flags of a replay command (no guard implementation).
-  { folder: 'src/campaign', mayImport: ['src/domain', 'src/fuzz', 'src/corpus', 'src/metrics', 'src/report', 'src/llm', 'generators', 'src/guards/guard-options.ts'] },
+  { folder: 'src/campaign', mayImport: ['src/domain', 'src/fuzz', 'src/corpus', 'src/metrics', 'src/report', 'src/llm', 'src/eval', 'src/agents', 'generators', 'src/guards/guard-options.ts'] },
   { folder: 'src/agents', mayImport: ['src/domain', 'src/memory', 'src/llm'] },
   { folder: 'src/eval', mayImport: ['src/domain', 'src/memory', 'src/metrics', 'src/agents', 'src/llm'] },
   // registry.ts / resolve.ts reach each guard folder through its index.ts only.

@@ -1,15 +1,13 @@
 /**
- * `farma-fuzz eval`: the paper's evaluation (§V) in one command. Wires the FARMA generators,
- * the benign generators and corpora, the guards (none, KeywordFilter, A-MemGuard, SENTINEL and
- * its layer ablation) and a planner (the surrogate for an LLM planner by default, or an LLM)
- * into `src/eval`, then writes `reports/eval-<date>-<time>-<seed>/eval.md` and `eval.json` and prints
- * the three tables. Progress goes to stderr.
+ * `farma-fuzz eval`: the paper's evaluation (§V) in one command. Parses the flags, builds the
+ * parts only the CLI knows (the guards: none, KeywordFilter, A-MemGuard, SENTINEL and its layer
+ * ablation; the planner: the surrogate for an LLM planner by default, or an LLM) and hands them to
+ * `runEvalCampaign` (src/campaign/eval.ts), which writes `reports/eval-<date>-<time>-<seed>/eval.md`
+ * and `eval.json`; then prints the three tables. Progress goes to stderr.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import fc from 'fast-check';
 import { Option, type Command } from 'commander';
-import { DOMAINS, FarmaError, UsageError, type DomainId, type MemoryEntry, type StoreName } from '../../domain/index.js';
+import { DOMAINS, FarmaError, UsageError, type DomainId } from '../../domain/index.js';
 import { createGuard } from '../../guards/registry.js';
 import { LAYER_IDS, createSentinel, type LayerId } from '../../guards/sentinel/index.js';
 import { consensusFilter, consensusFilterAsync, createAMemGuard } from '../../guards/amemguard/index.js';
@@ -17,33 +15,16 @@ import { createLlmClient, llmConfigFromEnv, type LlmClient } from '../../llm/ind
 import { llmPlanner, plainRetrieve, surrogatePlanner, type Planner } from '../../agents/index.js';
 import {
   guardRetrieve,
-  renderAblationTable,
-  renderDefenseTable,
-  renderEvalMarkdown,
-  renderSweepTable,
-  ablationFindings,
-  ablationBaseline,
   plannerLabel,
-  runEvaluation,
   setFilterRetrieve,
-  sweepFinding,
   type AblationVariant,
-  type AttackSource,
-  type BenignSource,
   type Defense,
-  type EvalResult,
   type EvalSettings,
-  type FprSet,
 } from '../../eval/index.js';
-import { loadReactThoughts } from '../../corpus/benign-sets.js';
-import { attackChoice, attackTemplates, DEFAULT_GENERAL_TRACE_TYPE, fillSlots, forgedEntry, renderAmplification, renderSeed } from '../../../generators/farma.js';
-import { subjectSlots } from '../../../generators/slots.js';
-import { benignHistory, benignTrace } from '../../../generators/benign.js';
-import { defaultTemplates, type CompiledTemplate } from '../../../generators/templates.js';
 import { parseList, parseSeed, positiveInt, reportsDir, writableDir } from '../context.js';
 import { domainOption, quietOption } from '../options.js';
-import { versions } from '../../campaign/versions.js';
 import { createProgress } from '../progress.js';
+import { runEvalCampaign, type EvalCampaignResult } from '../../campaign/eval.js';
 import { exitCodeOfError } from '../exit-codes.js';
 import { redactSecrets } from '../../llm/config.js';
 
@@ -51,11 +32,6 @@ import { redactSecrets } from '../../llm/config.js';
 export const DEFAULT_SWEEP_MAX = 20;
 /** Generated benign traces per domain for the FPR column. */
 export const DEFAULT_FPR_PER_DOMAIN = 100;
-/** Benign history per trial: between these many entries (the clean memory). */
-export const BENIGN_HISTORY = { minLength: 100, maxLength: 200 } as const;
-
-const SALT_BENIGN = 0x9e3779b9;
-const SALT_FPR = 0x85ebca6b;
 
 function nonNegativeInt(flag: string, value: string | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback;
@@ -63,78 +39,6 @@ function nonNegativeInt(flag: string, value: string | undefined, fallback: numbe
   if (!Number.isInteger(n) || n < 0) throw new UsageError(`${flag} must be a non-negative integer, got "${value}"`);
   if (n > max) throw new UsageError(`${flag} must be at most ${max}, got "${value}"`);
   return n;
-}
-
-/**
- * FARMA injections from the repository's templates (paper Algorithm 1): exactly n_s seed
- * traces (reasoning store) then n_a cycles, cycle c citing n_prior = n_s + c - 1, each written
- * as a reasoning-store entry and a general-store copy. One `fc.sample` per trial, at its seed.
- */
-export function farmaAttackSource(): AttackSource {
-  const templates = defaultTemplates();
-  const byId = (id: string): CompiledTemplate => {
-    const t = templates.byId.get(id);
-    if (!t) throw new UsageError(`unknown template ${id}`);
-    return t;
-  };
-  const cache = new Map<string, ReturnType<typeof build>>();
-  function build(domain: DomainId, nS: number, nA: number) {
-    return fc.record({
-      subject: subjectSlots(domain),
-      seeds: fc.array(attackChoice(domain, attackTemplates(domain, 'seed', templates)), { minLength: nS, maxLength: nS }),
-      cycles: fc.array(attackChoice(domain, attackTemplates(domain, 'amplification', templates)), { minLength: nA, maxLength: nA }),
-      startMinute: fc.integer({ min: 0, max: 366 * 24 * 60 }),
-    });
-  }
-  return (draw) => {
-    const key = `${draw.domain}:${draw.seeds}:${draw.cycles}`;
-    let arb = cache.get(key);
-    if (!arb) cache.set(key, (arb = build(draw.domain, draw.seeds, draw.cycles)));
-    const [v] = fc.sample(arb, { seed: draw.seed, numRuns: 1 });
-    if (!v) throw new UsageError('attack sample failed');
-    let minute = v.startMinute;
-    const seeds = v.seeds.map((choice, i) => {
-      const t = byId(choice.template);
-      minute += choice.gapMinutes;
-      const content = renderSeed(t, fillSlots(v.subject, choice.slots, minute));
-      return forgedEntry(draw.domain, `s${i + 1}`, 'reasoning', content, typeof t.meta.traceType === 'string' ? t.meta.traceType : 'decision_log', minute);
-    });
-    const cycles = v.cycles.map((choice, i) => {
-      const c = i + 1;
-      const t = byId(choice.template);
-      minute += choice.gapMinutes;
-      const content = renderAmplification(t, fillSlots(v.subject, choice.slots, minute), draw.seeds + c - 1);
-      const tt = typeof t.meta.traceType === 'string' ? t.meta.traceType : 'decision_log';
-      const gt = typeof t.meta.generalTraceType === 'string' ? t.meta.generalTraceType : DEFAULT_GENERAL_TRACE_TYPE;
-      const both: Array<[StoreName, string]> = [['reasoning', tt], ['general', gt]];
-      return both.map(([store, type]) => forgedEntry(draw.domain, `a${c}${store[0]}`, store, content, type, minute));
-    });
-    return { subject: String(v.subject.subject), seeds, cycles };
-  };
-}
-
-/** Benign histories (the clean memory) from the benign generators, one sample per trial. */
-export function benignHistorySource(): BenignSource {
-  const arbs = new Map<DomainId, fc.Arbitrary<MemoryEntry[]>>();
-  return (draw) => {
-    let arb = arbs.get(draw.domain);
-    if (!arb) arbs.set(draw.domain, (arb = benignHistory(draw.domain, BENIGN_HISTORY)));
-    return fc.sample(arb, { seed: (draw.seed ^ SALT_BENIGN) >>> 0, numRuns: 1 })[0] ?? [];
-  };
-}
-
-/** Generated benign traces per domain plus the real ReAct thoughts, each with a benign history to be checked against. */
-export function fprSets(seed: number, perDomain: number): FprSet[] {
-  const sets: FprSet[] = [];
-  const historyOf = (domain: DomainId) => fc.sample(benignHistory(domain, BENIGN_HISTORY), { seed: (seed ^ SALT_FPR) >>> 0, numRuns: 1 })[0] ?? [];
-  for (const domain of DOMAINS) {
-    if (perDomain === 0) break;
-    const entries = fc.sample(benignTrace(domain), { seed: (seed + SALT_FPR) >>> 0, numRuns: perDomain }).map((c) => c.entry);
-    sets.push({ name: 'generated', domain, history: historyOf(domain), entries });
-  }
-  const real = loadReactThoughts().sets.flatMap((s) => s.entries);
-  sets.push({ name: 'real', domain: 'react-qa', history: historyOf('react-qa'), entries: real });
-  return sets;
 }
 
 const LAYER_LABEL: Record<LayerId, string> = {
@@ -219,13 +123,8 @@ export interface EvalCommandOptions {
   client?: LlmClient;
 }
 
-export interface EvalCommandResult {
-  result: EvalResult;
-  outDir: string;
-  markdown: string;
-  /** The three tables as printed. */
-  summary: string;
-}
+/** What `runEvalCommand` returns: the result, the report folder, `eval.md` and the printed tables. */
+export type EvalCommandResult = EvalCampaignResult;
 
 /**
  * Runs the evaluation and writes `eval.md` and `eval.json` into the report directory.
@@ -258,47 +157,19 @@ export async function runEvalCommand(o: EvalCommandOptions): Promise<EvalCommand
     ablationDomain: 'ehr',
     sweep: { domain: 'ehr', cycles: Array.from({ length: o.sweepMax + 1 }, (_, i) => i) },
   };
-  const progress = createProgress(!o.quiet);
-  let lastLabel = '';
-  const result = await runEvaluation(settings, {
-    attack: farmaAttackSource(),
-    benign: benignHistorySource(),
+  const command = `farma-fuzz eval --planner ${o.planner} --trials ${o.trials} --seeds ${o.seeds} --cycles ${o.cycles} --k ${o.k} --seed ${o.seed}`;
+  return runEvalCampaign({
+    settings,
     planner,
     defenses: tableDefenses(client),
     ablation: sentinelAblation(),
     sweepDefenses: [amemguardHeuristicDefense(), { id: 'none', label: 'No defense', retrieve: plainRetrieve }],
-    fprSets: fprSets(o.seed, o.fprPerDomain),
-    onProgress: (done, total, label) => {
-      if (done === 1) progress.start(total, 'eval trials');
-      if (label !== lastLabel) {
-        if (!o.quiet && !process.stderr.isTTY) progress.log(`  [${done}/${total}] ${label}`);
-        lastLabel = label;
-      }
-      progress.update(done, label);
-      if (done === total) progress.stop();
-    },
+    fprPerDomain: o.fprPerDomain,
+    outDir,
+    command,
+    progress: createProgress(!o.quiet),
+    logCells: !o.quiet && !process.stderr.isTTY,
   });
-  const command = `farma-fuzz eval --planner ${o.planner} --trials ${o.trials} --seeds ${o.seeds} --cycles ${o.cycles} --k ${o.k} --seed ${o.seed}`;
-  const markdown = renderEvalMarkdown(result, { generatedAt: now.toISOString(), command, versions: versions() });
-  mkdirSync(outDir, { recursive: true });
-  writeFileSync(path.join(outDir, 'eval.md'), markdown);
-  writeFileSync(path.join(outDir, 'eval.json'), `${JSON.stringify({ generatedAt: now.toISOString(), command, versions: versions(), ...result }, null, 2)}\n`);
-  const label = plannerLabel(result.planner);
-  const summary = [
-    `Table 1: ASR by defense × domain (Wilson 95%), FPR on benign traces — planner: ${label}`,
-    ...renderDefenseTable(result),
-    '',
-    `Table 2: SENTINEL layer ablation on ${settings.ablationDomain} — planner: ${label}`,
-    ...renderAblationTable(result),
-    ...ablationFindings(result.ablation, ablationBaseline(result)).map((l) => `- ${l}`),
-    '',
-    `Table 3: ASR vs amplification cycles (${settings.sweep.domain}) — planner: ${label}`,
-    ...renderSweepTable(result),
-    `- ${sweepFinding(result)}`,
-    '',
-    `Wrote ${path.join(outDir, 'eval.md')} and eval.json (${(result.elapsedMs / 1000).toFixed(1)} s).`,
-  ].join('\n');
-  return { result, outDir, markdown, summary };
 }
 
 /**
