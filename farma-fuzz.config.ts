@@ -26,5 +26,5 @@ export default defineConfig({
   // Wall-clock bound per cell, seconds; a cell that reaches it reports "interrupted".
   cellTime: 600,
   // Also available: seed (fixed fast-check seed), time (seconds budget), junit ('junit.xml'),
-  // out (report directory, default reports/<date>-<guard>-<seed>).
+  // out (report directory, default reports/<date>-<time>-<guard>-<seed>).
 });

@@ -8,7 +8,8 @@
  * plus the invariants with `--require-invariants` (see `exit-verdict.ts`).
  */
 import path from 'node:path';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { PACKAGE_ROOT } from '../domain/package-root.js';
 import { Command, CommanderError } from 'commander';
 import { FarmaError, errorMessage } from '../domain/errors.js';
 import { redactSecrets } from '../domain/secrets.js';
@@ -36,6 +37,15 @@ function commandWord(argv: readonly string[]): string | undefined {
   return argv.find((a) => !a.startsWith('-'));
 }
 
+/** The `version` field of farma-fuzz's package.json (`unknown` when it cannot be read). */
+function packageVersion(): string {
+  try {
+    return String((JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version?: unknown }).version ?? 'unknown');
+  } catch {
+    return 'unknown';
+  }
+}
+
 /**
  * Builds the full program: every command, including the lazily loaded ones (for tests and
  * for help). `main` builds a smaller one when the command line names a light command.
@@ -51,6 +61,7 @@ export function buildProgram(exit: (code: number) => void): Command {
   program
     .name('farma-fuzz')
     .description('Property-based adversarial fuzzer for LLM-agent memory guards (FARMA attacks vs SENTINEL and baselines).')
+    .version(packageVersion(), '-V, --version', 'print the version of farma-fuzz')
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', `\n${EXIT_CODES_HELP}`)
     .exitOverride();
@@ -95,6 +106,11 @@ export function installProcessHandlers(): void {
   // Until main() settles the code is 4 (guard): if the event loop drains first (a guard module,
   // a guard call or a config file whose loading never finishes), the run must not look like a pass.
   process.exitCode = EXIT.guard;
+  // A reader that stops early (`farma-fuzz --help | head`) closes stdout: the run goes on and
+  // finishes its files; only the printing stops.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') throw e;
+  });
   let settled = false;
   process.on('beforeExit', () => {
     if (!settled) {
