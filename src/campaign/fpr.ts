@@ -61,25 +61,6 @@ function judged(t: Tally | undefined): Interval {
   return interval(t?.k ?? 0, (t?.n ?? 0) - (t?.errors ?? 0));
 }
 
-export interface GuardFprOptions {
-  guard: Guard;
-  store: ScratchStore;
-  domains: DomainId[];
-  runs: number;
-  seed: number;
-  phase: Phase;
-  benignFile?: string;
-  realData: boolean;
-  /** Run the leave-one-source-out check (default true; needs the real data). */
-  loso?: boolean;
-  /** Run the matched estimate of every real set (calibrated on that set's text alone; default true). */
-  matched?: boolean;
-  /** Calibration of the estimate (default: the checked-in weights.json). */
-  calibration?: Calibration;
-  /** Guard calls in flight for an async guard (default 1); the figures are identical for any value. */
-  concurrency?: number;
-}
-
 export interface EstimateOptions {
   guard: Guard;
   store: ScratchStore;
@@ -89,6 +70,17 @@ export interface EstimateOptions {
   phase: Phase;
   /** Guard calls in flight for an async guard (default 1); results are identical for any value. */
   concurrency?: number;
+}
+
+export interface GuardFprOptions extends EstimateOptions {
+  benignFile?: string;
+  realData: boolean;
+  /** Run the leave-one-source-out check (default true; needs the real data). */
+  loso?: boolean;
+  /** Run the matched estimate of every real set (calibrated on that set's text alone; default true). */
+  matched?: boolean;
+  /** Calibration of the estimate (default: the checked-in weights.json). */
+  calibration?: Calibration;
 }
 
 /** Verdicts of `cases` in order, `concurrency` calls in flight for an async guard. */

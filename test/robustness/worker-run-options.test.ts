@@ -7,12 +7,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Guard } from '../../src/domain/guard.js';
 import { runCampaign, type CampaignOutcome } from '../../src/fuzz/campaign.js';
-import { runCampaignParallel } from '../../src/fuzz/parallel.js';
+import { runCampaignParallel, type ParallelCampaignOptions } from '../../src/fuzz/parallel.js';
 import { validateGuardOptions } from '../../src/guards/guard-options.js';
 import { createGuard } from '../../src/guards/registry.js';
 import { MemoryStore } from '../../src/memory/index.js';
 import { FAMILY_REGISTRY, type FamilyId } from '../../generators/families.js';
-import { fuzzWorkerPool, localCellRunner } from '../../src/cli/fuzz-worker.js';
+import { fuzzWorkerPool, localCellRunner, type FuzzWorkerGuard } from '../../src/cli/fuzz-worker.js';
 
 const SEED = 4242;
 const RUNS = 60;
@@ -94,54 +94,47 @@ describe('worker threads get the run options of the calling thread', () => {
 });
 
 describe('the campaign signal reaches every lane', () => {
-  it('a cell running in a worker thread stops and reports interrupted; no further cell starts', async () => {
+  const RUNS_TO_STOP = 5_000_000;
+  /** Two long `none` cells, aborted once `doneAt` cases are done; the rest of the options are the lane's. */
+  function abortedRun(doneAt: number, lane: Partial<ParallelCampaignOptions<FuzzWorkerGuard>>) {
     const controller = new AbortController();
-    const runs = 5_000_000;
-    const o = await runCampaignParallel({
+    return runCampaignParallel<FuzzWorkerGuard>({
       ...fuzzWorkerPool(),
       guardId: 'none',
       guard: { spec: 'none' },
       cells: [{ domain: 'ehr', family: 'naive' }, { domain: 'rap', family: 'naive' }],
       phase: 'write',
-      runsPerCell: runs,
+      runsPerCell: RUNS_TO_STOP,
       seed: 1,
       maxFailures: 0,
       workers: 1,
+      ...lane,
       signal: controller.signal,
       onTotalProgress: (done) => {
-        if (done > 0) controller.abort();
+        if (done >= doneAt) controller.abort();
       },
     });
+  }
+  function expectStoppedInFirstCell(o: Awaited<ReturnType<typeof runCampaignParallel>>): void {
     expect(o.cells.map((c) => `${c.domain}/${c.family}`)).toEqual(['ehr/naive']);
     expect(o.cells[0]?.interrupted).toBe(true);
-    expect(o.cells[0]?.stats.runs).toBeLessThan(runs);
+    expect(o.cells[0]?.stats.runs).toBeLessThan(RUNS_TO_STOP);
+  }
+
+  it('a cell running in a worker thread stops and reports interrupted; no further cell starts', async () => {
+    expectStoppedInFirstCell(await abortedRun(1, { workers: 1 }));
   }, 60_000);
 
   it('on the calling thread too (the runner of `fuzz --workers 2` when workers do not pay)', async () => {
-    const controller = new AbortController();
-    const runs = 5_000_000;
     const store = new MemoryStore(':memory:');
     try {
-      const o = await runCampaignParallel({
-        ...fuzzWorkerPool(),
-        guardId: 'none',
-        guard: { spec: 'none' },
-        cells: [{ domain: 'ehr', family: 'naive' }, { domain: 'rap', family: 'naive' }],
-        phase: 'write',
-        runsPerCell: runs,
-        seed: 1,
-        maxFailures: 0,
-        workers: 2,
-        local: localCellRunner(createGuard('none'), store),
-        startPolicy: { minRemainingMs: Number.MAX_SAFE_INTEGER, cpus: 2, loadAverage: () => 0 },
-        signal: controller.signal,
-        onTotalProgress: (done) => {
-          if (done >= 100) controller.abort();
-        },
-      });
-      expect(o.cells.map((c) => `${c.domain}/${c.family}`)).toEqual(['ehr/naive']);
-      expect(o.cells[0]?.interrupted).toBe(true);
-      expect(o.cells[0]?.stats.runs).toBeLessThan(runs);
+      expectStoppedInFirstCell(
+        await abortedRun(100, {
+          workers: 2,
+          local: localCellRunner(createGuard('none'), store),
+          startPolicy: { minRemainingMs: Number.MAX_SAFE_INTEGER, cpus: 2, loadAverage: () => 0 },
+        }),
+      );
     } finally {
       store.close();
     }
