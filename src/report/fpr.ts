@@ -7,7 +7,7 @@
 import type { Phase } from '../domain/guard.js';
 import { pct } from './markdown.js';
 import { printableLine } from './format-verdict.js';
-import type { Interval } from './model.js';
+import type { Interval, LosoCheckRow } from './model.js';
 
 /** A benign entry the guard rejected, with the layer and the signals that fired. */
 export interface FprRejection {
@@ -65,15 +65,8 @@ export interface ProfileRow {
   matched?: { estimate: Interval; errors: number; gap?: number };
 }
 
-/** Leave-one-source-out: calibrated without `leftOut`, estimated, compared with it. */
-export interface LosoRow {
-  leftOut: string;
-  estimate: Interval;
-  estimateErrors: number;
-  real: Interval;
-  realErrors: number;
-  gap?: number;
-}
+/** Leave-one-source-out: calibrated without `leftOut`, estimated, compared with it (the fuzz report's row shape). */
+export type LosoRow = LosoCheckRow;
 
 /** What `fpr` measures for one guard (`fpr.json`). Rates are in [0,1]. */
 export interface GuardFprReport {
