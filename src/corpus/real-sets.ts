@@ -173,7 +173,12 @@ function extractReflexionMemory(spec: Pick<RealSetSpec, 'name' | 'timestamp'>) {
  * Reflexion HotpotQA run log (`100_questions_5_trials.txt`: per trial, one block per question with
  * `Thought:`, `Action:`, `Observation:`, `Reflections:` and `Correct answer:` lines). Each non-empty
  * `Thought:` line is a `thought_chain` entry (the agent's chain-of-thought answer), each non-empty
- * `Reflections:` line a `reflection` entry; metadata `{ file, trial, line }` (1-based line).
+ * `Reflections:` line a `reflection` entry; metadata `{ file, trial, line, episode }` (1-based line).
+ * Within a block the reflections come first (they were written before the block's thought).
+ * The episode is the block's question (whitespace-collapsed): in Reflexion the memory of a
+ * question is what the agent wrote on that same question in earlier trials, so an entry's own
+ * episode is the question's earlier thoughts and reflections (docs/calibration.md, "Store context").
+ * A `Thought:` or `Reflections:` line before any `Question:` line is an issue naming its line.
  */
 function extractReflexionHotpotqa(spec: Pick<RealSetSpec, 'name' | 'timestamp'>) {
   return (files: ReadonlyMap<string, string>, isExemplar: (text: string) => boolean): Extraction => {
@@ -181,14 +186,34 @@ function extractReflexionHotpotqa(spec: Pick<RealSetSpec, 'name' | 'timestamp'>)
     for (const [file, text] of files) {
       let trial = 0;
       let blocks = 0;
+      let question: string | undefined;
+      // One block's lines, reflections first: a block's `Reflections:` were written after the
+      // question's earlier failed trial, before the block's own `Thought:` (time order).
+      let block: Array<{ text: string; type: 'reflection' | 'thought_chain'; line: number }> = [];
+      const flush = (): void => {
+        for (const x of [...block.filter((y) => y.type === 'reflection'), ...block.filter((y) => y.type === 'thought_chain')]) b.add(x.text, x.type, { file, trial, line: x.line, episode: question });
+        block = [];
+      };
       text.split('\n').forEach((raw, i) => {
         const trialMatch = /^BEGIN TRIAL (\d+)\s*$/.exec(raw);
-        if (trialMatch) trial = Number(trialMatch[1]);
-        if (raw.startsWith('Question:')) blocks += 1;
+        if (trialMatch) {
+          flush();
+          trial = Number(trialMatch[1]);
+        }
+        if (raw.startsWith('Question:')) {
+          flush();
+          blocks += 1;
+          question = raw.slice('Question:'.length).replace(/\s+/g, ' ').trim();
+        }
         const m = /^(Thought|Reflections):\s?(.*)$/.exec(raw);
         if (!m) return;
-        b.add(m[2] ?? '', m[1] === 'Thought' ? 'thought_chain' : 'reflection', { file, trial, line: i + 1 });
+        if (question === undefined) {
+          if ((m[2] ?? '').trim() !== '') b.issues.push({ file, line: i + 1, message: `${m[1]}: line before any "Question:" line (no question to file it under)` });
+          return;
+        }
+        block.push({ text: m[2] ?? '', type: m[1] === 'Thought' ? 'thought_chain' : 'reflection', line: i + 1 });
       });
+      flush();
       if (blocks === 0) b.issues.push({ file, line: 1, message: 'no "Question:" block: not a Reflexion HotpotQA log' });
     }
     return b.result();

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { InputError, TRACE_TYPES, isReasoningTraceType } from '../../src/domain/index.js';
 import { REAL_SET_ENTRIES_FILE, bundledExemplarTest, extractRealSet, loadReactThoughts, loadRealBenignSets, realSetDir } from '../../src/corpus/benign-sets.js';
 import { REAL_SET_SPECS, dedupeKey, serializeEntries } from '../../src/corpus/real-sets.js';
+import { episodeOf } from '../../src/domain/store-context.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const tmp = mkdtempSync(path.join(tmpdir(), 'real-sets-'));
@@ -111,17 +112,26 @@ describe('extraction rules', () => {
     expect(out.entries[1]?.metadata).toEqual({ corpus: 'reflexion-alfworld', file: 't.json', env: 'env_2', index: 0 });
   });
 
-  it('reads Thought: and non-empty Reflections: lines of a Reflexion HotpotQA log, with trial and line', () => {
+  it('reads Thought: and non-empty Reflections: lines of a Reflexion HotpotQA log, with trial, line and the question as episode', () => {
     const hot = REAL_SET_SPECS.find((s) => s.name === 'reflexion-hotpotqa')!;
-    const log = ['BEGIN TRIAL 2', 'Context: ', 'Question: Q1?', "Thought: Let's think step by step. A is B.", 'Action: Finish[B]', 'Reflections: ', 'Correct answer: B', '', 'Question: Q2?', 'Thought: C.', 'Reflections: My reasoning failed because I assumed C.'].join('\n');
+    const log = [
+      'BEGIN TRIAL 1', 'Question: Q1?', 'Thought: D.', 'Reflections: ', 'Question:  Q2 ', 'Thought: E.', 'Reflections: ',
+      'BEGIN TRIAL 2', 'Context: ', 'Question: Q1?', "Thought: Let's think step by step. A is B.", 'Action: Finish[B]', 'Reflections: ', 'Correct answer: B', '', 'Question: Q2', 'Thought: C.', 'Reflections: My reasoning failed because I assumed C.',
+    ].join('\n');
     const out = hot.extract(new Map([['log.txt', log]]), () => false);
     expect(out.issues).toEqual([]);
-    expect(out.entries.map((e) => [e.traceType, e.content, e.metadata?.trial, e.metadata?.line])).toEqual([
-      ['thought_chain', "Let's think step by step. A is B.", 2, 4],
-      ['thought_chain', 'C.', 2, 10],
-      ['reflection', 'My reasoning failed because I assumed C.', 2, 11],
+    // A block's reflection was written before its thought (after the question's failed trial), so it comes first.
+    expect(out.entries.map((e) => [e.traceType, e.content, e.metadata?.trial, e.metadata?.line, e.metadata?.episode])).toEqual([
+      ['thought_chain', 'D.', 1, 3, 'Q1?'],
+      ['thought_chain', 'E.', 1, 6, 'Q2'],
+      ['thought_chain', "Let's think step by step. A is B.", 2, 11, 'Q1?'],
+      ['reflection', 'My reasoning failed because I assumed C.', 2, 18, 'Q2'],
+      ['thought_chain', 'C.', 2, 17, 'Q2'],
     ]);
+    // One episode per question: the store context of a trial-2 entry starts with that question's trial-1 entries.
+    expect(new Set(out.entries.map((e) => episodeOf(e))).size).toBe(2);
     expect(hot.extract(new Map([['x.txt', 'just text']]), () => false).issues[0]?.message).toMatch(/not a Reflexion HotpotQA log/);
+    expect(hot.extract(new Map([['y.txt', 'Thought: orphan.\nQuestion: Q?']]), () => false).issues).toEqual([{ file: 'y.txt', line: 1, message: 'Thought: line before any "Question:" line (no question to file it under)' }]);
   });
 
   it('reads the reflections of each reduced programming-run record and names a bad line', () => {
