@@ -6,6 +6,7 @@ import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, read
 import path from 'node:path';
 import { InputError, UsageError, errorMessage } from '../domain/errors.js';
 import { redactSecrets } from '../domain/secrets.js';
+import { didYouMean } from '../domain/suggest.js';
 import type { Guard } from '../domain/guard.js';
 import { createGuard, GUARDS, isBuiltinGuardId } from '../guards/registry.js';
 import { guardSpecKind, resolveGuard } from '../guards/resolve.js';
@@ -72,7 +73,7 @@ export function parseList<T extends string>(flag: string, value: string, allowed
   if (value === 'all') return [...allowed];
   const items = [...new Set(value.split(',').map((s) => s.trim()).filter(Boolean))];
   for (const item of items) {
-    if (!(allowed as readonly string[]).includes(item)) throw new UsageError(`${flag}: unknown value "${item}" (known: ${allowed.join(', ')}, all)`);
+    if (!(allowed as readonly string[]).includes(item)) throw new UsageError(`${flag}: unknown value "${item}"${didYouMean(item, [...allowed, 'all'])} (known: ${allowed.join(', ')}, all)`);
   }
   if (items.length === 0) throw new UsageError(`${flag} needs at least one value (known: ${allowed.join(', ')}, all)`);
   return items as T[];

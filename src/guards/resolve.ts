@@ -3,6 +3,7 @@
  * endpoint or a subprocess command. Spec forms are listed in `docs/guard-protocol.md`.
  */
 import { GuardLoadError } from '../domain/index.js';
+import { didYouMean } from '../domain/suggest.js';
 import type { Guard } from '../domain/index.js';
 import type { ExecGuardOptions, HttpGuardOptions, ModuleGuardOptions } from './adapters/index.js';
 
@@ -84,7 +85,7 @@ export async function resolveGuard(spec: string, deps: ResolveGuardDeps, options
     case 'builtin':
       if (!deps.knownIds.includes(spec)) {
         throw new GuardLoadError(
-          `unknown guard "${spec}". Built-in guards: ${deps.knownIds.join(', ') || '(none)'}. ` +
+          `unknown guard "${spec}"${didYouMean(spec, deps.knownIds)}. Built-in guards: ${deps.knownIds.join(', ') || '(none)'}. ` +
             `Accepted forms:\n  ${GUARD_SPEC_FORMS.join('\n  ')}`,
           { code: 'usage' },
         );

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { DOMAINS } from '../../domain/fuzz-case.js';
 import { UsageError } from '../../domain/errors.js';
+import { didYouMean } from '../../domain/suggest.js';
 import { GUARDS } from '../../guards/registry.js';
 
 const LISTABLE = ['guards', 'families', 'domains', 'operators'] as const;
@@ -35,7 +36,7 @@ async function listText(what: string): Promise<string> {
       return [`${ops.length} paraphrase/mutation operators (id, group, what each keeps, evasion kinds)`, ...rows].join('\n');
     }
     default:
-      throw new UsageError(`list: unknown kind "${what}" (known: ${LISTABLE.join(', ')})`);
+      throw new UsageError(`list: unknown kind "${what}"${didYouMean(what, LISTABLE)} (known: ${LISTABLE.join(', ')})`);
   }
 }
 
