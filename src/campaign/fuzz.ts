@@ -43,6 +43,7 @@ import { ATTACK_DEFAULTS, mergeAttackCells, runAttackMode } from './attack-mode.
 import { coverageTable, type CoverageTable } from '../report/coverage.js';
 import type { AttackModeResult } from './attack-mode.js';
 import { inShard, shardBlob, shardBlobName, type FinishSettings, type ShardParts, type ShardSpec } from '../report/merge.js';
+import { plural } from '../domain/plural.js';
 
 /** Options of {@link runFuzz}; `G` is the guard descriptor of `workerPool` (opaque here). */
 export interface FuzzOptions<G = unknown> {
@@ -189,12 +190,12 @@ export async function runFuzz<G>(o: FuzzOptions<G>, progress: Progress): Promise
   const runAttack = attackMode && mine(attackUnit);
   const total = cells.length * o.runs;
   let doneBefore = 0;
-  progress.start(total, `${o.guard.id}: ${cells.length} cells`);
+  progress.start(total, `${o.guard.id}: ${plural(cells.length, 'cell')}`);
   const onCellEnd = (c: CellOutcome): void => {
     doneBefore += o.runs;
     const rate = interval(c.stats.violations, c.stats.runs);
     progress.log(
-      `${c.stats.violations === 0 && c.stats.errors === 0 ? '✓' : '✗'} ${c.domain}/${c.family} ${c.property}: ${c.stats.violations}/${c.stats.runs} violations ${pct(rate)}, ${c.stats.errors} errors, ${c.counterexamples.length} minimal counterexample(s)${findingNote(c.counterexamples)}${c.interrupted ? ' (interrupted)' : ''}`,
+      `${c.stats.violations === 0 && c.stats.errors === 0 ? '✓' : '✗'} ${c.domain}/${c.family} ${c.property}: ${c.stats.violations}/${c.stats.runs} violations ${pct(rate)}, ${plural(c.stats.errors, 'error')}, ${plural(c.counterexamples.length, 'minimal counterexample')}${findingNote(c.counterexamples)}${c.interrupted ? ' (interrupted)' : ''}`,
     );
   };
   const workers = o.workers ?? 1;

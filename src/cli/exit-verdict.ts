@@ -17,6 +17,7 @@ import path from 'node:path';
 import type { GateResult, GateThresholds } from '../report/gate.js';
 import type { ReportData } from '../report/model.js';
 import { EXIT } from './exit-codes.js';
+import { plural } from '../domain/plural.js';
 
 /** One check that took part in the decision. */
 interface ExitCheck {
@@ -42,10 +43,6 @@ export interface ExitVerdictOptions {
   requireInvariants?: boolean;
   /** Report folder, named in the finding line. */
   reportDir?: string;
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 function listCells(cells: readonly string[], max = 6): string {

@@ -4,13 +4,14 @@
  */
 import cliProgress from 'cli-progress';
 import { silentProgress, type Progress } from '../campaign/progress.js';
+import { plural } from '../domain/plural.js';
 
 /** The progress of a CLI run on `stream`; `silentProgress` when not `enabled` (`--quiet`). */
 export function createProgress(enabled: boolean, stream: NodeJS.WriteStream = process.stderr): Progress {
   if (!enabled) return silentProgress;
   if (!stream.isTTY) {
     return {
-      start: (total, label) => stream.write(`… ${label} (${total} cases)\n`),
+      start: (total, label) => stream.write(`… ${label} (${plural(total, 'case')})\n`),
       update() {},
       log: (line) => stream.write(`${line}\n`),
       stop() {},

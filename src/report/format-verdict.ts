@@ -5,6 +5,7 @@
  */
 import type { FuzzCase } from '../domain/fuzz-case.js';
 import type { Verdict } from '../domain/verdict.js';
+import { plural } from '../domain/plural.js';
 
 /**
  * Makes untrusted text safe to print to a terminal or a text report: C0/C1 control
@@ -109,7 +110,7 @@ export function formatCounterexample(cx: PrintableCounterexample): string {
     quoteContent(e.content),
     `  truth: ${formatTruth(cx.case)}`,
   ];
-  if (cx.case.setup && cx.case.setup.length > 0) lines.push(`  setup: ${cx.case.setup.length} entries in the store before this one`);
+  if (cx.case.setup && cx.case.setup.length > 0) lines.push(`  setup: ${plural(cx.case.setup.length, 'entry', 'entries')} in the store before this one`);
   lines.push(`  verdict: ${formatDecision(cx.verdict)}`);
   lines.push(...formatTrace(cx.verdict, '    '));
   lines.push(`  signals: ${formatSignals(cx.verdict.signals)}`);

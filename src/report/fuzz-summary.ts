@@ -11,6 +11,7 @@ import { formatCounterexample } from './format-verdict.js';
 import { formatGateCheck } from './gate.js';
 import { pct, realismGapLine } from './markdown.js';
 import { interval, type ReportData } from './model.js';
+import { plural } from '../domain/plural.js';
 
 /** What the summary needs of a finished run: its report, the report folder, and the warnings of the run. */
 export interface FuzzRunSummary {
@@ -44,7 +45,7 @@ export function summaryText(r: FuzzRunSummary, options: { maxCounterexamples?: n
     }
     lines.push('');
   }
-  lines.push(`farma-fuzz · guard ${rep.config.guard} · seed ${rep.config.seed} · ${rep.summary.totalRuns} cases in ${(rep.timing.elapsedMs / 1000).toFixed(1)} s (${rep.timing.casesPerSecond.toFixed(0)} cases/s)`);
+  lines.push(`farma-fuzz · guard ${rep.config.guard} · seed ${rep.config.seed} · ${plural(rep.summary.totalRuns, 'case')} in ${(rep.timing.elapsedMs / 1000).toFixed(1)} s (${rep.timing.casesPerSecond.toFixed(0)} cases/s)`);
   for (const domain of rep.config.domains) {
     lines.push('');
     lines.push(`  ${domain}`);

@@ -11,6 +11,7 @@ import { renderCharts } from './charts.js';
 import { formatGateCheck, type GateResult } from './gate.js';
 import { pct, realismGapLine, renderFindings } from './markdown.js';
 import type { ReportCell, ReportData } from './model.js';
+import { plural } from '../domain/plural.js';
 
 /** HTML-escapes text for element content and quoted attributes (`& < > " '`). */
 export function escapeHtml(text: string): string {
@@ -91,8 +92,8 @@ export async function renderHtml(r: ReportData, options: { gateResult?: GateResu
   out.push(`<title>farma-fuzz report: ${e(c.guard)}</title>`);
   out.push(`<style>${CSS}</style></head><body>`);
   out.push(`<h1>farma-fuzz report: <code>${e(c.guard)}</code></h1>`);
-  const verdict = r.summary.held ? 'Every invariant held.' : `Invariants FAILED in ${r.summary.failingCells.length} cell(s): ${r.summary.failingCells.join(', ')}.`;
-  out.push(`<p><span class="verdict ${r.summary.held ? 'ok' : 'bad'}">${e(verdict)}</span> ${r.summary.totalRuns} cases, ${r.summary.violations} violations, ${r.summary.errors} guard errors.</p>`);
+  const verdict = r.summary.held ? 'Every invariant held.' : `Invariants FAILED in ${plural(r.summary.failingCells.length, 'cell')}: ${r.summary.failingCells.join(', ')}.`;
+  out.push(`<p><span class="verdict ${r.summary.held ? 'ok' : 'bad'}">${e(verdict)}</span> ${plural(r.summary.totalRuns, 'case')}, ${plural(r.summary.violations, 'violation')}, ${plural(r.summary.errors, 'guard error')}.</p>`);
   if (options.gateResult && options.gateResult.checks.length > 0) {
     const g = options.gateResult;
     out.push(`<p><span class="verdict ${g.pass ? 'ok' : 'bad'}">Gate ${g.pass ? 'passed' : 'FAILED'}</span> <span class="muted">judged on the upper bound of each Wilson 95% interval</span></p>`);

@@ -12,6 +12,7 @@ import { formatGateCheck, gate, type GateThresholds } from './gate.js';
 import { pct } from './percent.js';
 import type { ReportCell, ReportData } from './model.js';
 import { xmlSafe, xmlSafeLine } from './xml-text.js';
+import { plural } from '../domain/plural.js';
 
 /** Guard id as a class-name segment: anything but letters, digits, `_` and `-` becomes `_`. */
 function segment(s: string): string {
@@ -50,7 +51,7 @@ function cellFailure(r: ReportData, c: ReportCell): { message: string; type: str
   const rateName = c.property === 'benign-admitted' ? 'FPR' : 'bypass rate';
   const flaky = cxs.filter((x) => x.kind === 'flaky').length;
   const crashes = cxs.filter((x) => x.kind === 'crash').length;
-  const head = `${c.violations} violation(s) and ${c.errors} guard error(s) in ${c.runs} runs; ${rateName} ${pct(c.violationRate)}; ${cxs.length} minimal counterexample(s)${flaky > 0 ? `, ${flaky} flaky` : ''}${crashes > 0 ? `, ${crashes} crashing the guard` : ''}`;
+  const head = `${plural(c.violations, 'violation')} and ${plural(c.errors, 'guard error')} in ${plural(c.runs, 'run')}; ${rateName} ${pct(c.violationRate)}; ${plural(cxs.length, 'minimal counterexample')}${flaky > 0 ? `, ${flaky} flaky` : ''}${crashes > 0 ? `, ${crashes} crashing the guard` : ''}`;
   const replays = cxs.map((x) => `replay ${x.id}: ${x.replay}`);
   const blocks = cxs.map((x) => formatCounterexample({ ...x, verdict: { ...x.verdict, elapsedUs: r.timing.counterexampleUs[x.id] ?? 0 } }));
   return {

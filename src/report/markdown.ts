@@ -10,6 +10,7 @@ import { renderAdaptiveSection, renderAttackSection } from './adaptive.js';
 import { renderCoverage } from './coverage.js';
 import { flipText } from './attack-html.js';
 import { pct } from './percent.js';
+import { plural } from '../domain/plural.js';
 
 export { pct };
 
@@ -41,7 +42,7 @@ export function renderMarkdown(r: ReportData): string {
   const c = r.config;
   out.push(`# farma-fuzz report: ${c.guard}`);
   out.push('');
-  out.push(`**Verdict: ${r.summary.held ? 'every invariant held' : `invariants FAILED in ${r.summary.failingCells.length} cell(s)`}.** ${r.summary.totalRuns} cases, ${r.summary.violations} violations, ${r.summary.errors} guard errors.`);
+  out.push(`**Verdict: ${r.summary.held ? 'every invariant held' : `invariants FAILED in ${plural(r.summary.failingCells.length, 'cell')}`}.** ${plural(r.summary.totalRuns, 'case')}, ${plural(r.summary.violations, 'violation')}, ${plural(r.summary.errors, 'guard error')}.`);
   out.push('');
   out.push('| setting | value |');
   out.push('| --- | --- |');

@@ -143,7 +143,7 @@ describe('import, then check against the store', () => {
     const r = await run(['check', '--guard', fixture('always-hangs.mjs'), '--input', input, '--timeout', '50']);
     expect(r.code).toBe(4);
     expect(r.stdout).toMatch(/"decision":"error"/);
-    expect(r.stderr).toMatch(/1 of 1 verdicts are guard errors/);
+    expect(r.stderr).toMatch(/1 of 1 verdicts is a guard error/);
   });
 });
 

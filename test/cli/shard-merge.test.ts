@@ -66,7 +66,7 @@ describe('fuzz --shard i/n and merge-reports', () => {
     for (const [k, r] of Object.entries(results)) if (k !== 'corpusAfterShards') expect(r.code, `${k}: ${r.stderr}`).toBe(1);
     expect(results.corpusAfterShards!.code).toBe(0);
     expect(results.s1!.stdout).toMatch(/shard 1\/3: .*farma-fuzz-shard-1-of-3\.json/);
-    expect(results.merged!.stderr).toContain('merged 3 shard(s) of guard sentinel, seed 99');
+    expect(results.merged!.stderr).toContain('merged 3 shards of guard sentinel, seed 99');
   });
 
   it('gives the report.json of the unsharded run, less timing and date', () => {

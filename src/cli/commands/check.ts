@@ -48,7 +48,7 @@ export function registerCheckCommand(program: Command, exit: (code: number) => v
           }
           const errors = lines.filter((l) => l.output.decision === 'error').length;
           if (lines.length === 0) process.stderr.write(`warning: ${String(opts.input)} holds no entries\n`);
-          if (errors > 0) process.stderr.write(`${errors} of ${lines.length} verdicts are guard errors (never counted as rejections)\n`);
+          if (errors > 0) process.stderr.write(`${errors} of ${lines.length} verdicts ${errors === 1 ? 'is a guard error' : 'are guard errors'} (never counted as rejections)\n`);
           exit(bad > 0 ? EXIT.input : errors > 0 ? EXIT.guard : EXIT.ok);
         });
       } finally {

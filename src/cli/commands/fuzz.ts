@@ -21,6 +21,7 @@ import { session, withGuard } from '../guard-session.js';
 import { corpusOption, domainOption, guardOption, guardOptionFlag, parseConcurrency, parseRecheck, parseTimeout, phaseOption, quietOption, recheckOption, concurrencyOption, seedOption, timeoutOption } from '../options.js';
 import { createProgress } from '../progress.js';
 import { writeRunOutputs } from '../run-outputs.js';
+import { plural } from '../../domain/plural.js';
 
 
 /** Parses `--shard i/n`, or throws UsageError naming the flag. */
@@ -150,7 +151,7 @@ export function registerFuzzCommand(program: Command, exit: (code: number) => vo
           const progress = createProgress(!opts.quiet);
           session.activeRun = new AbortController();
           process.stderr.write(
-            `farma-fuzz: guard ${guard.id}, seed ${seed}, ${domains.length} domain(s) × ${families.length} famil${families.length === 1 ? 'y' : 'ies'}, ${timeS !== undefined ? `within ${timeS} s` : `${runs} runs per cell`}${configFile ? ` (config ${path.relative(process.cwd(), configFile) || configFile})` : ''}\n`,
+            `farma-fuzz: guard ${guard.id}, seed ${seed}, ${plural(domains.length, 'domain')} × ${plural(families.length, 'family', 'families')}, ${timeS !== undefined ? `within ${timeS} s` : `${plural(runs, 'run')} per cell`}${configFile ? ` (config ${path.relative(process.cwd(), configFile) || configFile})` : ''}\n`,
           );
           // Worker threads rebuild the guard from its spec (src/cli/fuzz-worker.ts); the calling thread is one lane.
           const { fuzzWorkerPool, localCellRunner } = workers > 1 ? await import('../fuzz-worker.js') : { fuzzWorkerPool: undefined, localCellRunner: undefined };

@@ -12,6 +12,7 @@ import { loadGuard } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { closeGuard, trackGuard } from '../guard-session.js';
 import { parseTimeout, timeoutOption } from '../options.js';
+import { plural } from '../../domain/plural.js';
 
 /** Entries `import` commits per write transaction (without a guard). */
 const IMPORT_BATCH = 500;
@@ -71,7 +72,7 @@ export function registerImportCommand(program: Command, exit: (code: number) => 
           }
         }
         process.stdout.write(
-          `${storePath}: ${counts.committed} committed${guard ? `, ${counts.rejected} rejected, ${counts.errors} guard errors` : ''}, ${counts.duplicates} duplicates skipped, ${issues.length} bad lines; the store now holds ${store.view.size('reasoning')} reasoning and ${store.view.size('general')} general entries\n`,
+          `${storePath}: ${counts.committed} committed${guard ? `, ${counts.rejected} rejected, ${plural(counts.errors, 'guard error')}` : ''}, ${plural(counts.duplicates, 'duplicate')} skipped, ${plural(issues.length, 'bad line')}; the store now holds ${store.view.size('reasoning')} reasoning and ${plural(store.view.size('general'), 'general entry', 'general entries')}\n`,
         );
         exit(issues.length > 0 ? EXIT.input : counts.errors > 0 ? EXIT.guard : EXIT.ok);
       } finally {

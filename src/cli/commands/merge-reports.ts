@@ -12,6 +12,7 @@ import { InputError, UsageError } from '../../domain/errors.js';
 import { isShardBlobName, mergeShardBlobs, type ShardBlob } from '../../report/merge.js';
 import { reportsDir, writableDir, writableFile } from '../context.js';
 import { corpusOption } from '../options.js';
+import { plural } from '../../domain/plural.js';
 
 /** Blob files under each path (a blob file itself, or a folder searched up to 4 levels deep), sorted. */
 function findShardBlobs(paths: readonly string[]): string[] {
@@ -75,7 +76,7 @@ export function registerMergeReportsCommand(program: Command, exit: (code: numbe
       const [{ finishFuzz }, { writeRunOutputs }] = await Promise.all([import('../../campaign/fuzz.js'), import('../run-outputs.js')]);
       const { runsPerCell: _r, seed: _s, ...settings } = s;
       const result = await finishFuzz({ ...settings, outDir, ...(corpusDir !== undefined ? { corpusDir } : {}) }, merged.parts);
-      process.stderr.write(`farma-fuzz: merged ${merged.shards} shard(s) of guard ${s.guardId}, seed ${s.seed}, ${s.runsPerCell} runs per cell\n`);
+      process.stderr.write(`farma-fuzz: merged ${plural(merged.shards, 'shard')} of guard ${s.guardId}, seed ${s.seed}, ${plural(s.runsPerCell, 'run')} per cell\n`);
       const verdict = await writeRunOutputs(result, {
         ...(opts.html !== undefined ? { html: opts.html as string | boolean } : {}),
         ...(typeof opts.junit === 'string' ? { junit: opts.junit } : {}),

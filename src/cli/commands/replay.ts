@@ -9,6 +9,7 @@ import { parsePhase } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { withGuardIn } from '../guard-session.js';
 import { concurrencyOption, corpusOption, guardOption, guardOptionFlag, parseConcurrency, parseRecheck, parseTimeout, phaseOption, recheckOption, timeoutOption } from '../options.js';
+import { plural } from '../../domain/plural.js';
 
 
 /** Registers `replay` on the program; `exit` receives the exit code. */
@@ -54,14 +55,14 @@ export function registerReplayCommand(program: Command, exit: (code: number) => 
           process.stdout.write(`${r.lines.join('\n')}\n`);
           const c = r.summary.counts;
           if (!existsSync(r.file)) process.stdout.write(`no corpus file yet for guard ${guard.id}: ${r.file} (fuzz writes it when it finds a counterexample)\n`);
-          if (r.marked > 0) process.stdout.write(`marked ${r.marked} record(s) as fixed in ${r.file}\n`);
+          if (r.marked > 0) process.stdout.write(`marked ${plural(r.marked, 'record')} as fixed in ${r.file}\n`);
           process.stdout.write(
-            `\n${r.records.length} records from ${r.file}: ${c.open} open, ${c['now-passing']} now passing, ${c.fixed} fixed, ${c.regressed} regressed, ${c.flaky} flaky, ${c.error} errors (${r.summary.perSecond.toFixed(0)} entries/s)\n` +
+            `\n${plural(r.records.length, 'record')} from ${r.file}: ${c.open} open, ${c['now-passing']} now passing, ${c.fixed} fixed, ${c.regressed} regressed, ${c.flaky} flaky, ${plural(c.error, 'error')} (${r.summary.perSecond.toFixed(0)} entries/s)\n` +
               (flips.length > 0
-                ? `${flips.length} flip records (original + rewrite): ${['reproduced', 'original-admitted', 'rewrite-rejected', 'both-changed', 'error'].map((k) => `${flips.filter((x) => x.flip?.status === k).length} ${k}`).join(', ')}\n`
+                ? `${plural(flips.length, 'flip record')} (original + rewrite): ${['reproduced', 'original-admitted', 'rewrite-rejected', 'both-changed', 'error'].map((k) => `${flips.filter((x) => x.flip?.status === k).length} ${k}`).join(', ')}\n`
                 : ''),
           );
-          if (r.issues.length > 0) process.stderr.write(`error: ${r.issues.length} corpus line(s) could not be read and were not replayed (named above); fix or remove them\n`);
+          if (r.issues.length > 0) process.stderr.write(`error: ${plural(r.issues.length, 'corpus line')} could not be read and were not replayed (named above); fix or remove them\n`);
           for (const other of r.otherConfigs) process.stdout.write(`note: ${printable(other)}\n`);
           exit(c.regressed > 0 ? EXIT.failed : r.issues.length > 0 ? EXIT.input : EXIT.ok);
         }, guardOptions);
