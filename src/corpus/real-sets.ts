@@ -26,8 +26,10 @@ interface RealSetSource {
   repo: string;
   /** Upstream paths the snapshot was taken from. */
   paths: readonly string[];
-  /** The upstream commit (40 hex digits). */
+  /** The upstream commit (40 hex digits); of the first path when the paths were stored at different commits. */
   commit: string;
+  /** The commit of each path, in `paths` order, when they differ (40 hex digits each). */
+  commits?: readonly string[];
   /** SPDX licence id of the upstream repository. */
   licence: 'MIT' | 'Apache-2.0' | 'BSD-3-Clause' | 'CC-BY-4.0';
 }
@@ -94,7 +96,7 @@ class SetBuilder {
     private readonly isExemplar: (text: string) => boolean,
   ) {}
 
-  add(text: string, traceType: 'reflection' | 'thought_chain' | 'experience', metadata: Record<string, unknown>): void {
+  add(text: string, traceType: 'reflection' | 'thought_chain' | 'experience' | 'observation', metadata: Record<string, unknown>): void {
     const content = text.trim();
     if (content.length === 0) return;
     const key = dedupeKey(content);
@@ -295,6 +297,139 @@ const VOYAGER_SKILLS = {
   timestamp: '2023-05-25T00:00:00.000Z',
 } as const;
 
+/**
+ * SWE-agent trajectories (`*.traj`: `{ trajectory: [{ action, observation, response, thought, state }] }`),
+ * reduced to a JSON list of `{ trajectory, commit, complete, thoughts: string[] }`, one record per
+ * upstream file (`thoughts` = each step's `thought` field in step order, text unchanged; `complete`
+ * false when only a prefix of the steps was copied). Each thought is what the coding agent (GPT-4)
+ * wrote before its next shell or editor command: a `thought_chain` entry, metadata
+ * `{ file, episode, step }` (episode = the upstream trajectory path, step = 1-based).
+ */
+function extractSweAgentThoughts(spec: Pick<RealSetSpec, 'name' | 'timestamp'>) {
+  return (files: ReadonlyMap<string, string>, isExemplar: (text: string) => boolean): Extraction => {
+    const b = new SetBuilder(spec, isExemplar);
+    for (const [file, text] of files) {
+      const value = parseJson(text, file, b.issues);
+      if (value === undefined) continue;
+      if (!Array.isArray(value)) {
+        b.issues.push({ file, line: 1, message: 'expected a JSON list of trajectory records' });
+        continue;
+      }
+      for (const rec of value as unknown[]) {
+        const r = rec as { trajectory?: unknown; thoughts?: unknown } | null;
+        if (typeof r !== 'object' || r === null || typeof r.trajectory !== 'string' || !Array.isArray(r.thoughts) || !r.thoughts.every((t) => typeof t === 'string')) {
+          b.issues.push({ file, line: lineOf(text, JSON.stringify(r?.trajectory ?? '')), message: 'trajectory record needs a string "trajectory" and a "thoughts" list of strings' });
+          continue;
+        }
+        const episode = r.trajectory;
+        (r.thoughts as string[]).forEach((t, i) => b.add(t, 'thought_chain', { file, episode, step: i + 1 }));
+      }
+    }
+    return b.result();
+  };
+}
+
+const SWE_AGENT_THOUGHTS = {
+  name: 'swe-agent-thoughts',
+  timestamp: '2024-06-01T00:00:00.000Z',
+} as const;
+
+/** `Thought: ...` lines of a ReAct-format text (the text after the prefix, one per line). */
+function thoughtLines(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    const m = /^Thought:\s?(.*)$/.exec(line);
+    if (m) out.push(m[1] ?? '');
+  }
+  return out;
+}
+
+/**
+ * FireAct HotpotQA trajectories (`trajs/*.json`: question id → `{ reward, em, f1, gt, pred, prompt,
+ * traj, ... }`), reduced to question id → `{ reward, traj }`. `traj` is either the whole ReAct text
+ * of a fine-tuned Llama agent (a string) or the chat of a fine-tuned GPT-3.5 agent (a list of
+ * `{ role, content }`; only `assistant` turns are the agent's). Each `Thought:` line is a
+ * `thought_chain` entry, metadata `{ file, episode, step }` (episode = `<file>#<question id>`).
+ */
+function extractFireactTrajs(spec: Pick<RealSetSpec, 'name' | 'timestamp'>) {
+  return (files: ReadonlyMap<string, string>, isExemplar: (text: string) => boolean): Extraction => {
+    const b = new SetBuilder(spec, isExemplar);
+    for (const [file, text] of files) {
+      const value = parseJson(text, file, b.issues);
+      if (value === undefined) continue;
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        b.issues.push({ file, line: 1, message: 'expected a JSON object of question id to trajectory record' });
+        continue;
+      }
+      for (const [qid, rec] of Object.entries(value as Record<string, unknown>)) {
+        const traj = (rec as { traj?: unknown } | null)?.traj;
+        let agentText: string[] | undefined;
+        if (typeof traj === 'string') agentText = [traj];
+        else if (Array.isArray(traj) && traj.every((m) => typeof m === 'object' && m !== null && typeof (m as { role?: unknown }).role === 'string' && typeof (m as { content?: unknown }).content === 'string')) {
+          agentText = (traj as Array<{ role: string; content: string }>).filter((m) => m.role === 'assistant').map((m) => m.content);
+        }
+        if (agentText === undefined) {
+          b.issues.push({ file, line: lineOf(text, JSON.stringify(qid)), message: `record "${qid}" needs a "traj" string or a list of { role, content } messages` });
+          continue;
+        }
+        const episode = `${file}#${qid}`;
+        agentText.flatMap(thoughtLines).forEach((t, i) => b.add(t, 'thought_chain', { file, episode, step: i + 1 }));
+      }
+    }
+    return b.result();
+  };
+}
+
+const FIREACT_HOTPOTQA = {
+  name: 'fireact-hotpotqa',
+  timestamp: '2023-09-20T00:00:00.000Z',
+} as const;
+
+/**
+ * Generative Agents memory stream (`associative_memory/nodes.json`: node id → `{ node_count, type,
+ * depth, created, subject, predicate, object, description, embedding_key, poignancy, keywords,
+ * filling, ... }`, newest node first), reduced to node id → `{ type, depth, created, predicate,
+ * description }`. Read oldest first (the order the agent wrote them). A `thought` node (a
+ * reflection or plan the agent derived from earlier memories) becomes a `reflection` entry of the
+ * reasoning store; an `event` or `chat` node (something the agent perceived or a conversation it
+ * had) an `observation` of the general store. Metadata `{ file, node, nodeType, depth, created,
+ * episode }` (episode = the simulated hour of `created`, `YYYY-MM-DD HH`).
+ */
+function extractGenerativeAgentsNodes(spec: Pick<RealSetSpec, 'name' | 'timestamp'>) {
+  return (files: ReadonlyMap<string, string>, isExemplar: (text: string) => boolean): Extraction => {
+    const b = new SetBuilder(spec, isExemplar);
+    for (const [file, text] of files) {
+      const value = parseJson(text, file, b.issues);
+      if (value === undefined) continue;
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        b.issues.push({ file, line: 1, message: 'expected a JSON object of node id to memory node' });
+        continue;
+      }
+      const nodes: Array<{ node: string; n: number; type: string; depth: unknown; created: string; description: string }> = [];
+      for (const [node, rec] of Object.entries(value as Record<string, unknown>)) {
+        const r = rec as { type?: unknown; depth?: unknown; created?: unknown; description?: unknown } | null;
+        const n = Number(/^node_(\d+)$/.exec(node)?.[1] ?? Number.NaN);
+        if (!Number.isInteger(n) || typeof r !== 'object' || r === null || typeof r.type !== 'string' || typeof r.created !== 'string' || typeof r.description !== 'string') {
+          b.issues.push({ file, line: lineOf(text, JSON.stringify(node)), message: `memory node "${node}" needs an id node_<n>, a string "type", "created" and "description"` });
+          continue;
+        }
+        nodes.push({ node, n, type: r.type, depth: r.depth, created: r.created, description: r.description });
+      }
+      nodes.sort((x, y) => x.n - y.n);
+      for (const x of nodes) {
+        const traceType = x.type === 'thought' ? 'reflection' : 'observation';
+        b.add(x.description, traceType, { file, node: x.node, nodeType: x.type, depth: x.depth, created: x.created, episode: x.created.slice(0, 13) });
+      }
+    }
+    return b.result();
+  };
+}
+
+const GENERATIVE_AGENTS = {
+  name: 'generative-agents',
+  timestamp: '2023-07-01T00:00:00.000Z',
+} as const;
+
 const REFLEXION_WEBSHOP = {
   name: 'reflexion-webshop',
   timestamp: '2023-03-20T00:00:00.000Z',
@@ -382,6 +517,71 @@ export const REAL_SET_SPECS: readonly RealSetSpec[] = [
       licence: 'MIT',
     },
     extract: extractVoyagerSkills(VOYAGER_SKILLS),
+  },
+  {
+    ...SWE_AGENT_THOUGHTS,
+    dir: 'swe-agent-thoughts',
+    snapshot: ['thoughts.json'],
+    summary: 'SWE-agent (GPT-4) coding and CTF trajectory thoughts, MIT',
+    domain: 'other',
+    source: {
+      repo: 'princeton-nlp/SWE-agent',
+      paths: [
+        'tests/test_data/trajectories/gpt4__swe-bench-dev-easy_first_only__default__t-0.00__p-0.95__c-3.00__install-1/pydicom__pydicom-1458.traj',
+        'tests/test_data/trajectories/gpt4__klieret__swe-agent-test-repo__default_from_url__t-0.00__p-0.95__c-3.00__install-1/klieret__swe-agent-test-repo-i1.traj',
+        'tests/test_data/trajectories/ctf/misc/networking_1.traj',
+        'tests/test_data/trajectories/ctf/forensics/flash.traj',
+        'trajectories/demonstrations/ctf/crypto/BabyEncryption.traj',
+        'trajectories/demonstrations/ctf/pwn/warmup.traj',
+        'trajectories/demonstrations/ctf/web/i_got_id_demo.traj',
+        'trajectories/demonstrations/ctf/rev/rock.traj',
+      ],
+      commit: 'f146cee078d8bdc5857baaa8bb578cd98a184052',
+      commits: [
+        'f146cee078d8bdc5857baaa8bb578cd98a184052',
+        'af8c67005ca80c3e3bc7e8ec558b28c6befa9038',
+        '74507d5157ef9c287cee5144ade7ea82f672768f',
+        'd193b5fb8cc8ed87e6a7f287c61db1e776267410',
+        '3aadbd78608d7ea64490ac2a689ba6b5516729a5',
+        '141dd8586d25e94e4742acc79341cd402f87d46a',
+        'd3b0af21f5dc2537c78e21a656c840f397628088',
+        'c39bcaf904c38c358996ae562c0600bcce63b354',
+      ],
+      licence: 'MIT',
+    },
+    extract: extractSweAgentThoughts(SWE_AGENT_THOUGHTS),
+  },
+  {
+    ...FIREACT_HOTPOTQA,
+    dir: 'fireact-hotpotqa',
+    snapshot: ['gpt-3.5-ft.head.json', 'llama-2-13b-lora.head.json'],
+    summary: 'FireAct fine-tuned GPT-3.5 and Llama-2-13B HotpotQA thoughts, MIT',
+    domain: 'react-qa',
+    source: {
+      repo: 'anchen1011/FireAct',
+      paths: [
+        'trajs/hotpotqa_dev_0_500_ft_gpt-3.5-turbo-0613_princeton-nlp__7woQRsdi_0.0_2023-09-21-16-19-51.json',
+        'trajs/hotpotqa_dev_0_500_llama_models_lora_llama-2-13b-d_1000_0.7_2023-09-18-13-40-08.json',
+      ],
+      commit: 'd7e77f510c849d444e8d4186f51c3454da16e08c',
+      commits: ['d7e77f510c849d444e8d4186f51c3454da16e08c', '8a39dff7585d956f2cfd9c8086342aeff20ecb1c'],
+      licence: 'MIT',
+    },
+    extract: extractFireactTrajs(FIREACT_HOTPOTQA),
+  },
+  {
+    ...GENERATIVE_AGENTS,
+    dir: 'generative-agents',
+    snapshot: ['nodes.isabella.head.json'],
+    summary: 'Generative Agents memory stream (reflections, plans, observations), Apache-2.0',
+    domain: 'other',
+    source: {
+      repo: 'joonspk-research/generative_agents',
+      paths: ['environment/frontend_server/compressed_storage/July1_the_ville_isabella_maria_klaus-step-3-20/personas/Isabella Rodriguez/bootstrap_memory/associative_memory/nodes.json'],
+      commit: '7ad910cac16f59b444df6bba45752a4fc1cde7da',
+      licence: 'Apache-2.0',
+    },
+    extract: extractGenerativeAgentsNodes(GENERATIVE_AGENTS),
   },
 ];
 

@@ -65,6 +65,11 @@ describe.each(REAL_SET_SPECS.map((s) => [s.name, s] as const))('extracted real s
     expect(source).toContain(spec.source.commit);
     for (const p of spec.source.paths) expect(source).toContain(p);
     expect(spec.source.commit).toMatch(/^[0-9a-f]{40}$/);
+    if (spec.source.commits !== undefined) {
+      expect(spec.source.commits).toHaveLength(spec.source.paths.length);
+      expect(spec.source.commits[0]).toBe(spec.source.commit);
+      for (const c of spec.source.commits) expect(source).toContain(c);
+    }
     for (const f of spec.snapshot) expect(existsSync(path.join(dir, f)), f).toBe(true);
     expect(readFileSync(path.join(dir, 'README.md'), 'utf8')).toContain(spec.name);
   });
@@ -159,6 +164,55 @@ describe('extraction rules', () => {
     const out = voy.extract(new Map([['s.json', text]]), () => false);
     expect(out.entries.map((e) => [e.content, e.traceType, e.store, e.metadata?.skill])).toEqual([['async function mineLog(bot) {\n    // Mines one log.\n}', 'experience', 'general', 'mineLog']]);
     expect(out.issues).toEqual([{ file: 's.json', line: 3, message: 'description of skill "broken" is not a string' }]);
+  });
+
+  it('reads the thoughts of reduced SWE-agent trajectories in step order, one episode per trajectory, and drops empty thoughts', () => {
+    const swe = REAL_SET_SPECS.find((s) => s.name === 'swe-agent-thoughts')!;
+    const text = JSON.stringify([
+      { trajectory: 'a.traj', commit: 'x', complete: true, thoughts: ['Let me open `setup.py` first.\n\n', '\n', "The fix is in `numpy_handler.py`; let's edit line 293.\n"] },
+      { trajectory: 'b.traj', thoughts: 'not a list' },
+      { trajectory: 'c.traj', thoughts: ['Let me open `setup.py` first.'] },
+    ]);
+    const out = swe.extract(new Map([['t.json', text]]), () => false);
+    expect(out.entries.map((e) => [e.content, e.traceType, e.store, e.metadata?.episode, e.metadata?.step])).toEqual([
+      ['Let me open `setup.py` first.', 'thought_chain', 'reasoning', 'a.traj', 1],
+      ["The fix is in `numpy_handler.py`; let's edit line 293.", 'thought_chain', 'reasoning', 'a.traj', 3],
+    ]);
+    expect(out.issues).toHaveLength(1);
+    expect(out.issues[0]?.message).toMatch(/"thoughts" list of strings/);
+  });
+
+  it('reads the Thought: lines of FireAct trajectories, from a ReAct text or from the assistant turns of a chat only', () => {
+    const fire = REAL_SET_SPECS.find((s) => s.name === 'fireact-hotpotqa')!;
+    const chat = JSON.stringify({
+      q1: { reward: true, traj: [{ role: 'user', content: 'Thought: not the agent' }, { role: 'assistant', content: 'Thought: A is B.\nAction: finish[B]' }] },
+      q2: { reward: false, traj: 7 },
+    });
+    const react = JSON.stringify({ q1: { reward: false, traj: '### Response:\nThought: I need to search A.\nAction: search[A]\nObservation: A is C.\nThought: So C.\nAction: finish[C]\n' } });
+    const out = fire.extract(new Map([['chat.json', chat], ['react.json', react]]), () => false);
+    expect(out.entries.map((e) => [e.content, e.metadata?.episode, e.metadata?.step])).toEqual([
+      ['A is B.', 'chat.json#q1', 1],
+      ['I need to search A.', 'react.json#q1', 1],
+      ['So C.', 'react.json#q1', 2],
+    ]);
+    expect(out.issues.map((i) => [i.file, i.line])).toEqual([['chat.json', 1]]);
+    expect(out.issues[0]?.message).toMatch(/record "q2"/);
+  });
+
+  it('reads a Generative Agents memory stream oldest node first: thoughts as reflections, events and chats as observations, episode = simulated hour', () => {
+    const ga = REAL_SET_SPECS.find((s) => s.name === 'generative-agents')!;
+    const text = JSON.stringify({
+      node_12: { type: 'thought', depth: 2, created: '2023-02-13 20:17:10', predicate: 'be', description: 'Isabella is excited about the party' },
+      node_11: { type: 'event', depth: 0, created: '2023-02-13 19:03:10', predicate: 'is', description: 'bed is idle' },
+      node_10: { type: 'event', depth: 0, created: '2023-02-13 18:45:20', predicate: 'is', description: 'Bed is  idle' },
+      node_x: { type: 'event', created: '2023-02-13 18:00:00', description: 'no number' },
+    });
+    const out = ga.extract(new Map([['n.json', text]]), () => false);
+    expect(out.entries.map((e) => [e.content, e.traceType, e.store, e.metadata?.node, e.metadata?.episode])).toEqual([
+      ['Bed is  idle', 'observation', 'general', 'node_10', '2023-02-13 18'],
+      ['Isabella is excited about the party', 'reflection', 'reasoning', 'node_12', '2023-02-13 20'],
+    ]);
+    expect(out.issues).toEqual([{ file: 'n.json', line: 1, message: 'memory node "node_x" needs an id node_<n>, a string "type", "created" and "description"' }]);
   });
 
   it('reports a malformed snapshot by file and a bad record by line, and keeps the good records', () => {
