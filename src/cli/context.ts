@@ -31,6 +31,7 @@ export async function loadGuard(spec: string, timeoutMs?: number, guardOptions?:
   }
   // guard-options.ts holds zod schemas: loaded only when options were given.
   const options = given && isBuiltinGuardId(spec) ? (await import('../guards/guard-options.js')).validateGuardOptions(spec, guardOptions) : undefined;
+  if (guardSpecKind(spec) === 'module') routeConsoleToStderr();
   const guard = await resolveGuard(
     spec,
     { createBuiltin: (id) => createGuard(id, options), knownIds: BUILTIN_GUARD_IDS },
@@ -46,6 +47,19 @@ export async function loadGuard(spec: string, timeoutMs?: number, guardOptions?:
     throw new UsageError(`guard ${spec} claims the id "${guard.id}" of a built-in guard; give it its own id (its findings would go into corpora/regressions/${guard.id}.jsonl)`);
   }
   return guard;
+}
+
+let consoleRouted = false;
+
+/**
+ * stdout carries farma-fuzz's own output only (the JSON lines of `check`, the summaries, which
+ * it writes with `process.stdout.write`): what a module guard prints with `console.log`,
+ * `console.info` or `console.debug` goes to stderr, so `check > verdicts.jsonl` stays JSONL.
+ */
+function routeConsoleToStderr(): void {
+  if (consoleRouted) return;
+  consoleRouted = true;
+  console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
 }
 
 /** Largest timer Node accepts, ms (2^31 − 1); longer ones silently become 1 ms. */

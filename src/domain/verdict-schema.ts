@@ -87,9 +87,15 @@ function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
  * parseVerdict({ decision: 'admit', trace: [null] });
  * // { ok: false, message: 'trace[0]: expected an object, got null' }
  */
-export function parseVerdict(value: unknown): { ok: true; verdict: Verdict } | { ok: false; message: string } {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { ok: false, message: `verdict must be an object, got ${describeValue(value)}` };
+export function parseVerdict(raw: unknown): { ok: true; verdict: Verdict } | { ok: false; message: string } {
+  let value: unknown;
+  try {
+    const shaped = interpretVerdictShape(raw);
+    if ('message' in shaped) return { ok: false, message: shaped.message };
+    value = shaped.value;
+  } catch (e) {
+    // A getter that throws, a Proxy: the value is not plain data.
+    return { ok: false, message: `verdict could not be read: ${e instanceof Error ? e.message : String(e)}` };
   }
   let parsed: ReturnType<ReturnType<typeof getVerdictSchema>['safeParse']>;
   try {
@@ -103,7 +109,7 @@ export function parseVerdict(value: unknown): { ok: true; verdict: Verdict } | {
     const parts = issues.slice(0, 3).map((i) => {
       const at = pathText(i.path);
       if (i.code === 'invalid_value' && i.path.length === 1 && i.path[0] === 'decision') {
-        return `decision must be admit|reject|error, got ${describeValue(valueAt(value, i.path))}`;
+        return `decision must be admit|reject|error, got ${describeValue(valueAt(value, i.path))} (also read: ${Object.keys(DECISION_ALIASES).join(', ')}; any case)`;
       }
       const bad = valueAt(value, i.path);
       const got = describeValue(bad);
@@ -123,6 +129,104 @@ export function parseVerdict(value: unknown): { ok: true; verdict: Verdict } | {
     delete verdict.error;
   }
   return { ok: true, verdict };
+}
+
+/**
+ * Decision words read as `admit` or `reject`, besides the canonical ones (any case, trimmed).
+ * Third-party guards answer in their own vocabulary; these have one meaning only.
+ */
+const DECISION_ALIASES: Readonly<Record<string, 'admit' | 'reject'>> = {
+  allow: 'admit', allowed: 'admit', accept: 'admit', accepted: 'admit', admitted: 'admit', pass: 'admit', passed: 'admit', safe: 'admit', benign: 'admit',
+  block: 'reject', blocked: 'reject', deny: 'reject', denied: 'reject', refuse: 'reject', refused: 'reject', rejected: 'reject', flag: 'reject', flagged: 'reject', unsafe: 'reject', malicious: 'reject',
+};
+
+/**
+ * Boolean fields that stand for a decision when `decision` is absent, by their normalised name
+ * (lower case, `_` and a leading `is` removed: `is_safe`, `isSafe` and `safe` are one): `true`
+ * on an admit-field means admit, `true` on a reject-field means reject.
+ */
+const BOOLEAN_DECISION_FIELDS: Readonly<Record<string, 'admit' | 'reject'>> = {
+  allowed: 'admit', allow: 'admit', admitted: 'admit', admit: 'admit', safe: 'admit', accepted: 'admit',
+  blocked: 'reject', block: 'reject', rejected: 'reject', reject: 'reject', flagged: 'reject', unsafe: 'reject', malicious: 'reject', denied: 'reject',
+};
+
+/** Optional top-level fields where `null` (Python's `None`) means "absent". */
+const NULLABLE_FIELDS = ['layer', 'trace', 'signals', 'score', 'reasons', 'elapsedUs', 'error'] as const;
+
+function normalisedFieldName(key: string): string {
+  const k = key.toLowerCase().replace(/[_\-\s]/g, '');
+  return k.startsWith('is') && k.length > 2 ? k.slice(2) : k;
+}
+
+function decisionWord(word: string): string {
+  const w = word.trim().toLowerCase();
+  return DECISION_ALIASES[w] ?? w;
+}
+
+/**
+ * Reads the answer shapes third-party guards commonly give into the canonical Verdict shape,
+ * before the schema checks it (docs/guard-protocol.md, "Answers read besides the canonical shape"):
+ * a decision word in any case or one of {@link DECISION_ALIASES}; a bare decision string; a
+ * boolean decision field such as `allowed` or `blocked` when `decision` is absent; a Verdict
+ * wrapped as `{ verdict: {...} }`; `null` for an optional field; `reasons` as one string;
+ * `reason` (one string) when `reasons` is absent; boolean signals (1 or 0).
+ * Ambiguous answers get a message saying what to return instead: a bare boolean, a boolean
+ * `decision`, a score without a decision (farma-fuzz never picks a threshold for a guard).
+ */
+function interpretVerdictShape(raw: unknown): { value: unknown } | { message: string } {
+  if (raw === undefined) return { message: 'verdict must be an object, got nothing (undefined: does check() return its verdict on every path?)' };
+  if (typeof raw === 'boolean') {
+    return { message: `verdict must be an object, got the boolean ${raw}: a bare boolean is ambiguous (true = allowed, or true = flagged?); return { decision: "admit" } or { decision: "reject" }, or { allowed: ${raw} } if ${raw} means allowed` };
+  }
+  if (typeof raw === 'string') {
+    const d = decisionWord(raw);
+    return (DECISIONS as readonly string[]).includes(d) ? { value: { decision: d } } : { message: `verdict must be an object, got ${describeValue(raw)}` };
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { message: `verdict must be an object, got ${describeValue(raw)}` };
+  let v = raw as Record<string, unknown>;
+  if (v.decision === undefined && typeof v.verdict === 'object' && v.verdict !== null && !Array.isArray(v.verdict)) v = v.verdict as Record<string, unknown>;
+  const out: Record<string, unknown> = { ...v };
+  for (const k of NULLABLE_FIELDS) if (out[k] === null) delete out[k];
+  if (typeof out.decision === 'string') out.decision = decisionWord(out.decision);
+  else if (typeof out.decision === 'boolean') {
+    return { message: `decision must be admit|reject|error, got the boolean ${out.decision}: a boolean decision is ambiguous; answer "admit" or "reject"` };
+  } else if (out.decision === undefined || out.decision === null) {
+    const found: Array<[string, 'admit' | 'reject']> = [];
+    for (const [k, x] of Object.entries(out)) {
+      const polarity = BOOLEAN_DECISION_FIELDS[normalisedFieldName(k)];
+      if (polarity !== undefined && typeof x === 'boolean') found.push([k, x ? polarity : polarity === 'admit' ? 'reject' : 'admit']);
+    }
+    const decisions = new Set(found.map(([, d]) => d));
+    if (decisions.size > 1) return { message: `decision is missing and the boolean fields disagree (${found.map(([k]) => `${k}: ${String(out[k])}`).join(', ')}); answer decision "admit" or "reject"` };
+    if (found.length > 0) out.decision = found[0]?.[1];
+    else {
+      const keys = Object.keys(out);
+      const scoreNote = typeof out.score === 'number' ? ` It has a score (${out.score}) but farma-fuzz never picks a threshold for a guard: answer decision "reject" when the score is over your tau_guard, else "admit".` : '';
+      return { message: `decision must be admit|reject|error (or a boolean field such as allowed or blocked), got nothing (fields: ${keys.length ? keys.join(', ') : 'none'})${scoreNote ? `.${scoreNote}` : ''}` };
+    }
+  }
+  if (typeof out.reasons === 'string') out.reasons = [out.reasons];
+  else if (out.reasons === undefined && typeof out.reason === 'string') out.reasons = [out.reason];
+  if (out.elapsedUs === undefined && typeof out.elapsed_us === 'number') out.elapsedUs = out.elapsed_us;
+  if (typeof out.signals === 'object' && out.signals !== null && !Array.isArray(out.signals)) {
+    const sig = out.signals as Record<string, unknown>;
+    if (Object.values(sig).some((x) => typeof x === 'boolean' || x === null)) {
+      const fixed: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(sig)) if (x !== null) fixed[k] = typeof x === 'boolean' ? (x ? 1 : 0) : x;
+      out.signals = fixed;
+    }
+  }
+  if (Array.isArray(out.trace)) {
+    out.trace = out.trace.map((t: unknown) => {
+      if (typeof t !== 'object' || t === null) return t;
+      const item = { ...(t as Record<string, unknown>) };
+      if (item.value === null) delete item.value;
+      if (item.reasons === null) delete item.reasons;
+      else if (typeof item.reasons === 'string') item.reasons = [item.reasons];
+      return item;
+    });
+  }
+  return { value: out };
 }
 
 function article(expected: unknown): string {

@@ -61,10 +61,11 @@ describe('createExecGuard', () => {
     expect((guard as ReturnType<typeof createExecGuard>).stats().processes).toEqual([{ starts: 2, restarts: 1 }]);
   }, 60_000);
 
-  it('gives malformed for a non-JSON line or a bad verdict without losing later answers', async () => {
-    const guard = track(createExecGuard(`python3 ${FIX}/junk-exec.py`, { timeoutMs: 3000 }));
+  it('skips a non-JSON line (a timeout quotes it), gives malformed for a bad verdict, and loses no later answer', async () => {
+    const guard = track(createExecGuard(`python3 ${FIX}/junk-exec.py`, { timeoutMs: 3000, onWarning: () => undefined }));
     const verdicts = await Promise.all(['ok1', 'junk', 'ok2', 'bad', 'ok3'].map((c) => guard.check(makeEntry(c), WRITE_CTX)));
-    expect(verdicts.map((v) => v.error?.kind ?? v.decision)).toEqual(['admit', 'malformed', 'admit', 'malformed', 'admit']);
+    expect(verdicts.map((v) => v.error?.kind ?? v.decision)).toEqual(['admit', 'timeout', 'admit', 'malformed', 'admit']);
+    expect(verdicts[1]?.error?.message).toMatch(/wrote 1 stdout line\(s\) that are not answers, which were skipped \(first: "not json at all"\)/);
   });
 
   it('close() stops the process and later checks are unavailable', async () => {

@@ -39,6 +39,11 @@ export interface ExecGuardOptions {
   cwd?: string;
   /** Number of stderr lines kept and quoted in crash messages (default 5). */
   stderrLines?: number;
+  /**
+   * Called once, the first time a process writes a stdout line that is not an answer (a log
+   * line, a banner), which is skipped (default: one `warning: …` line on stderr).
+   */
+  onWarning?: (message: string) => void;
 }
 
 /** The exec guard's configuration, as it appears in reports (the pool size is a run setting, not part of it). */
@@ -62,6 +67,8 @@ export interface ExecGuardStats {
   timeouts: number;
   /** Most requests in flight at once. */
   maxInFlight: number;
+  /** stdout lines that were not answers (logs, banners, JSON without `id`, `verdict` or `decision`), skipped. */
+  skippedLines: number;
   /** One item per process slot: how often it was started and restarted. */
   processes: { starts: number; restarts: number }[];
   circuit: 'closed' | 'open' | 'half-open';
@@ -96,6 +103,10 @@ interface Slot {
   failuresInARow: number;
   starts: number;
   stderrTail: string[];
+  /** Lines this process wrote to stdout that were not answers (logs, a banner), skipped. */
+  noise: { count: number; first: string };
+  /** Whether this process has written anything to stdout since it started. */
+  wroteStdout: boolean;
 }
 
 function validInt(name: string, value: number, min: number, command: string): number {
@@ -144,18 +155,27 @@ export function createExecGuard(command: string, options: ExecGuardOptions = {})
   if (!(cooldownMs >= 0)) throw new GuardLoadError(`exec guard ${JSON.stringify(command)}: circuitCooldownMs must be >= 0, got ${cooldownMs}`);
   if (!(restartDelayMs >= 0)) throw new GuardLoadError(`exec guard ${JSON.stringify(command)}: restartDelayMs must be >= 0, got ${restartDelayMs}`);
   const keepLines = options.stderrLines ?? 5;
+  const warn = options.onWarning ?? ((message: string) => void process.stderr.write(`warning: ${message}\n`));
 
   const limit = pLimit(concurrency);
-  const slots: Slot[] = Array.from({ length: concurrency }, () => ({ proc: null, busy: false, pending: null, failuresInARow: 0, starts: 0, stderrTail: [] }));
+  const slots: Slot[] = Array.from({ length: concurrency }, () => ({ proc: null, busy: false, pending: null, failuresInARow: 0, starts: 0, stderrTail: [], noise: { count: 0, first: '' }, wroteStdout: false }));
   const memory = new InputFailureMemory(inputFailureLimit);
   const perInput = new PerInputQueue();
   const circuit = new Circuit({ threshold: circuitThreshold, cooldownMs, maxCooldownMs: Math.max(cooldownMs, MAX_COOLDOWN_MS) });
-  const counts = { sent: 0, notResent: 0, refused: 0, crashes: 0, timeouts: 0, maxInFlight: 0 };
+  const counts = { sent: 0, notResent: 0, refused: 0, crashes: 0, timeouts: 0, maxInFlight: 0, skippedLines: 0 };
   let inFlight = 0;
   let seq = 0;
   let closed = false;
 
   const stderrNote = (slot: Slot): string => (slot.stderrTail.length ? `; stderr: ${slot.stderrTail.join(' | ')}` : '');
+  /** What the process wrote on stdout besides answers, or that it wrote nothing: the likely cause of a missing answer. */
+  const stdoutNote = (slot: Slot): string => {
+    if (slot.noise.count > 0) {
+      return `; it wrote ${slot.noise.count} stdout line(s) that are not answers, which were skipped (first: ${JSON.stringify(slot.noise.first)}): stdout is for answer lines {"id": N, "verdict": {...}}, logs go to stderr`;
+    }
+    if (!slot.wroteStdout) return '; it wrote nothing on stdout: does it answer each line before reading the next one, and flush stdout after each answer (Python: print(..., flush=True) or python3 -u)?';
+    return '';
+  };
 
   function kill(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {
     try {
@@ -182,17 +202,21 @@ export function createExecGuard(command: string, options: ExecGuardOptions = {})
     });
     slot.starts++;
     slot.stderrTail = [];
+    slot.noise = { count: 0, first: '' };
+    slot.wroteStdout = false;
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8');
     child.stderr.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
       if (child !== slot.proc) return;
+      slot.wroteStdout = true;
       out += chunk;
       if (out.length > MAX_LINE_CHARS && out.indexOf('\n') < 0) {
         // A reply line this long is not a verdict: stop reading and restart the process.
-        slot.stderrTail = [...slot.stderrTail, `stdout line longer than ${MAX_LINE_CHARS} characters`].slice(-keepLines);
         out = '';
+        settle(slot, { malformed: `exec guard wrote a stdout line longer than ${MAX_LINE_CHARS} characters without a newline (an answer is one short JSON line); the process is restarted` });
+        slot.proc = null;
         kill(child, 'SIGKILL');
         return;
       }
@@ -218,7 +242,7 @@ export function createExecGuard(command: string, options: ExecGuardOptions = {})
       if (child !== slot.proc) return;
       if (err.trim()) slot.stderrTail = [...slot.stderrTail, excerpt(err, 300)].slice(-keepLines);
       slot.proc = null;
-      settle(slot, { crashed: `exec guard ${why} while checking this input${stderrNote(slot)}` });
+      settle(slot, { crashed: `exec guard ${why} while checking this input${stderrNote(slot)}${slot.noise.count > 0 ? stdoutNote(slot) : ''}` });
     };
     child.on('error', (e) => onGone(`could not run (${e.message})`));
     child.on('close', (code, signal) => onGone(signal ? `was killed by ${signal}` : `exited with code ${code}`));
@@ -231,25 +255,49 @@ export function createExecGuard(command: string, options: ExecGuardOptions = {})
   function onLine(slot: Slot, line: string): void {
     const p = slot.pending;
     if (!p) return;
+    const tookUs = p.elapsed(); // the guard's time ends with its line; reading it is ours
+    const text = line.charCodeAt(0) === 0xfeff ? line.slice(1) : line;
     let msg: unknown;
     try {
-      msg = JSON.parse(line);
+      msg = JSON.parse(text);
     } catch {
-      settle(slot, { malformed: `exec guard wrote a stdout line that is not JSON: ${excerpt(line)}` });
+      if (/^[[{]/.test(text)) {
+        settle(slot, { malformed: `exec guard wrote a stdout line that starts like JSON but is not JSON: ${excerpt(text)} (an answer is one JSON object on one line: not pretty-printed, no newline inside)` });
+        return;
+      }
+      noteNoise(slot, text); // a log line or a banner: skipped, the answer may still come
       return;
     }
-    const m = (typeof msg === 'object' && msg !== null ? msg : {}) as { id?: unknown; verdict?: unknown };
-    if (typeof m.id === 'number' && m.id < p.id) return; // a late answer to a request that already timed out
-    if (m.id !== p.id) {
+    if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) {
+      noteNoise(slot, text);
+      return;
+    }
+    const m = msg as { id?: unknown; verdict?: unknown; decision?: unknown };
+    if (m.id === undefined && m.verdict === undefined && m.decision === undefined && !parseVerdict(msg).ok) {
+      noteNoise(slot, text); // a structured log line ({"level": "info", ...})
+      return;
+    }
+    // Each process has one request in flight, so an answer without an id can only be for it.
+    const id = typeof m.id === 'string' && /^\d+$/.test(m.id.trim()) ? Number(m.id) : m.id;
+    if (typeof id === 'number' && id < p.id) return; // a late answer to a request that already timed out
+    if (id !== undefined && id !== p.id) {
       settle(slot, { malformed: `exec guard answered id ${JSON.stringify(m.id)}, expected ${p.id}` });
       return;
     }
-    const parsed = parseVerdict(m.verdict);
+    const parsed = parseVerdict(m.verdict !== undefined ? m.verdict : msg);
     if (!parsed.ok) {
       settle(slot, { malformed: `exec guard answered a malformed verdict: ${parsed.message}` });
       return;
     }
-    settle(slot, { ok: { ...parsed.verdict, elapsedUs: p.elapsed() } });
+    settle(slot, { ok: { ...parsed.verdict, elapsedUs: tookUs } });
+  }
+
+  function noteNoise(slot: Slot, text: string): void {
+    if (slot.noise.count === 0) slot.noise.first = excerpt(text, 120);
+    slot.noise.count++;
+    if (counts.skippedLines++ === 0) {
+      warn(`exec guard ${JSON.stringify(command)} wrote a stdout line that is not an answer; it is skipped, and so is every later one (stdout is for answer lines, logs go to stderr): ${JSON.stringify(excerpt(text, 120))}`);
+    }
   }
 
   /** A free slot: a running idle process first, else the idle slot whose process is down. */
@@ -270,6 +318,7 @@ export function createExecGuard(command: string, options: ExecGuardOptions = {})
       slot.proc = start(slot);
     }
     const child = slot.proc;
+    slot.noise = { count: 0, first: '' };
     const elapsed = startStopwatch();
     counts.sent++;
     inFlight++;
@@ -278,7 +327,7 @@ export function createExecGuard(command: string, options: ExecGuardOptions = {})
       const outcome = await new Promise<Outcome>((resolve) => {
         const timer = setTimeout(() => {
           if (slot.pending?.id !== id) return;
-          settle(slot, { timeout: `exec guard did not answer within ${timeoutMs} ms` });
+          settle(slot, { timeout: `exec guard did not answer within ${timeoutMs} ms${stdoutNote(slot)}` });
           slot.proc = null;
           kill(child, 'SIGKILL');
         }, timeoutMs);

@@ -19,9 +19,32 @@ import type { MemoryEntry, Phase } from '../../domain/index.js';
  */
 export function inputKey(entry: MemoryEntry, phase: Phase): string {
   const { id: _id, timestamp: _timestamp, store: _store, ...rest } = entry;
-  const text = canonicalize({ entry: rest, phase });
+  let text: string | undefined;
+  try {
+    text = canonicalize({ entry: rest, phase });
+  } catch (e) {
+    // canonicalize (RFC 8785) refuses a lone surrogate, which JSON carries as an escape: so does the key.
+    if (!HAS_LONE_SURROGATE.test(JSON.stringify(rest))) throw e;
+    text = canonicalize(wellFormed({ entry: rest, phase }));
+  }
   if (text === undefined) throw new TypeError('entry cannot be serialised');
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+const LONE_SURROGATE = /\p{Cs}/gu;
+/** A lone surrogate as `JSON.stringify` writes it (an escape; paired ones stay characters). */
+const HAS_LONE_SURROGATE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
+
+/** The value with every lone surrogate in its strings and keys written as the text `\uXXXX`. */
+function wellFormed(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(LONE_SURROGATE, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+  if (Array.isArray(value)) return value.map(wellFormed);
+  if (typeof value === 'object' && value !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[wellFormed(k) as string] = wellFormed(v);
+    return out;
+  }
+  return value;
 }
 
 /**

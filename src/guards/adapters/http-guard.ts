@@ -142,11 +142,11 @@ export function createHttpGuard(url: string, options: HttpGuardOptions = {}): Ht
     headerNames: Object.keys(options.headers ?? {}).sort(),
   };
 
-  /** One attempt: an answer to keep, or a failure that may be retried. */
-  type Attempt = { done: Verdict; answered: boolean } | { retry: string };
+  /** One attempt: an answer to keep, or a failure that may be retried (after `waitMs` when the endpoint asked for it). */
+  type Attempt = { done: Verdict; answered: boolean } | { retry: string; waitMs?: number };
 
-  /** POSTs `body` once; resolves to the status and body text (`undefined` when over the cap). */
-  function post(body: string, onTimeout: () => void): Promise<{ status: number; text: string | undefined }> {
+  /** POSTs `body` once; resolves to the status, the headers the adapter reads and the body text (`undefined` when over the cap). */
+  function post(body: string, onTimeout: () => void): Promise<{ status: number; text: string | undefined; retryAfter?: string; location?: string }> {
     return new Promise((resolve, reject) => {
       const req = transport.request(parsedUrl, {
         method: 'POST',
@@ -179,6 +179,10 @@ export function createHttpGuard(url: string, options: HttpGuardOptions = {}): Ht
         reject(new Error('connection closed before the answer was complete'));
       });
       req.on('response', (res) => {
+        const head = {
+          ...(typeof res.headers['retry-after'] === 'string' ? { retryAfter: res.headers['retry-after'] } : {}),
+          ...(typeof res.headers.location === 'string' ? { location: res.headers.location } : {}),
+        };
         const chunks: Buffer[] = [];
         let size = 0;
         let over = false;
@@ -189,7 +193,7 @@ export function createHttpGuard(url: string, options: HttpGuardOptions = {}): Ht
             // The rest is not read: this socket is not reused.
             res.destroy();
             done();
-            resolve({ status: res.statusCode ?? 0, text: undefined });
+            resolve({ status: res.statusCode ?? 0, text: undefined, ...head });
             return;
           }
           chunks.push(c);
@@ -197,7 +201,7 @@ export function createHttpGuard(url: string, options: HttpGuardOptions = {}): Ht
         res.on('end', () => {
           if (over) return;
           done();
-          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') });
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), ...head });
         });
         res.on('error', (e) => {
           if (over) return;
@@ -214,23 +218,39 @@ export function createHttpGuard(url: string, options: HttpGuardOptions = {}): Ht
     let timedOut = false;
     counts.sent++;
     try {
-      const { status, text } = await post(body, () => (timedOut = true));
+      const { status, text, retryAfter, location } = await post(body, () => (timedOut = true));
+      // The guard's time ends with its answer; reading the answer is farma-fuzz's work.
+      const tookUs = elapsed();
       if (text === undefined) {
-        return { done: errorVerdict('malformed', `guard endpoint answered more than ${MAX_RESPONSE_BYTES} bytes`, elapsed()), answered: true };
+        return { done: errorVerdict('malformed', `guard endpoint answered more than ${MAX_RESPONSE_BYTES} bytes`, tookUs), answered: true };
       }
-      if (status >= 500) return { retry: `HTTP ${status}: ${excerpt(text)}` };
+      // 429 (rate limit) and 5xx are retried; a Retry-After the endpoint sends is honoured, up to a bound.
+      if (status >= 500 || status === 429) {
+        const waitMs = retryAfterMs(retryAfter);
+        return { retry: `HTTP ${status}${retryAfter !== undefined ? ` (Retry-After: ${retryAfter})` : ''}: ${excerpt(text)}`, ...(waitMs !== undefined ? { waitMs } : {}) };
+      }
+      if (status >= 300 && status < 400) {
+        const to = location !== undefined ? new URL(location, parsedUrl).href : undefined;
+        return {
+          done: errorVerdict('malformed', `guard endpoint answered HTTP ${status}, a redirect${to ? ` to ${to}` : ''}; redirects are not followed: give that URL as the guard spec`, tookUs),
+          answered: true,
+        };
+      }
       if (status !== 200) {
-        return { done: errorVerdict('malformed', `guard endpoint answered HTTP ${status}: ${excerpt(text)}`, elapsed()), answered: true };
+        const hint = status === 400 || status === 422 || status === 415 ? ' (the endpoint refused the request: it is a POST of application/json {"entry": {...}, "phase": "write"|"retrieve", "store": {"size": {...}}}, docs/guard-protocol.md)' : '';
+        return { done: errorVerdict('malformed', `guard endpoint answered HTTP ${status}: ${excerpt(text)}${hint}`, tookUs), answered: true };
       }
+      const bodyText = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+      if (bodyText.trim() === '') return { done: errorVerdict('malformed', 'guard endpoint answered HTTP 200 with an empty body; expected a Verdict as JSON', tookUs), answered: true };
       let json: unknown;
       try {
-        json = JSON.parse(text);
+        json = JSON.parse(bodyText);
       } catch {
-        return { done: errorVerdict('malformed', `guard endpoint answered a body that is not JSON: ${excerpt(text)}`, elapsed()), answered: true };
+        return { done: errorVerdict('malformed', `guard endpoint answered a body that is not JSON: ${excerpt(bodyText)}`, tookUs), answered: true };
       }
       const parsed = parseVerdict(json);
-      if (!parsed.ok) return { done: errorVerdict('malformed', `guard endpoint answered a malformed verdict: ${parsed.message}`, elapsed()), answered: true };
-      return { done: { ...parsed.verdict, elapsedUs: elapsed() }, answered: true };
+      if (!parsed.ok) return { done: errorVerdict('malformed', `guard endpoint answered a malformed verdict: ${parsed.message}`, tookUs), answered: true };
+      return { done: { ...parsed.verdict, elapsedUs: tookUs }, answered: true };
     } catch (cause) {
       if (timedOut) return { done: errorVerdict('timeout', `guard endpoint did not answer within ${timeoutMs} ms`, elapsed()), answered: false };
       if (closed) return { done: errorVerdict('unavailable', 'HTTP guard was closed', elapsed()), answered: false };
@@ -266,12 +286,14 @@ export function createHttpGuard(url: string, options: HttpGuardOptions = {}): Ht
       return errorVerdict('unavailable', `guard endpoint ${parsedUrl.href} is down: ${gate.reason}`, 0);
     }
     let last = '';
+    let askedWaitMs: number | undefined;
     for (let k = 0; k <= retries; k++) {
-      if (k > 0) await sleep(retryDelayMs * 2 ** (k - 1));
+      if (k > 0) await sleep(Math.max(retryDelayMs * 2 ** (k - 1), askedWaitMs ?? 0));
       if (closed) return errorVerdict('unavailable', 'HTTP guard was closed', elapsed());
       const result = await attempt(body);
       if ('retry' in result) {
         last = result.retry;
+        askedWaitMs = result.waitMs;
         continue;
       }
       if (result.answered) {
@@ -302,6 +324,17 @@ export function createHttpGuard(url: string, options: HttpGuardOptions = {}): Ht
       agent.destroy();
     },
   };
+}
+
+/** Longest wait a `Retry-After` header can ask for before a retry, ms. */
+const MAX_RETRY_AFTER_MS = 10_000;
+
+/** A `Retry-After` value (seconds, or an HTTP date) as ms, at most {@link MAX_RETRY_AFTER_MS}; `undefined` when absent or unreadable. */
+function retryAfterMs(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  const ms = /^\d+(\.\d+)?$/.test(v) ? Number(v) * 1000 : Date.parse(v) - Date.now();
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS) : undefined;
 }
 
 /** Socket errors carry a `code` (ECONNREFUSED, ECONNRESET, ...): keep it in the message. */

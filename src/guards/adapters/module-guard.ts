@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { GuardLoadError, errorVerdict, errorMessage } from '../../domain/index.js';
 import { parseVerdict } from '../../domain/verdict-schema.js';
-import type { Guard, GuardContext, MemoryEntry, Verdict } from '../../domain/index.js';
+import type { Guard, GuardContext, MemoryEntry, StoreView, Verdict } from '../../domain/index.js';
 import { startStopwatch } from './wire-request.js';
 import { importModule } from './import-module.js';
 
@@ -69,6 +69,15 @@ export async function loadModuleGuard(path: string, options: ModuleGuardOptions 
   }
 
   const inner = await pickGuard(mod, file, options.factoryOptions ?? {});
+  const init = (inner as { init?: unknown }).init;
+  if (typeof init === 'function') {
+    // An optional set-up hook (load a model, open a connection), awaited once before the first check.
+    try {
+      await (init as (o: Record<string, unknown>) => unknown).call(inner, options.factoryOptions ?? {});
+    } catch (cause) {
+      throw new GuardLoadError(`guard module ${file}: init() threw: ${errorMessage(cause)}`, { cause });
+    }
+  }
   return wrapGuard(inner, file, timeoutMs);
 }
 
@@ -84,7 +93,8 @@ async function pickGuard(mod: Record<string, unknown>, file: string, factoryOpti
     if (typeof value === 'function' && name !== 'guard') {
       let made: unknown;
       try {
-        made = await (value as (o: Record<string, unknown>) => unknown)(factoryOptions);
+        // `export default class MyGuard { check() {…} }`: a class is constructed, not called.
+        made = isClass(value) ? new (value as new (o: Record<string, unknown>) => unknown)(factoryOptions) : await (value as (o: Record<string, unknown>) => unknown)(factoryOptions);
       } catch (cause) {
         const why = errorMessage(cause);
         throw new GuardLoadError(`guard module ${file}: factory export "${name}" threw: ${why}`, { cause });
@@ -97,10 +107,18 @@ async function pickGuard(mod: Record<string, unknown>, file: string, factoryOpti
     );
   }
   const names = Object.keys(mod);
+  // One guard object exported under a name of its own (`export const myGuard = { check }`): nothing else to choose from.
+  const guardLike = names.filter((n) => isGuardLike(mod[n]));
+  if (guardLike.length === 1) return validateGuard(mod[guardLike[0] as string], file, `export "${guardLike[0]}"`);
   throw new GuardLoadError(
     `guard module ${file} exports no guard: expected "guard", "default" or "createGuard" ` +
-      `(found ${names.length ? names.map((n) => `"${n}"`).join(', ') : 'no exports'})`,
+      `(found ${names.length ? names.map((n) => `"${n}"`).join(', ') : 'no exports'})` +
+      (guardLike.length > 1 ? `; several exports have a check() function (${guardLike.join(', ')}): export the one to test as "guard"` : ''),
   );
+}
+
+function isClass(value: unknown): boolean {
+  return typeof value === 'function' && /^class[\s{]/.test(Function.prototype.toString.call(value));
 }
 
 function isGuardLike(value: unknown): value is Record<string, unknown> {
@@ -117,6 +135,7 @@ function validateGuard(value: unknown, file: string, what: string): Guard {
   if (g.id !== undefined && (typeof g.id !== 'string' || g.id.length === 0)) fail(`has an invalid id ${JSON.stringify(g.id)}`);
   if (g.mode !== undefined && g.mode !== 'sync' && g.mode !== 'async') fail(`has mode ${JSON.stringify(g.mode)}, expected "sync" or "async"`);
   if (g.close !== undefined && typeof g.close !== 'function') fail(`has a close that is not a function`);
+  if (g.init !== undefined && typeof g.init !== 'function') fail(`has an init that is not a function`);
   return value as Guard;
 }
 
@@ -146,13 +165,24 @@ function wrapGuard(inner: Guard, file: string, timeoutMs: number): Guard {
 /** Runs one inner check under the time bound; always resolves to a Verdict. */
 async function checkBounded(inner: Guard, entry: MemoryEntry, ctx: GuardContext, timeoutMs: number): Promise<Verdict> {
   const elapsed = startStopwatch();
-  let pending: Promise<unknown>;
+  let returned: unknown;
   try {
-    // Called as a method so class-based guards keep `this`.
-    pending = Promise.resolve(inner.check(entry, ctx));
+    // Called as a method so class-based guards keep `this`. The guard gets its own copy of the
+    // entry and a view it cannot re-wire: a guard that edits what it is given must never change
+    // the case the fuzzer records, shrinks and writes to the corpus.
+    returned = inner.check(copyOf(entry), { phase: ctx.phase, store: readOnlyView(ctx.store) });
   } catch (cause) {
     return errorVerdict('threw', `guard threw: ${messageOf(cause)}`, elapsed());
   }
+  if (!isThenable(returned)) {
+    // A synchronous answer: its time is the call's own, never the wait behind other checks in flight.
+    const tookUs = elapsed();
+    if (tookUs > timeoutMs * 1000) return errorVerdict('timeout', `guard answered after ${(tookUs / 1000).toFixed(0)} ms, over the ${timeoutMs} ms bound`, tookUs);
+    const parsed = parseVerdict(returned);
+    if (!parsed.ok) return errorVerdict('malformed', `guard returned a malformed verdict: ${parsed.message}`, tookUs);
+    return { ...parsed.verdict, elapsedUs: tookUs };
+  }
+  const pending = Promise.resolve(returned);
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<'timeout'>((res) => {
     timer = setTimeout(() => res('timeout'), timeoutMs);
@@ -167,13 +197,47 @@ async function checkBounded(inner: Guard, entry: MemoryEntry, ctx: GuardContext,
     // A synchronous guard cannot be interrupted, but a late answer is still a timeout, never a verdict.
     const tookUs = elapsed();
     if (tookUs > timeoutMs * 1000) return errorVerdict('timeout', `guard answered after ${(tookUs / 1000).toFixed(0)} ms, over the ${timeoutMs} ms bound`, tookUs);
-    if (!outcome.ok) return errorVerdict('threw', `guard threw: ${messageOf(outcome.cause)}`, elapsed());
+    if (!outcome.ok) return errorVerdict('threw', `guard threw: ${messageOf(outcome.cause)}`, tookUs);
+    // The guard's time stops when it answered: reading its answer is farma-fuzz's work.
     const parsed = parseVerdict(outcome.value);
-    if (!parsed.ok) return errorVerdict('malformed', `guard returned a malformed verdict: ${parsed.message}`, elapsed());
-    return { ...parsed.verdict, elapsedUs: elapsed() };
+    if (!parsed.ok) return errorVerdict('malformed', `guard returned a malformed verdict: ${parsed.message}`, tookUs);
+    return { ...parsed.verdict, elapsedUs: tookUs };
   } finally {
     clearTimeout(timer);
   }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+/** A deep copy of the entry for the guard (the entry itself when it holds something that cannot be cloned). */
+function copyOf(entry: MemoryEntry): MemoryEntry {
+  try {
+    return structuredClone(entry);
+  } catch {
+    return entry;
+  }
+}
+
+const readOnlyViews = new WeakMap<StoreView, StoreView>();
+
+/** A frozen view that forwards to `view`, one per view: a guard that assigns to it cannot change what later checks see. */
+function readOnlyView(view: StoreView): StoreView {
+  let ro = readOnlyViews.get(view);
+  if (ro === undefined) {
+    const forward: StoreView = {
+      size: (store) => view.size(store),
+      countByKey: (key, store) => view.countByKey(key, store),
+      countByTraceType: (traceType, store) => view.countByTraceType(traceType, store),
+      search: (query, k, store) => view.search(query, k, store),
+    };
+    const termMatches = view.termMatches;
+    if (typeof termMatches === 'function') forward.termMatches = (query, perTerm, store) => termMatches.call(view, query, perTerm, store);
+    ro = Object.freeze(forward);
+    readOnlyViews.set(view, ro);
+  }
+  return ro;
 }
 
 function messageOf(cause: unknown): string {

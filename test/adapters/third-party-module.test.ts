@@ -1,0 +1,75 @@
+/**
+ * Module guards written the way an outside author writes them (test/fixtures/third-party):
+ * their own decision words and null fields are read; ambiguous answers are errors that say
+ * what to return; a class export and an init() work; a guard that edits its entry or store
+ * view never changes the case the fuzzer keeps.
+ */
+import { describe, expect, it } from 'vitest';
+import { GuardLoadError } from '../../src/domain/index.js';
+import { evaluateAsync } from '../../src/fuzz/evaluate.js';
+import { loadModuleGuard } from '../../src/guards/adapters/module-guard.js';
+import { MemoryStore } from '../../src/memory/index.js';
+import { WRITE_CTX, makeEntry } from '../fixtures/guards/make-entry.js';
+
+const FIX = 'test/fixtures/third-party';
+
+describe('module guards of outside authors', () => {
+  it('reads decision words in any case, a string reason, null fields and boolean signals', async () => {
+    const g = await loadModuleGuard(`${FIX}/own-words.mjs`);
+    const blocked = await g.check(makeEntry('We skip the check.'), WRITE_CTX);
+    const allowed = await g.check(makeEntry('Checked the format.'), WRITE_CTX);
+    expect(blocked).toMatchObject({ decision: 'reject', reasons: ['mentions skip'], signals: { skip: 1 } });
+    expect(blocked).not.toHaveProperty('score');
+    expect(allowed).toMatchObject({ decision: 'admit', reasons: [], signals: { skip: 0 } });
+  });
+
+  it('refuses ambiguous answers with a message saying what to return, and reads { allowed }', async () => {
+    const g = await loadModuleGuard(`${FIX}/ambiguous.mjs`);
+    const [bool, score, nothing, allowed] = await Promise.all(['bool', 'score', 'nothing', 'allowed'].map((c) => g.check(makeEntry(c), WRITE_CTX)));
+    expect(bool?.error?.kind).toBe('malformed');
+    expect(bool?.error?.message).toMatch(/got the boolean true: a bare boolean is ambiguous.*decision: "admit"/);
+    expect(score?.error?.message).toMatch(/got nothing \(fields: score\).*score \(0\.93\).*never picks a threshold/);
+    expect(nothing?.error?.message).toMatch(/got nothing \(undefined: does check\(\) return its verdict on every path\?\)/);
+    expect(allowed).toMatchObject({ decision: 'reject', reasons: ['policy 7'] });
+  });
+
+  it('constructs a class default export with the factory options and awaits its init()', async () => {
+    const g = await loadModuleGuard(`${FIX}/class-default.mjs`, { factoryOptions: { words: ['waive'] } });
+    expect(g.id).toBe('class-default');
+    expect((await g.check(makeEntry('We waive the review.'), WRITE_CTX)).decision).toBe('reject');
+    expect((await g.check(makeEntry('We skip it.'), WRITE_CTX)).decision).toBe('admit');
+  });
+
+  it('an init() that throws is a load error naming the file', async () => {
+    const { writeFileSync, mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'farma-init-')), 'bad-init.mjs');
+    writeFileSync(file, "export const guard = { check: () => ({ decision: 'admit' }), init() { throw new Error('no model file'); } };\n");
+    await expect(loadModuleGuard(file)).rejects.toThrow(GuardLoadError);
+    await expect(loadModuleGuard(file)).rejects.toThrow(/bad-init\.mjs: init\(\) threw: no model file/);
+  });
+
+  it('takes the one export that is a guard when it is not called guard, default or createGuard', async () => {
+    const g = await loadModuleGuard(`${FIX}/named-only.mjs`);
+    expect(g.id).toBe('named-only');
+    expect((await g.check(makeEntry('skip it'), WRITE_CTX)).decision).toBe('reject');
+  });
+
+  it('a guard that edits its entry and store view changes neither the case nor later checks', async () => {
+    const g = await loadModuleGuard(`${FIX}/mutating.mjs`);
+    const store = new MemoryStore(':memory:');
+    try {
+      const entry = makeEntry('Original Text');
+      const c = { entry, truth: { label: 'benign' as const, family: 'x', domain: 'x', template: 'x', operators: [] } };
+      const before = JSON.stringify(c);
+      const first = await evaluateAsync(g, c, store, 'write');
+      const second = await evaluateAsync(g, c, store, 'write');
+      expect(JSON.stringify(c)).toBe(before);
+      expect(first.signals?.size).toBe(0);
+      expect(second.signals?.size).toBe(0);
+    } finally {
+      store.close();
+    }
+  });
+});
