@@ -43,6 +43,8 @@ export interface SearchRunOptions {
 export async function runSearch(o: SearchRunOptions): Promise<SearchSummary> {
   const rows: SearchRow[] = [];
   const skipped: Array<{ domain: string; family: string; template: string }> = [];
+  const errored: Array<{ domain: string; family: string; template: string; message: string }> = [];
+  const errorOf = (v: { error?: { kind: string; message: string } }): string => redactSecrets(`${v.error?.kind ?? 'error'}: ${v.error?.message ?? 'guard error'}`);
   const from = o.from ?? 'rejected';
   const meta = { guard: o.guard.id, mode: o.mode, strategy: o.strategy, budget: o.budget, seed: o.seed };
   if (o.strategy === 'mcts') {
@@ -66,6 +68,11 @@ export async function runSearch(o: SearchRunOptions): Promise<SearchSummary> {
           skipped.push({ domain, family: start.family, template: start.template });
           continue;
         }
+        // A guard error on the unmutated case is no rejection: there is nothing to search from.
+        if (r.original.verdict.decision === 'error') {
+          errored.push({ domain, family: start.family, template: start.template, message: errorOf(r.original.verdict) });
+          continue;
+        }
         const row: SearchRow = {
           domain,
           family: start.family,
@@ -86,12 +93,17 @@ export async function runSearch(o: SearchRunOptions): Promise<SearchSummary> {
         o.onRow?.(row);
       }
     }
-    return { ...summariseSearch(meta, rows), skipped };
+    return { ...summariseSearch(meta, rows), skipped, errored };
   }
   for (const domain of o.domains) {
     for (const family of o.families) {
       for (const start of startCases(domain, family, o.seed)) {
-        if (from === 'rejected' && (await evaluateCase(o.guard, start.case, o.store, o.phase)).verdict.decision === 'admit') {
+        const first = (await evaluateCase(o.guard, start.case, o.store, o.phase)).verdict;
+        if (first.decision === 'error') {
+          errored.push({ domain, family, template: start.template, message: errorOf(first) });
+          continue;
+        }
+        if (from === 'rejected' && first.decision === 'admit') {
           skipped.push({ domain, family, template: start.template });
           continue;
         }
@@ -142,7 +154,7 @@ export async function runSearch(o: SearchRunOptions): Promise<SearchSummary> {
       }
     }
   }
-  return { ...summariseSearch(meta, rows), skipped };
+  return { ...summariseSearch(meta, rows), skipped, errored };
 }
 
 /**

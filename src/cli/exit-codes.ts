@@ -46,6 +46,6 @@ export const EXIT_CODES_HELP = `Exit codes:
   2    usage or configuration: bad flag, option or config value; LLM endpoint refusing the key, missing or unreachable
   3    input: a file, record, corpus or memory store is malformed, unreadable or not writable
   4    guard: the guard cannot be loaded or started, or answered error where a verdict was needed (check, import,
-       every call of a fuzz run)
+       every call of a fuzz or fpr run, every start case of a search)
   5    internal error of farma-fuzz
   130  interrupted (Ctrl-C)`;

@@ -175,6 +175,8 @@ export interface SearchSummary {
   proposed: number;
   /** Start cases the guard admitted unmutated: skipped, not searched (`--from rejected`). */
   skipped?: Array<{ domain: string; family: string; template: string }>;
+  /** Start cases whose unmutated check was a guard `error`: not searched, never counted as resisting. */
+  errored?: Array<{ domain: string; family: string; template: string; message: string }>;
 }
 
 /** Linear-interpolation quantile (type 7) of sorted numbers; p in [0,1]. */
@@ -250,7 +252,9 @@ export function renderSearchSummary(s: SearchSummary): string {
   const out: string[] = [];
   out.push(`### Black-box search: ${s.mode} mode, ${s.strategy}, budget ${s.budget} queries`);
   out.push('');
-  const skippedNote = s.skipped && s.skipped.length > 0 ? ` ${s.skipped.length} more start cases were admitted unmutated and skipped (listed below).` : '';
+  const skippedNote =
+    (s.skipped && s.skipped.length > 0 ? ` ${s.skipped.length} more start cases were admitted unmutated and skipped (listed below).` : '') +
+    (s.errored && s.errored.length > 0 ? ` ${s.errored.length} start cases got a guard error unmutated and were not searched (listed below).` : '');
   out.push(`Start cases searched: ${s.rows.length} (one per template, rejected unmutated). Bypassed within the budget: ${pct(s.bypass)}.${skippedNote}`);
   if (s.queries) {
     const q = s.queries;
@@ -281,6 +285,12 @@ export function renderSearchSummary(s: SearchSummary): string {
   out.push('');
   if (s.skipped && s.skipped.length > 0) {
     out.push(`Skipped start cases (admitted unmutated, no search needed): ${s.skipped.map((x) => `\`${x.template}\``).join(', ')}.`);
+    out.push('');
+  }
+  if (s.errored && s.errored.length > 0) {
+    out.push(`Start cases the guard answered with an error (not searched, neither bypassed nor resisting; ${s.errored.length}):`);
+    out.push('');
+    for (const e of s.errored) out.push(`- \`${e.template}\`: ${e.message}`);
     out.push('');
   }
   out.push('| template | result | queries | path | minimal set | discarded / proposed |');

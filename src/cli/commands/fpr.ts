@@ -1,12 +1,15 @@
 /**
  * `farma-fuzz fpr`: the FPR of a guard on benign traces (`src/campaign/fpr.ts` measures, `src/report/fpr.ts`
- * renders): writes fpr.md and fpr.json, prints the summary without the list of rejected entries. Exit 0.
+ * renders): writes fpr.md and fpr.json, prints the summary without the list of rejected entries. Exit 0,
+ * or 4 when every guard call answered error (nothing was judged).
  */
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { DomainId } from '../../domain/fuzz-case.js';
 import { DOMAINS } from '../../domain/fuzz-case.js';
-import { redactDeep } from '../../domain/secrets.js';
+import { redactDeep, redactSecrets } from '../../domain/secrets.js';
+import type { Guard } from '../../domain/guard.js';
+import { guardSpecKind } from '../../guards/resolve.js';
 import { checkBenignFile, defaultRunId, parseList, parsePhase, parseSeed, positiveInt, reportsDir, writableDir } from '../context.js';
 import { withGuardIn } from '../guard-session.js';
 import { concurrencyOption, domainOption, guardOption, parseConcurrency, parseTimeout, phaseOption, quietOption, seedOption, timeoutOption } from '../options.js';
@@ -41,7 +44,22 @@ export function registerFprCommand(program: Command, exit: (code: number) => voi
       const store = new MemoryStore(':memory:');
       try {
         const concurrency = parseConcurrency(opts.concurrency as string | undefined);
-        await withGuardIn(String(opts.guard), parseTimeout(opts.timeout as string), concurrency, async (guard) => {
+        await withGuardIn(String(opts.guard), parseTimeout(opts.timeout as string), concurrency, async (loaded) => {
+          // An outside guard's first error message is kept, to say why when every call failed.
+          let firstError: string | undefined;
+          const guard: Guard =
+            guardSpecKind(String(opts.guard)) === 'builtin'
+              ? loaded
+              : {
+                  id: loaded.id,
+                  mode: 'async',
+                  config: loaded.config,
+                  check: async (entry, ctx) => {
+                    const v = await loaded.check(entry, ctx);
+                    if (v.decision === 'error') firstError ??= v.error?.message;
+                    return v;
+                  },
+                };
           // Rejected entries quote the guard's reasons and signal names: redacted before any output.
           const report = redactDeep(await measureGuardFpr(
             {
@@ -63,6 +81,13 @@ export function registerFprCommand(program: Command, exit: (code: number) => voi
           await writeFprReport(report, dir);
           for (const issue of report.issues) process.stderr.write(`warning: ${issue}\n`);
           process.stdout.write(`${renderFprMarkdown(report, { maxRejections: 0 })}\n\nreport: ${path.join(dir, 'fpr.md')} (every rejected entry) and fpr.json\n`);
+          // Every check answered error: no FPR was measured (a 0/n row would read as a pass), as in fuzz.
+          const allErrors = report.estimate.n > 0 && report.estimateErrors === report.estimate.n && report.rows.every((r) => r.errors === r.fpr.n);
+          if (allErrors) {
+            process.stderr.write(`exit 4: every guard call of ${guard.id} answered error, no entry was judged and no FPR was measured${firstError !== undefined ? ` (first: ${redactSecrets(firstError)})` : ''}\n`);
+            exit(4);
+            return;
+          }
           exit(0);
         });
       } finally {

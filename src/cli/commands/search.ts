@@ -6,7 +6,8 @@
  * a function of the budget (Wilson 95%), the minimal operator sets, and the templates that
  * resist. Writes `reports/search-<date>-<time>-<guard>-<mode>-<strategy>-<budget>-<seed>/search.md|json`.
  * With `--llm` it also runs the LLM paraphrase family, or says why that family is off.
- * Exit code 0 (a search finding is a measurement, not a failed invariant); 2 on usage errors.
+ * Exit code 0 (a search finding is a measurement, not a failed invariant); 2 on usage errors;
+ * 4 when every start case got a guard error unmutated (nothing could be searched).
  */
 import { UsageError } from '../../domain/errors.js';
 import { mkdirSync } from 'node:fs';
@@ -96,7 +97,7 @@ export function registerSearchCommand(program: Command, exit: (code: number) => 
           from: opts.from as 'rejected' | 'all',
           minimise: opts.minimise !== false,
           onRow: (r) => {
-            if (!opts.quiet) process.stderr.write(`${r.template}: ${r.bypassed ? `bypassed after ${r.queries} queries [${r.minimal.join(' + ') || 'unmutated'}]` : `resists ${r.queries} queries`}\n`);
+            if (!opts.quiet) process.stderr.write(`${r.template}: ${r.bypassed ? `bypassed after ${r.queries} queries [${r.minimal.join(' + ') || 'unmutated'}]` : `resists ${r.queries} queries${r.errors > 0 ? ` (${r.errors} of them answered error)` : ''}`}\n`);
           },
         });
         let llm: { mode: string; rows: LlmFamilyRow[] } | undefined;
@@ -107,11 +108,20 @@ export function registerSearchCommand(program: Command, exit: (code: number) => 
         mkdirSync(outDir, { recursive: true });
         await writeSearchReport(outDir, { summary, phase, families, domains, versions: versions(), ...(llm ? { llm } : {}) });
         const q = summary.queries;
+        const errored = summary.errored ?? [];
         process.stdout.write(
           `search ${summary.guard} (${mode}, ${strategy}, budget ${budget}): bypassed ${summary.bypass.k}/${summary.bypass.n} start cases (${pct(summary.bypass)})` +
             (q ? `, median ${q.median} queries (quartiles ${q.q1}–${q.q3})` : '') +
-            `; ${summary.resisting.length} resist\nreport: ${path.join(outDir, 'search.md')}\n`,
+            `; ${summary.resisting.length} resist` +
+            (errored.length > 0 ? `; ${errored.length} answered error unmutated, not searched (first: ${errored[0]?.template}: ${errored[0]?.message})` : '') +
+            `\nreport: ${path.join(outDir, 'search.md')}\n`,
         );
+        // Nothing searched because every start case was a guard error: a guard failure, as in fuzz.
+        if (summary.rows.length === 0 && errored.length > 0) {
+          process.stderr.write(`exit 4: guard ${summary.guard} answered error on every one of the ${errored.length} start cases, nothing was searched\n`);
+          exit(4);
+          return;
+        }
         exit(0);
       } finally {
         await guard.close?.();
