@@ -73,3 +73,32 @@ describe('module guards of outside authors', () => {
     }
   });
 });
+
+describe('a module guard that hangs costs a bounded wait', () => {
+  const calls = (): number => (globalThis as { __hangsOnWordCalls?: number }).__hangsOnWordCalls ?? 0;
+
+  it('an input that timed out twice is answered at once afterwards; other inputs are still judged', async () => {
+    const g = await loadModuleGuard(`${FIX}/hangs-on-word.mjs`, { timeoutMs: 200 });
+    const first = await g.check(makeEntry('please hang'), WRITE_CTX);
+    const second = await g.check(makeEntry('please hang'), WRITE_CTX);
+    const before = calls();
+    const third = await g.check(makeEntry('please hang'), WRITE_CTX);
+    expect(first.error?.message).toMatch(/within 200 ms \(timeout 1 of this input; after 2 it is not sent again\)/);
+    expect(second.error?.message).toMatch(/timeout 2 of this input; it is not sent again/);
+    expect(third.error?.kind).toBe('timeout');
+    expect(third.error?.message).toMatch(/^input times out the guard: guard hangs-on-word did not answer it within 200 ms 2 times/);
+    expect(calls()).toBe(before);
+    expect((await g.check(makeEntry('fine'), WRITE_CTX)).decision).toBe('admit');
+  });
+
+  it('distinct inputs timing out in a row open the circuit: later checks are unavailable at once', async () => {
+    const g = await loadModuleGuard(`${FIX}/hangs-on-word.mjs`, { timeoutMs: 100 });
+    const hung = await Promise.all(Array.from({ length: 10 }, (_, i) => g.check(makeEntry(`hang ${i}`), WRITE_CTX)));
+    expect(hung.every((v) => v.error?.kind === 'timeout')).toBe(true);
+    const before = calls();
+    const after = await g.check(makeEntry('fine'), WRITE_CTX);
+    expect(after.error?.kind).toBe('unavailable');
+    expect(after.error?.message).toMatch(/guard hangs-on-word is down: 10 distinct inputs failed in a row/);
+    expect(calls()).toBe(before);
+  });
+});

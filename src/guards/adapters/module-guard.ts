@@ -12,6 +12,7 @@ import { parseVerdict } from '../../domain/verdict-schema.js';
 import type { Guard, GuardContext, MemoryEntry, StoreView, Verdict } from '../../domain/index.js';
 import { startStopwatch } from './wire-request.js';
 import { importModule } from './import-module.js';
+import { Circuit, INPUT_TIMES_OUT_GUARD, InputFailureMemory, inputKey } from './failure-memory.js';
 
 /** Default per-entry time bound of the module, HTTP and exec adapters, in milliseconds. */
 export const DEFAULT_GUARD_TIMEOUT_MS = RUN_DEFAULTS.guardTimeoutMs;
@@ -153,14 +154,57 @@ function wrapGuard(inner: Guard, file: string, timeoutMs: number): Guard {
     id,
     mode: 'async',
     config,
-    check: (entry: MemoryEntry, ctx: GuardContext) => checkBounded(inner, entry, ctx, timeoutMs),
+    check: (entry: MemoryEntry, ctx: GuardContext) => checkRemembered(entry, ctx),
   };
+
+  // A guard that hangs must cost a bounded amount of waiting, as the exec and HTTP adapters
+  // bound it (docs/guard-protocol.md, "Crashes, timeouts and the circuit"): an input that timed
+  // out INPUT_FAILURE_LIMIT times is answered `timeout` at once, and CIRCUIT_THRESHOLD distinct
+  // inputs timing out in a row open the circuit. Throws and malformed answers are answers.
+  const memory = new InputFailureMemory(INPUT_FAILURE_LIMIT);
+  const circuit = new Circuit({ threshold: CIRCUIT_THRESHOLD, cooldownMs: CIRCUIT_COOLDOWN_MS, maxCooldownMs: MAX_COOLDOWN_MS });
+  let timedOutInputs = 0;
+  const keyOf = (entry: MemoryEntry, ctx: GuardContext): string | undefined => {
+    try {
+      return inputKey(entry, ctx.phase);
+    } catch {
+      return undefined;
+    }
+  };
+  async function checkRemembered(entry: MemoryEntry, ctx: GuardContext): Promise<Verdict> {
+    // The input key (a hash) is computed only once some input has timed out: the common path stays free.
+    let key = timedOutInputs > 0 ? keyOf(entry, ctx) : undefined;
+    const known = key !== undefined ? memory.blocked(key) : undefined;
+    if (known) return errorVerdict('timeout', `${INPUT_TIMES_OUT_GUARD}: guard ${id} did not answer it within ${timeoutMs} ms ${known.record.timeout} times, so it is not sent again`, 0);
+    const gate = circuit.admit();
+    if (!gate.pass) return errorVerdict('unavailable', `guard ${id} is down: ${gate.reason}`, 0);
+    const v = await checkBounded(inner, entry, ctx, timeoutMs);
+    if (v.error?.kind !== 'timeout') {
+      circuit.success(gate.probe);
+      return v;
+    }
+    key ??= keyOf(entry, ctx);
+    if (key === undefined) return v;
+    timedOutInputs++;
+    circuit.failure(key, gate.probe);
+    const n = memory.record(key, 'timeout', v.error.message, entry.content.slice(0, 120));
+    const note = n < INPUT_FAILURE_LIMIT ? `timeout ${n} of this input; after ${INPUT_FAILURE_LIMIT} it is not sent again` : `timeout ${n} of this input; it is not sent again`;
+    return errorVerdict('timeout', `${v.error.message} (${note})`, v.elapsedUs);
+  }
   if (typeof inner.close === 'function') {
     const close = inner.close.bind(inner);
     return { ...guard, close: async () => void (await close()) };
   }
   return guard;
 }
+
+/** Timeouts of one input after which it is not sent again (as the exec and HTTP adapters' default). */
+const INPUT_FAILURE_LIMIT = 2;
+/** Distinct inputs timing out in a row that open the circuit. */
+const CIRCUIT_THRESHOLD = 10;
+/** First open period of the circuit, ms, doubled per failed probe up to {@link MAX_COOLDOWN_MS}. */
+const CIRCUIT_COOLDOWN_MS = 1000;
+const MAX_COOLDOWN_MS = 30_000;
 
 /** Runs one inner check under the time bound; always resolves to a Verdict. */
 async function checkBounded(inner: Guard, entry: MemoryEntry, ctx: GuardContext, timeoutMs: number): Promise<Verdict> {
