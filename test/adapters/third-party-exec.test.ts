@@ -59,4 +59,15 @@ describe('exec guards of outside authors', () => {
     const v = await g.check(makeEntry('lone \ud800 surrogate, NUL \u0000, RTL \u202e שלום, emoji 👩‍👩‍👧 — 14 prior runs agree'), WRITE_CTX);
     expect(v.decision).toBe('reject');
   });
+
+  it('a guard that ends itself cleanly after N requests blames no input: the pending one is sent to a fresh process', async () => {
+    const g = createExecGuard(`python3 ${FIX}/recycles-exec.py`, { timeoutMs: 20_000, concurrency: 1 });
+    open.push(g);
+    const verdicts = [];
+    for (let i = 1; i <= 7; i++) verdicts.push(await g.check(makeEntry(`entry ${i}`), WRITE_CTX));
+    expect(verdicts.map((v) => v.decision)).toEqual(Array(7).fill('admit'));
+    expect(verdicts.map((v) => v.reasons[0])).toEqual([1, 2, 3, 4, 5, 6, 7].map((i) => `entry ${i}`));
+    expect(g.stats().crashes).toBe(0);
+    expect(g.stats().failingInputs).toEqual([]);
+  });
 });

@@ -67,6 +67,8 @@ export interface ExecGuardStats {
   timeouts: number;
   /** Most requests in flight at once. */
   maxInFlight: number;
+  /** Requests sent again to a fresh process because theirs ended cleanly (exit 0) after answering earlier ones. */
+  resent: number;
   /** stdout lines that were not answers (logs, banners, JSON without `id`, `verdict` or `decision`), skipped. */
   skippedLines: number;
   /** One item per process slot: how often it was started and restarted. */
@@ -92,7 +94,7 @@ interface Pending {
 }
 
 /** What became of one request sent to a process. */
-type Outcome = { ok: Verdict } | { malformed: string } | { crashed: string } | { timeout: string };
+type Outcome = { ok: Verdict } | { malformed: string } | { crashed: string; recycled?: boolean } | { timeout: string };
 
 /** One process of the pool. */
 interface Slot {
@@ -107,6 +109,8 @@ interface Slot {
   noise: { count: number; first: string };
   /** Whether this process has written anything to stdout since it started. */
   wroteStdout: boolean;
+  /** Answers this process gave since it started. */
+  answered: number;
 }
 
 function validInt(name: string, value: number, min: number, command: string): number {
@@ -158,11 +162,11 @@ export function createExecGuard(command: string, options: ExecGuardOptions = {})
   const warn = options.onWarning ?? ((message: string) => void process.stderr.write(`warning: ${message}\n`));
 
   const limit = pLimit(concurrency);
-  const slots: Slot[] = Array.from({ length: concurrency }, () => ({ proc: null, busy: false, pending: null, failuresInARow: 0, starts: 0, stderrTail: [], noise: { count: 0, first: '' }, wroteStdout: false }));
+  const slots: Slot[] = Array.from({ length: concurrency }, () => ({ proc: null, busy: false, pending: null, failuresInARow: 0, starts: 0, stderrTail: [], noise: { count: 0, first: '' }, wroteStdout: false, answered: 0 }));
   const memory = new InputFailureMemory(inputFailureLimit);
   const perInput = new PerInputQueue();
   const circuit = new Circuit({ threshold: circuitThreshold, cooldownMs, maxCooldownMs: Math.max(cooldownMs, MAX_COOLDOWN_MS) });
-  const counts = { sent: 0, notResent: 0, refused: 0, crashes: 0, timeouts: 0, maxInFlight: 0, skippedLines: 0 };
+  const counts = { sent: 0, notResent: 0, refused: 0, crashes: 0, timeouts: 0, maxInFlight: 0, skippedLines: 0, resent: 0 };
   let inFlight = 0;
   let seq = 0;
   let closed = false;
@@ -204,6 +208,7 @@ export function createExecGuard(command: string, options: ExecGuardOptions = {})
     slot.stderrTail = [];
     slot.noise = { count: 0, first: '' };
     slot.wroteStdout = false;
+    slot.answered = 0;
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8');
@@ -238,14 +243,17 @@ export function createExecGuard(command: string, options: ExecGuardOptions = {})
     child.stdin.on('error', () => {
       // EPIPE after the process died; the 'close' handler reports it.
     });
-    const onGone = (why: string): void => {
+    const onGone = (why: string, clean: boolean): void => {
       if (child !== slot.proc) return;
       if (err.trim()) slot.stderrTail = [...slot.stderrTail, excerpt(err, 300)].slice(-keepLines);
       slot.proc = null;
-      settle(slot, { crashed: `exec guard ${why} while checking this input${stderrNote(slot)}${slot.noise.count > 0 ? stdoutNote(slot) : ''}` });
+      // A process that answered before and now ends cleanly (exit 0) is recycling itself (a
+      // request limit): the pending request may never have been read, so it is sent again.
+      const recycled = clean && slot.answered > 0;
+      settle(slot, { crashed: `exec guard ${why} while checking this input${stderrNote(slot)}${slot.noise.count > 0 ? stdoutNote(slot) : ''}`, recycled });
     };
-    child.on('error', (e) => onGone(`could not run (${e.message})`));
-    child.on('close', (code, signal) => onGone(signal ? `was killed by ${signal}` : `exited with code ${code}`));
+    child.on('error', (e) => onGone(`could not run (${e.message})`, false));
+    child.on('close', (code, signal) => onGone(signal ? `was killed by ${signal}` : `exited with code ${code}`, !signal && code === 0));
     // A forgotten close() must not keep the fuzzer alive; the guard sees EOF when we exit.
     child.unref();
     for (const s of [child.stdin, child.stdout, child.stderr]) (s as unknown as { unref?: () => void }).unref?.();
@@ -289,6 +297,7 @@ export function createExecGuard(command: string, options: ExecGuardOptions = {})
       settle(slot, { malformed: `exec guard answered a malformed verdict: ${parsed.message}` });
       return;
     }
+    slot.answered++;
     settle(slot, { ok: { ...parsed.verdict, elapsedUs: tookUs } });
   }
 
@@ -376,9 +385,15 @@ export function createExecGuard(command: string, options: ExecGuardOptions = {})
       return errorVerdict('unavailable', `exec guard is down: ${gate.reason}`, 0);
     }
     const slot = takeSlot();
-    const id = ++seq;
     try {
-      const { outcome, elapsedUs } = await send(slot, id, `{"id":${id},${body}\n`);
+      let id = ++seq;
+      let { outcome, elapsedUs } = await send(slot, id, `{"id":${id},${body}\n`);
+      if ('crashed' in outcome && outcome.recycled === true && !closed) {
+        // Once, to a fresh process: a guard that ends itself after N requests blames no input.
+        counts.resent++;
+        id = ++seq;
+        ({ outcome, elapsedUs } = await send(slot, id, `{"id":${id},${body}\n`));
+      }
       if ('ok' in outcome || 'malformed' in outcome) {
         slot.failuresInARow = 0;
         circuit.success(gate.probe);
