@@ -50,6 +50,22 @@ describe('module guards of outside authors', () => {
     await expect(loadModuleGuard(file)).rejects.toThrow(/bad-init\.mjs: init\(\) threw: no model file/);
   });
 
+  it('a .ts guard with a default-export factory in a CommonJS project (npm init -y) loads, with a relative .js import of a .ts helper', async () => {
+    const { writeFileSync, mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const dir = mkdtempSync(path.join(tmpdir(), 'farma-cjs-ts-'));
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'my-guard', version: '1.0.0', main: 'index.js' }));
+    writeFileSync(path.join(dir, 'words.ts'), "export const WORDS: string[] = ['skip'];\nexport enum Word { Admit = 'admit', Reject = 'reject' }\n");
+    writeFileSync(
+      path.join(dir, 'guard.ts'),
+      "import { WORDS, Word } from './words.js';\nexport default function create(): { id: string; check(e: { content: string }): { decision: string } } {\n  return { id: 'cjs-ts-default', check: (e) => ({ decision: WORDS.some((w) => e.content.includes(w)) ? Word.Reject : Word.Admit }) };\n}\n",
+    );
+    const g = await loadModuleGuard(path.join(dir, 'guard.ts'));
+    expect(g.id).toBe('cjs-ts-default');
+    expect((await g.check(makeEntry('we skip it'), WRITE_CTX)).decision).toBe('reject');
+  });
+
   it('takes the one export that is a guard when it is not called guard, default or createGuard', async () => {
     const g = await loadModuleGuard(`${FIX}/named-only.mjs`);
     expect(g.id).toBe('named-only');

@@ -47,9 +47,15 @@ function lift(mod: Record<string, unknown>): Record<string, unknown> {
   const lifted: Record<string, unknown> = { ...mod };
   const inner = d as Record<string, unknown>;
   for (const [k, v] of Object.entries(inner)) if (!(k in lifted)) lifted[k] = v;
-  // `module.exports = { guard }` or `{ createGuard }`: the object is a bag of exports, not a
-  // guard, so it must not be taken as the `default` guard.
-  if (typeof inner.check !== 'function' && ('guard' in inner || 'createGuard' in inner)) delete lifted.default;
+  if (typeof inner.check !== 'function' && Object.prototype.hasOwnProperty.call(inner, 'default')) {
+    // An ES module compiled to CommonJS (tsx or tsc in a CommonJS project, Babel): `exports.default`
+    // is its default export, and the bag around it is not.
+    lifted.default = inner.default;
+  } else if (typeof inner.check !== 'function' && ('guard' in inner || 'createGuard' in inner)) {
+    // `module.exports = { guard }` or `{ createGuard }`: the object is a bag of exports, not a
+    // guard, so it must not be taken as the `default` guard.
+    delete lifted.default;
+  }
   return lifted;
 }
 
