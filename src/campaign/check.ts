@@ -15,8 +15,8 @@ export interface CheckLine {
   line: number;
   output: Record<string, unknown>;
   error?: string;
-  /** A word about the line that was still checked (e.g. invalid UTF-8 read as U+FFFD), naming file:line. */
-  warning?: string;
+  /** Words about the line that was still checked (invalid UTF-8 read as U+FFFD, a field value outside the known ones), each naming file:line. */
+  warnings?: string[];
 }
 
 /**
@@ -26,7 +26,8 @@ export interface CheckLine {
 export async function checkFile(file: string, guard: Guard, store: ScratchStore, phase: Phase, concurrency = 1): Promise<CheckLine[]> {
   // Streamed: files of any size, also larger than V8's longest string.
   const { records, issues, warnings = [] } = await readJsonlFile(file, validateMemoryEntry);
-  const warningOf = new Map(warnings.map((w) => [w.line, `${w.file}:${w.line}: ${w.message}`]));
+  const warningOf = new Map<number, string[]>();
+  for (const w of warnings) warningOf.set(w.line, [...(warningOf.get(w.line) ?? []), `${w.file}:${w.line}: ${w.message}`]);
   const rows: Array<{ line: number; entry?: MemoryEntry; error?: string }> = [
     ...records.map((r) => ({ line: r.line, entry: r.value })),
     ...issues.map((i) => ({ line: i.line, error: `${i.file}:${i.line}: ${i.message}` })),
@@ -56,7 +57,7 @@ export async function checkFile(file: string, guard: Guard, store: ScratchStore,
     };
     if (v.error) output.error = v.error;
     const warning = warningOf.get(row.line);
-    out.push({ line: row.line, output: secrets.length > 0 ? redactWith(output, secrets) : output, ...(warning !== undefined ? { warning } : {}) });
+    out.push({ line: row.line, output: secrets.length > 0 ? redactWith(output, secrets) : output, ...(warning !== undefined ? { warnings: warning } : {}) });
   }
   return out;
 }

@@ -13,9 +13,13 @@ import { isUtf8 } from 'node:buffer';
 import { createReadStream, readFileSync } from 'node:fs';
 import { InputError, isStoreName, errorMessage } from '../domain/index.js';
 import type { MemoryEntry, StoreName } from '../domain/index.js';
+import { KNOWN_SOURCES, KNOWN_TRUST_LABELS, STORE_NAMES, TRACE_TYPES } from '../domain/entry.js';
+import { plural } from '../domain/plural.js';
+import { didYouMean } from '../domain/suggest.js';
 
 /** Result of validating one parsed line. */
-export type LineValidation<T> = { ok: true; value: T } | { ok: false; message: string };
+/** A line's value, or why it is unusable; a usable line may carry warnings (e.g. a field value outside the known ones). */
+export type LineValidation<T> = { ok: true; value: T; warnings?: string[] } | { ok: false; message: string };
 
 /** Validates one parsed JSON value; `line` is 1-based (for messages). */
 export type LineValidator<T> = (value: unknown, line: number) => LineValidation<T>;
@@ -117,7 +121,7 @@ class LineAccumulator<T> {
     }
     if (Array.isArray(parsed)) {
       // Only a first line can tell that the whole file is an array; later, it is one bad line of a JSONL file.
-      const message = first ? `${NOT_JSONL.array}; this line holds an array of ${parsed.length} item(s)` : `this line holds a JSON array of ${parsed.length} item(s); JSONL expects one JSON object per line`;
+      const message = first ? `${NOT_JSONL.array}; this line holds an array of ${plural(parsed.length, 'item')}` : `this line holds a JSON array of ${plural(parsed.length, 'item')}; JSONL expects one JSON object per line`;
       this.issues.push({ file: this.file, line: lineNo, message });
       return;
     }
@@ -127,7 +131,10 @@ class LineAccumulator<T> {
     } catch (err) {
       checked = { ok: false, message: `validator threw: ${errorMessage(err)}` };
     }
-    if (checked.ok) this.records.push({ line: lineNo, value: checked.value });
+    if (checked.ok) {
+      this.records.push({ line: lineNo, value: checked.value });
+      for (const w of checked.warnings ?? []) this.warn(lineNo, w);
+    }
     else this.issues.push({ file: this.file, line: lineNo, message: checked.message });
   }
 
@@ -283,7 +290,7 @@ export function validateMemoryEntry(value: unknown, _line?: number): LineValidat
   let store: StoreName = DEFAULT_STORE;
   if (v.store !== undefined && v.store !== null) {
     if (!isStoreName(v.store)) {
-      return { ok: false, message: `field "store" must be "reasoning" or "general", got ${describe(v.store)}` };
+      return { ok: false, message: `field "store" must be "reasoning" or "general", got ${describe(v.store)}${typeof v.store === 'string' ? didYouMean(v.store, STORE_NAMES) : ''}` };
     }
     store = v.store;
   }
@@ -315,8 +322,36 @@ export function validateMemoryEntry(value: unknown, _line?: number): LineValidat
     }
     entry.metadata = v.metadata as Record<string, unknown>;
   }
-  return { ok: true, value: entry };
+  const warnings = unknownValueWarnings(v);
+  return warnings.length > 0 ? { ok: true, value: entry, warnings } : { ok: true, value: entry };
 }
+
+/**
+ * Warnings for open fields given a value outside the known ones (DESIGN.md, MemoryEntry): the
+ * entry is still checked with the value as given, so a typo (`"trust":"VERIFED"`,
+ * `"source":"agent"`, `"traceType":"reflexion"`) is named instead of silently changing what a
+ * guard sees. Each names the field, the value, the known values and the closest one.
+ */
+function unknownValueWarnings(v: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  const open: Array<[field: string, known: readonly string[], what: string, effect: string]> = [
+    ['source', KNOWN_SOURCES, 'a known source', 'it counts as an unknown source (SENTINEL\'s provenance layer taints it)'],
+    ['trust', KNOWN_TRUST_LABELS, 'a known trust label', 'it is kept as given'],
+    ['traceType', TRACE_TYPES, 'a known trace type', 'it is kept as given and is not a reasoning trace type'],
+  ];
+  for (const [field, known, what, effect] of open) {
+    const value = v[field];
+    if (typeof value !== 'string' || known.includes(value) || (field === 'source' && value === DEFAULT_SOURCE)) continue;
+    out.push(`field "${field}" is ${JSON.stringify(excerpt(value))}, not ${what} (${known.join(', ')})${didYouMean(value, known)}; ${effect}`);
+  }
+  if (typeof v.timestamp === 'string' && !ISO_TIMESTAMP.test(v.timestamp)) {
+    out.push(`field "timestamp" is ${JSON.stringify(excerpt(v.timestamp))}, not an ISO 8601 date-time (e.g. ${DEFAULT_TIMESTAMP}); it is kept as given, and entries are ordered by it as text`);
+  }
+  return out;
+}
+
+/** An ISO 8601 date-time (date, `T`, time, optional fraction, `Z` or an offset) that `Date.parse` accepts. */
+const ISO_TIMESTAMP = { test: (s: string): boolean => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(s) && !Number.isNaN(Date.parse(s)) };
 
 function describe(v: unknown): string {
   if (v === undefined) return 'nothing (missing)';

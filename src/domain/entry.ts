@@ -13,6 +13,9 @@ export type KnownSource = (typeof KNOWN_SOURCES)[number];
 /** Any other string is allowed and counts as an unknown source. */
 export type Source = KnownSource | (string & {});
 
+/** Trust labels the generators and the bundled sets use; any other string is kept as given. */
+export const KNOWN_TRUST_LABELS = ['VERIFIED', 'UNVERIFIED'] as const;
+
 /** Trace types that belong to the reasoning store (paper §IV-F, `looks_like_reasoning`). */
 export const REASONING_TRACE_TYPES = ['decision_log', 'thought_chain', 'reflection', 'rationale'] as const;
 /** Trace types that belong to the general store (paper §II-A). */

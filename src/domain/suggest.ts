@@ -9,10 +9,9 @@ import leven from 'leven';
 const fold = (s: string): string => s.toLowerCase().replace(/[\s_-]+/g, '_');
 
 /**
- * The candidates within reach of `input`, closest first (ties in candidate order), at most `max`.
- * A candidate is within reach when its folded form equals the input's, starts with it (3 or more
- * characters typed), or is at most about a third of the longer name's length away (at least 1, at
- * most 3 edits).
+ * The nearest candidates within reach of `input` (ties in candidate order), at most `max`.
+ * A candidate is within reach when its folded form starts with the input's (3 or more characters
+ * typed) or is at most about a third of the longer name's length away (at least 1, at most 3 edits).
  * @example
  * closestNames('sentinal', ['sentinel', 'none', 'keyword']); // ['sentinel']
  */
@@ -27,7 +26,10 @@ export function closestNames(input: string, candidates: readonly string[], max =
     const d = a === b ? 0 : a.length >= 3 && b.startsWith(a) ? 0.5 : leven(a, b);
     if (d <= limit) scored.push({ name, d, i });
   }
-  return scored.sort((x, y) => x.d - y.d || x.i - y.i).slice(0, max).map((s) => s.name);
+  // Only the nearest are offered (as commander does for flags): a name that differs only in case or
+  // separators is then the one suggestion.
+  const best = Math.min(...scored.map((s) => s.d));
+  return scored.filter((s) => s.d === best).sort((x, y) => x.i - y.i).slice(0, max).map((s) => s.name);
 }
 
 /**

@@ -44,3 +44,10 @@ describe('the command line suggests the name meant', () => {
     expect(r.stderr).toContain('unknown guard "xyzzy". Built-in guards: sentinel, none, keyword, amemguard');
   });
 });
+
+describe('a case-only difference', () => {
+  it('is the one suggestion, even when another name is near', () => {
+    expect(closestNames('verified', ['VERIFIED', 'UNVERIFIED'])).toEqual(['VERIFIED']);
+    expect(closestNames('unverfied', ['VERIFIED', 'UNVERIFIED'])).toEqual(['UNVERIFIED']);
+  });
+});

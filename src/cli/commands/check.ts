@@ -40,7 +40,7 @@ export function registerCheckCommand(program: Command, exit: (code: number) => v
           let bad = 0;
           for (const l of lines) {
             process.stdout.write(`${JSON.stringify(l.output)}\n`);
-            if (l.warning) process.stderr.write(`warning: ${printable(l.warning)}\n`);
+            for (const w of l.warnings ?? []) process.stderr.write(`warning: ${printable(w)}\n`);
             if (l.error) {
               bad += 1;
               process.stderr.write(`error: ${printable(l.error)}\n`);
