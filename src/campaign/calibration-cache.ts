@@ -92,7 +92,7 @@ function filesUnder(dir: string): string[] {
  * running code's `src/` and `generators/` (the sources under tsx, `dist/` when installed),
  * `templates/`, the checked-in weights, and the Node version (Unicode tables of regular expressions).
  */
-export function calibrationCodeFingerprint(): string {
+function calibrationCodeFingerprint(): string {
   if (fingerprint !== undefined) return fingerprint;
   // This file is <code>/src/campaign/calibration-cache.{ts,js}: <code> is the package root or its dist/.
   const code = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
