@@ -128,7 +128,56 @@ export function parseVerdict(raw: unknown): { ok: true; verdict: Verdict } | { o
   } else if (d.error !== undefined) {
     delete verdict.error;
   }
+  boundVerdict(verdict);
   return { ok: true, verdict };
+}
+
+/**
+ * Most of each part of a guard's answer that is kept: every verdict is copied into the report,
+ * the console and, for a counterexample, the git-tracked regression corpus, so a guard that
+ * answers megabytes of reasons must not grow them without bound. What is cut is said in the
+ * verdict itself (docs/guard-protocol.md, "Verdict").
+ */
+export const VERDICT_BOUNDS = { reasons: 32, reasonChars: 1000, signals: 64, trace: 64, nameChars: 200, errorChars: 4000 } as const;
+
+/** `text` cut to at most `max` characters, the cut said at its end; a text already cut stays as it is. */
+function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const note = `… [cut: ${text.length} characters]`;
+  return `${text.slice(0, Math.max(0, max - note.length))}${note}`;
+}
+
+/** `list` with at most `max` items, the last one saying how many more there were. */
+function capList(list: string[], max: number, what: string): string[] {
+  return list.length <= max ? list : [...list.slice(0, max - 1), `… and ${list.length - max + 1} more ${what} (farma-fuzz keeps ${max - 1})`];
+}
+
+/** Applies {@link VERDICT_BOUNDS} in place, saying every cut in `reasons`; applying it twice changes nothing more. */
+function boundVerdict(v: Verdict): void {
+  const b = VERDICT_BOUNDS;
+  const notes: string[] = [];
+  if (v.layer !== undefined && v.layer.length > b.nameChars) v.layer = cut(v.layer, b.nameChars);
+  if (v.signals !== undefined) {
+    const entries = Object.entries(v.signals);
+    if (entries.length > b.signals || entries.some(([k]) => k.length > b.nameChars)) {
+      if (entries.length > b.signals) notes.push(`… and ${entries.length - b.signals} more signals (farma-fuzz keeps the first ${b.signals})`);
+      v.signals = Object.fromEntries(entries.slice(0, b.signals).map(([k, x]) => [cut(k, b.nameChars), x]));
+    }
+  }
+  if (v.trace.length > b.trace) {
+    notes.push(`… and ${v.trace.length - b.trace} more trace items (farma-fuzz keeps ${b.trace})`);
+    v.trace = v.trace.slice(0, b.trace);
+  }
+  for (const t of v.trace) {
+    if (t.layer.length > b.nameChars) t.layer = cut(t.layer, b.nameChars);
+    t.reasons = capList(t.reasons, b.reasons, 'reasons');
+    if (t.reasons.some((r) => r.length > b.reasonChars)) t.reasons = t.reasons.map((r) => cut(r, b.reasonChars));
+  }
+  if (v.error !== undefined && v.error.message.length > b.errorChars) v.error = { ...v.error, message: cut(v.error.message, b.errorChars) };
+  // The notes count against the reasons' own bound, so a second pass finds nothing to cut.
+  let reasons = [...capList(v.reasons, b.reasons - notes.length, 'reasons'), ...notes];
+  if (reasons.some((r) => r.length > b.reasonChars)) reasons = reasons.map((r) => cut(r, b.reasonChars));
+  if (reasons.length !== v.reasons.length || reasons.some((r, i) => r !== v.reasons[i])) v.reasons = reasons;
 }
 
 /**
