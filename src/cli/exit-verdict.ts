@@ -8,6 +8,10 @@
  * - Whatever the gate: 4 (guard) when the guard never gave a verdict, every call of every cell
  *   answering `error` (an exec command that cannot start, an HTTP endpoint with nothing
  *   listening): nothing was judged, so there is no finding to report.
+ * - Above everything: 130 (interrupted) when Ctrl-C stopped the run, whatever the partial
+ *   results say (the shell convention 128 + SIGINT, which test runners follow too): a stopped run
+ *   is neither a pass nor a complete verdict. The partial report is still written, and the lines
+ *   say what had been found before the stop.
  *
  * Invariants that fail are findings about the guard, never a crash of the fuzzer: the lines
  * say where the minimal counterexamples are. Error exit codes (usage, input, guard load) are
@@ -29,8 +33,8 @@ interface ExitCheck {
 }
 
 export interface ExitVerdict {
-  /** 0 pass, 1 invariants or gate failed, 4 the guard never gave a verdict. */
-  code: 0 | 1 | 4;
+  /** 0 pass, 1 invariants or gate failed, 4 the guard never gave a verdict, 130 interrupted (Ctrl-C). */
+  code: 0 | 1 | 4 | 130;
   /** The checks that decided `code` (the gate, the invariants, or both). */
   deciding: ExitCheck[];
   /** Closing lines for the console and the GitHub step summary, plain text. */
@@ -43,6 +47,8 @@ export interface ExitVerdictOptions {
   requireInvariants?: boolean;
   /** Report folder, named in the finding line. */
   reportDir?: string;
+  /** Ctrl-C stopped the run: the code is 130 whatever the partial results (see the file's doc). */
+  interrupted?: boolean;
 }
 
 function listCells(cells: readonly string[], max = 6): string {
@@ -78,6 +84,24 @@ function hasGate(t: GateThresholds): boolean {
  * process.stdout.write(v.lines.join('\n')); exit(v.code);
  */
 export function exitVerdict(report: ReportData, gateResult: GateResult, o: ExitVerdictOptions): ExitVerdict {
+  const v = completeVerdict(report, gateResult, o);
+  if (!o.interrupted) return v;
+  const runs = report.cells.reduce((n, c) => n + c.runs, 0);
+  const stopped = report.cells.filter((c) => c.interrupted).map((c) => `${c.domain}/${c.family}`);
+  const so = v.code === EXIT.ok ? 'nothing had failed' : v.code === EXIT.guard ? 'the guard had answered error on every call' : `the partial run would exit ${v.code}`;
+  return {
+    code: EXIT.interrupted,
+    deciding: v.deciding,
+    lines: [
+      `interrupted (Ctrl-C) after ${plural(runs, 'case')}${stopped.length > 0 ? `, in ${listCells(stopped)}` : ''}: the report covers the cases run so far (${path.join(o.reportDir ?? '.', 'report.md')}); before the stop ${so}:`,
+      ...v.lines.filter((l) => !l.startsWith('exit ')).map((l) => `  ${l}`),
+      `exit ${EXIT.interrupted}: interrupted; a stopped run is not a verdict (run it again to the end, or with fewer --runs).`,
+    ],
+  };
+}
+
+/** The verdict of a run that was not interrupted. */
+function completeVerdict(report: ReportData, gateResult: GateResult, o: ExitVerdictOptions): ExitVerdict {
   const failing = report.summary.failingCells;
   const cells = report.cells.length;
   const invariants: ExitCheck = {
@@ -136,4 +160,6 @@ What decides the exit code of fuzz:
   a gate and --require-invariants       0 only when the gate passed and every invariant held
   any of these                          4 when every guard call answered error (the guard never
                                         started or is unreachable): nothing was judged
+  Ctrl-C                                130 whatever the partial results; the partial report
+                                        and corpus are written and the lines say what failed
 The last lines of the run say which checks decided and why.`;

@@ -20,7 +20,7 @@ export interface RunOutputOptions {
   junit?: string;
   thresholds: GateThresholds;
   requireInvariants: boolean;
-  /** Ctrl-C stopped the run: no exit verdict is printed. */
+  /** Ctrl-C stopped the run: the verdict is 130 (interrupted), with what had failed before the stop. */
   interrupted?: boolean;
   /** Lines printed after the report paths (e.g. where a shard's blob went). */
   notes?: string[];
@@ -28,7 +28,7 @@ export interface RunOutputOptions {
 
 /**
  * Writes the HTML, JUnit and step-summary outputs, prints the summary and the closing lines.
- * @returns the exit verdict (its `code` is the exit code unless the run was interrupted).
+ * @returns the exit verdict (its `code` is the exit code; 130 when the run was interrupted).
  * @throws the `fs` error when an output cannot be written.
  */
 export async function writeRunOutputs(result: FuzzResult, o: RunOutputOptions): Promise<ExitVerdict> {
@@ -50,10 +50,10 @@ export async function writeRunOutputs(result: FuzzResult, o: RunOutputOptions): 
     extra.push(`junit: ${junitFile}`);
   }
   extra.push(...(o.notes ?? []));
-  const verdict = exitVerdict(report, gateResult, { thresholds: o.thresholds, requireInvariants: o.requireInvariants, reportDir: path.relative(process.cwd(), outDir) || outDir });
+  const verdict = exitVerdict(report, gateResult, { thresholds: o.thresholds, requireInvariants: o.requireInvariants, reportDir: path.relative(process.cwd(), outDir) || outDir, ...(o.interrupted ? { interrupted: true } : {}) });
   const summaryFile = writeStepSummary(report, process.env, gateResult, verdict.lines);
   if (summaryFile) extra.push(`step summary: ${summaryFile}`);
   process.stdout.write(`${redactSecrets(summaryText(result, { maxCounterexamples: 12, extra }))}\n`);
-  if (!o.interrupted) process.stdout.write(`\n${verdict.lines.join('\n')}\n`);
+  process.stdout.write(`\n${verdict.lines.join('\n')}\n`);
   return verdict;
 }
