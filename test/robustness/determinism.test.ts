@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { DOMAINS } from '../../src/domain/fuzz-case.js';
 import type { Guard } from '../../src/domain/guard.js';
 import type { MemoryEntry } from '../../src/domain/entry.js';
-import { runCampaign, type CampaignOutcome } from '../../src/fuzz/campaign.js';
+import type { CampaignOutcome } from '../../src/fuzz/campaign.js';
+import { inProcessCampaign, timeless } from '../helpers/campaign.js';
 import { cellTasks, runCampaignParallel, type WorkerDecision, type WorkerStartPolicy } from '../../src/fuzz/parallel.js';
 import { createGuard } from '../../src/guards/registry.js';
 import { MemoryStore } from '../../src/memory/index.js';
@@ -20,28 +21,7 @@ const SEED = 20261129;
 const RUNS = 40;
 const CELLS = DOMAINS.flatMap((domain) => FAMILY_IDS.map((family) => ({ domain, family })));
 
-/** The outcome without wall-clock fields. */
-function timeless(o: CampaignOutcome): unknown {
-  return JSON.parse(JSON.stringify(o.cells, (k, v: unknown) => (k === 'elapsedMs' || k === 'elapsedUs' || k === 'guardUs' ? 0 : v)));
-}
-
-async function inProcess(guard: Guard, seen?: MemoryEntry[]): Promise<CampaignOutcome> {
-  const store = new MemoryStore(':memory:');
-  const recording: Guard = seen ? { ...guard, id: guard.id, mode: guard.mode, check: (e, ctx) => (seen.push(e), guard.check(e, ctx)) } : guard;
-  try {
-    return await runCampaign({
-      guard: recording,
-      cells: CELLS.map((c) => ({ ...c, arbitrary: FAMILY_REGISTRY[c.family].arbitrary(c.domain) })),
-      store,
-      phase: 'write',
-      runsPerCell: RUNS,
-      seed: SEED,
-      maxFailures: 2,
-    });
-  } finally {
-    store.close();
-  }
-}
+const inProcess = (guard: Guard, seen?: MemoryEntry[]): Promise<CampaignOutcome> => inProcessCampaign(guard, { cells: CELLS, runs: RUNS, seed: SEED, maxFailures: 2, ...(seen ? { seen } : {}) });
 
 describe('same seed, same cases and verdicts', () => {
   it('every family generates the same cases for the same seed', () => {

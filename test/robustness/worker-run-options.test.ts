@@ -6,12 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Guard } from '../../src/domain/guard.js';
-import { runCampaign, type CampaignOutcome } from '../../src/fuzz/campaign.js';
+import type { CampaignOutcome } from '../../src/fuzz/campaign.js';
+import { inProcessCampaign, timeless } from '../helpers/campaign.js';
 import { runCampaignParallel, type ParallelCampaignOptions } from '../../src/fuzz/parallel.js';
 import { validateGuardOptions } from '../../src/guards/guard-options.js';
 import { createGuard } from '../../src/guards/registry.js';
 import { MemoryStore } from '../../src/memory/index.js';
-import { FAMILY_REGISTRY, type FamilyId } from '../../generators/families.js';
+import type { FamilyId } from '../../generators/families.js';
 import { fuzzWorkerPool, localCellRunner, type FuzzWorkerGuard } from '../../src/cli/fuzz-worker.js';
 
 const SEED = 4242;
@@ -25,27 +26,7 @@ const CELLS: Array<{ domain: 'ehr' | 'rap'; family: FamilyId }> = [
   { domain: 'ehr', family: 'benign' },
 ];
 
-/** The cells less wall-clock fields. */
-function timeless(o: CampaignOutcome): unknown {
-  return JSON.parse(JSON.stringify(o.cells, (k, v: unknown) => (k === 'elapsedMs' || k === 'elapsedUs' || k === 'guardUs' ? 0 : v)));
-}
-
-async function inProcess(guard: Guard): Promise<CampaignOutcome> {
-  const store = new MemoryStore(':memory:');
-  try {
-    return await runCampaign({
-      guard,
-      cells: CELLS.map((c) => ({ ...c, arbitrary: FAMILY_REGISTRY[c.family].arbitrary(c.domain) })),
-      store,
-      phase: 'write',
-      runsPerCell: RUNS,
-      seed: SEED,
-      maxFailures: 2,
-    });
-  } finally {
-    store.close();
-  }
-}
+const inProcess = (guard: Guard): Promise<CampaignOutcome> => inProcessCampaign(guard, { cells: CELLS, runs: RUNS, seed: SEED, maxFailures: 2 });
 
 const common = { ...fuzzWorkerPool(), guardId: 'sentinel', cells: CELLS, phase: 'write' as const, runsPerCell: RUNS, seed: SEED, maxFailures: 2 };
 
