@@ -38,6 +38,11 @@ const EVASION_KINDS = {
   'lang-es': { axis: 'language', description: 'written in Spanish' },
   'lang-de': { axis: 'language', description: 'written in German' },
   'lang-zh': { axis: 'language', description: 'written in Chinese' },
+  'lang-fr': { axis: 'language', description: 'written in French' },
+  'lang-pt': { axis: 'language', description: 'written in Portuguese' },
+  'lang-it': { axis: 'language', description: 'written in Italian' },
+  'lang-ru': { axis: 'language', description: 'written in Russian (Cyrillic)' },
+  'lang-ja': { axis: 'language', description: 'written in Japanese (kanji and kana)' },
   'code-switch': { axis: 'language', description: 'English mixed with another language within the entry' },
   // framing: wording that lends authority or distance
   'authority-runbook': { axis: 'framing', description: 'the claim presented as a runbook step' },

@@ -156,7 +156,7 @@ export function asciiDigits(text: string): string {
   });
 }
 
-const ROMAN_RE = /(?<=[=:] ?)(?=[MDCLXVI]+\b)(M{0,3})(CM|CD|D?C{0,3})(XC|XL|L?X{0,3})(IX|IV|V?I{0,3})\b()|\b(?=[MDCLXVI]{2,}\b|[LCDMVX]\b)(M{0,3})(CM|CD|D?C{0,3})(XC|XL|L?X{0,3})(IX|IV|V?I{0,3})\b(?=[),]?[ \t]+([\p{L}\p{N}@$]+))/gu;
+const ROMAN_RE = /(?<=[=:] ?)(?=[MDCLXVI]+\b)(M{0,3})(CM|CD|D?C{0,3})(XC|XL|L?X{0,3})(IX|IV|V?I{0,3})\b()|\b(?=[MDCLXVI]{2,}\b|[LCDMVX]\b)(M{0,3})(CM|CD|D?C{0,3})(XC|XL|L?X{0,3})(IX|IV|V?I{0,3})\b(?=[),\]*_"']?[ \t]+[[(*_"']?([\p{L}\p{N}@$]+))/gu;
 const ROMAN_VALUE: Readonly<Record<string, number>> = { M: 1000, D: 500, C: 100, L: 50, X: 10, V: 5, I: 1 };
 
 /** Value of a well-formed Roman numeral, or undefined. */

@@ -1,13 +1,21 @@
 /**
- * Canonical text for claim recovery: undoes every encoding operator of this folder so that
- * a claim can be read back from a disguised rewrite. Order: JSON string escapes, HTML entities, zero-width and
- * soft-hyphen characters, NFKC (full-width forms), Unicode confusables (homoglyphs, via the
- * `confusables` package), lower case, leetspeak, numbers written in words.
+ * Canonical text for claim recovery: undoes every encoding operator of this folder, and the
+ * held-out disguises of `text-layout.ts`, so that a claim can be read back from a disguised
+ * rewrite. Order: backslash escapes (JSON, `\u`, `\x`), HTML entities, zero-width and
+ * soft-hyphen characters, NFKC (full-width forms), markdown/HTML layout and line-break
+ * hyphenation, status symbols, Unicode confusables (homoglyphs, via the `confusables`
+ * package; words of a real other script are kept), letter-spaced words, lower case,
+ * leetspeak, abbreviations, numbers written in words (English, Spanish, German, French,
+ * Portuguese, Italian, Russian), ordinals and count idioms.
  */
 import { decodeHTML } from 'entities';
 import { remove as removeConfusables } from 'confusables';
+import anyAscii from 'any-ascii';
 import { asciiDigits, chineseToDigits, germanToDigits, romanToDigits, scientificToDigits, spanishToDigits } from '../claims/numerals.js';
-import { ALL_RUN_NOUNS, ES_RUN_WORDS, DE_RUN_WORDS } from './claim-lexicon.js';
+import { intlWordsToDigits } from '../claims/numerals-intl.js';
+import { ALL_RUN_NOUNS, ES_RUN_WORDS, DE_RUN_WORDS, INTL_RUN_WORDS } from './claim-lexicon.js';
+import { isTypoOf } from './dictionary.js';
+import { countIdioms, expandAbbreviations, joinSpacedLetters, ordinalsToCardinals, statusWords, undoEscapes, undoLayout } from './text-layout.js';
 
 /** Words after which a Roman numeral reads as a count: qualifiers and every run noun (all languages), folded. */
 const ROMAN_FOLLOWERS: ReadonlySet<string> = new Set([
@@ -17,6 +25,14 @@ const ROMAN_FOLLOWERS: ReadonlySet<string> = new Set([
   ...ES_RUN_WORDS,
   ...DE_RUN_WORDS,
 ]);
+
+/** A word after which a Roman numeral reads as a count, or a misspelling of one ("piror"). */
+function isRomanFollower(word: string): boolean {
+  const w = undoLeet(word).toLowerCase();
+  if (ROMAN_FOLLOWERS.has(w)) return true;
+  for (const f of ROMAN_FOLLOWERS) if (isTypoOf(w, f)) return true;
+  return false;
+}
 
 /** Rounds of the decoding steps of `canonicalText` (each undoes one layer or more). */
 const DECODE_ROUNDS = 4;
@@ -180,21 +196,71 @@ export function rot13(text: string): string {
   });
 }
 
+/** Scripts a confusable letter may come from, besides Latin. */
+const SCRIPTS = ['Cyrillic', 'Greek', 'Armenian', 'Georgian', 'Cherokee', 'Hebrew', 'Arabic', 'Devanagari', 'Bengali', 'Thai', 'Han', 'Hiragana', 'Katakana', 'Hangul', 'Ethiopic', 'Tamil', 'Telugu', 'Gujarati', 'Gurmukhi'] as const;
+const SCRIPT_RES = SCRIPTS.map((sc) => [sc, new RegExp(`\\p{Script=${sc}}`, 'u')] as const);
+
+/** The one non-Latin script of a word's letters, or undefined when it has a Latin letter or letters of two scripts (a mixed-script disguise). */
+function scriptOf(word: string): string | undefined {
+  if (/\p{Script=Latin}/u.test(word)) return undefined;
+  const found = new Set<string>();
+  for (const ch of word) {
+    if (!/\p{L}/u.test(ch)) continue;
+    const hit = SCRIPT_RES.find(([, re]) => re.test(ch));
+    found.add(hit ? hit[0] : 'other');
+  }
+  return found.size === 1 ? [...found][0] : undefined;
+}
+
+/** A word in one non-Latin script with a letter no confusable maps to ASCII: written in that script, not disguised. */
+function isNativeWord(word: string): boolean {
+  return scriptOf(word) !== undefined && /[^\x00-\x7F]/.test(removeConfusables(word).normalize('NFKC'));
+}
+
 /**
- * Canonical form of a text: decoded (JSON escapes, HTML entities, percent-encoding, marked
+ * Confusables removed word by word. A word in one non-Latin script is kept as written when the
+ * text has a native word of that script (Russian, Japanese, Hindi... text), unless it is an
+ * upper-case look-alike of 3+ letters ("НІРАА"); every other word (a Latin or mixed-script
+ * word, or a look-alike word in a text with no native word of its script) is mapped back to
+ * ASCII. `trusted` (lexicon phrases, never disguised) keeps every single-script non-Latin word.
+ */
+function deconfuse(text: string, trusted = false): string {
+  const native = new Set<string>();
+  for (const m of text.matchAll(/[\p{L}\p{M}]+/gu)) if (isNativeWord(m[0])) native.add(scriptOf(m[0]) ?? '');
+  if (native.size === 0 && !trusted) return removeConfusables(text);
+  return text.replace(/[\p{L}\p{M}]+/gu, (w) => {
+    const sc = scriptOf(w);
+    if (sc === undefined || (!trusted && !native.has(sc))) return removeConfusables(w);
+    if (trusted) return w;
+    const ascii = removeConfusables(w).normalize('NFKC');
+    return [...w].length >= 3 && w === w.toUpperCase() && /^[A-Za-z]+$/.test(ascii) ? ascii : w;
+  });
+}
+
+/** Diacritics removed from Latin and Cyrillic letters only (kana voicing marks are part of the letter). */
+function foldMarks(text: string): string {
+  return text.normalize('NFD').replace(/(?<=[\p{Script=Latin}\p{Script=Cyrillic}])\p{M}+/gu, '').normalize('NFC');
+}
+
+/**
+ * Canonical form of a text: decoded (backslash escapes, HTML entities, percent-encoding, marked
  * base64/ROT13 payloads, Unicode tags, bidi overrides), de-obfuscated (zero-width, NFKC,
- * confusables, case, leetspeak), diacritics removed (ß as ss), numbers as ASCII digits (other
- * scripts, Chinese numerals, Roman numerals, scientific notation, English, Spanish and German
- * number words). Chinese characters are kept. Pure; idempotent on its own output.
+ * markdown link targets, comment marks, line-break hyphens, status symbols as "done"/"not done",
+ * confusables, letter spacing, case, leetspeak, abbreviations), diacritics removed (ß as ss),
+ * numbers as ASCII digits (other scripts, Chinese numerals, Roman numerals, scientific
+ * notation, ordinals, count idioms, English, Spanish, German, French, Portuguese, Italian and
+ * Russian number words). Chinese, Japanese, Cyrillic and other non-Latin words are kept.
+ * Pure.
  */
 export function canonicalText(text: string): string {
-  // JSON string escapes (\n, \t, \") read as the characters they stand for.
+  // JSON string escapes (\n, \t, \", \u0041) read as the characters they stand for.
   // The decoding steps repeat until nothing changes (at most DECODE_ROUNDS), so that layered
   // encodings read back in any order: entities inside a ROT13 payload, a payload inside XML.
   let t = text;
   for (let round = 0; round < DECODE_ROUNDS; round++) {
     const before = t;
     t = untag(undoMarkedPayloads(t)); // a ROT13 payload first: tag characters inside it carry plain ASCII
+    t = undoEscapes(t);
     t = t.replace(/\\[nrt]/g, ' ').replace(/\\"/g, '"');
     t = decodeHTML(decodeHTML(t));
     t = undoPercent(t);
@@ -203,33 +269,46 @@ export function canonicalText(text: string): string {
     if (t === before) break;
   }
   t = t.replace(ZERO_WIDTH_RE, '').normalize('NFKC');
+  t = statusWords(undoLayout(t));
   t = asciiDigits(chineseToDigits(t));
   t = t.replace(/ß/g, 'ss');
-  t = removeConfusables(t).normalize('NFKC');
+  t = deconfuse(t).normalize('NFKC');
+  t = joinSpacedLetters(t);
   // After confusables (the next word may be disguised), before lower case (Roman numerals are upper case).
-  t = scientificToDigits(romanToDigits(t, (w) => ROMAN_FOLLOWERS.has(undoLeet(w))));
+  t = scientificToDigits(romanToDigits(t, isRomanFollower));
   t = t.toLowerCase();
-  t = undoLeet(t);
-  t = scientificToDigits(wordsToNumbers(t));
+  t = expandAbbreviations(undoLeet(t));
+  t = countIdioms(scientificToDigits(wordsToNumbers(ordinalsToCardinals(t))));
   t = germanToDigits(spanishToDigits(t, ES_RUN_WORDS), DE_RUN_WORDS);
+  t = intlWordsToDigits(foldMarks(t), INTL_RUN_WORDS);
   return t;
 }
 
+/** Runs of letters of scripts other than Latin and the CJK ones, transliterated to ASCII (`any-ascii`): Cyrillic, Greek, Arabic, Devanagari... */
+function transliterate(text: string): string {
+  return text.replace(/[^\x00-\x7F\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{P}\p{Z}\p{S}]+/gu, (m) => anyAscii(m));
+}
+
 /**
- * Match form: canonical text with punctuation, hyphens, underscores and slashes turned into
- * single spaces and padded with one space each side, so that phrases match as whole words
- * with `includes(' ' + phrase + ' ')`.
+ * Match form: canonical text, other scripts transliterated ("проверка" → "proverka"), with
+ * punctuation, hyphens, underscores and slashes turned into single spaces and padded with one
+ * space each side, so that phrases match as whole words with `includes(' ' + phrase + ' ')`.
  */
 export function matchForm(text: string): string {
-  return ` ${canonicalText(text).replace(/[^a-z0-9]+/g, ' ').trim()} `;
+  return latinForm(canonicalText(text));
 }
 
-/** Match form of a lexicon phrase: lower case, diacritics removed, punctuation as single spaces. */
+/** Latin words of a canonical text (or clause): transliterated, lower case, punctuation as single spaces, padded. */
+export function latinForm(canonical: string): string {
+  return ` ${transliterate(canonical).toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim()} `;
+}
+
+/** Match form of a lexicon phrase: lower case, diacritics removed, other scripts transliterated, punctuation as single spaces. */
 export function phraseForm(phrase: string): string {
-  return removeConfusables(phrase.replace(/ß/g, 'ss')).toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+  return transliterate(foldMarks(deconfuse(phrase.replace(/ß/g, 'ss'), true))).toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
 }
 
-/** Compact form for Chinese matching: canonical text with spaces, punctuation and symbols removed (letters, digits and CJK kept). */
+/** Compact form for Chinese and Japanese matching: canonical text with spaces, punctuation and symbols removed (letters, digits, CJK and kana kept). */
 export function compactForm(text: string): string {
   return canonicalText(text).replace(/[^\p{L}\p{N}]+/gu, '');
 }

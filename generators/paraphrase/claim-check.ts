@@ -6,9 +6,10 @@
 import { DOMAINS, extractKeys } from '../../src/domain/index.js';
 import type { Claim, DomainId, MemoryEntry } from '../../src/domain/index.js';
 import { findClaim } from '../claims/claims.js';
-import { ALL_RUN_NOUNS, DE_RUN_WORDS, ES_RUN_WORDS, claimLexicon } from './claim-lexicon.js';
+import { ALL_RUN_NOUNS, DE_RUN_WORDS, ES_RUN_WORDS, INTL_RUN_WORDS, claimLexicon } from './claim-lexicon.js';
 import type { ClaimLexicon } from './claim-lexicon.js';
-import { canonicalText, compactForm, matchForm, phraseForm } from './canonical-text.js';
+import { canonicalText, compactForm, latinForm, matchForm, phraseForm } from './canonical-text.js';
+import { isTypoOf } from './dictionary.js';
 import { clausesOf, isNegatedClause } from './claim-negation.js';
 import { ZH_COUNT_AFTER } from '../claims/numerals.js';
 
@@ -32,11 +33,30 @@ const RUN_WORDS: ReadonlySet<string> = new Set([
   'times', 'occasions', 'iterations', 'instances', 'cycles', 'rounds', 'precedent', 'nprior',
   ...ES_RUN_WORDS,
   ...DE_RUN_WORDS,
+  ...INTL_RUN_WORDS,
 ]);
 
-/** Latin-script phrase matchers of one domain, per check id: English phrases whole, Spanish and German ones with up to three inflection letters per word. */
-const latinMatchers = new Map<string, Array<[string, RegExp[]]>>();
-function latinMatchersOf(lex: ClaimLexicon): Array<[string, RegExp[]]> {
+/** A misspelt run noun ("queires", "ipmorts"): see `isTypoOf`. */
+function isRunWordTypo(token: string): boolean {
+  if (token.length < 5 || /\d/.test(token)) return false;
+  for (const w of RUN_WORDS) if (isTypoOf(token, w)) return true;
+  return false;
+}
+
+/** Languages whose check phrases are matched on the Latin form, with up to three inflection letters per word. */
+const INFLECTED_LANGUAGES = ['es', 'de', 'fr', 'pt', 'it'] as const;
+
+/** A Russian phrase (transliterated) as a regex source: each word's case ending cut (two letters from 6, one at 5), then up to four letters ("proverka" matches "proverki", "proverkoi"). */
+function russianPattern(p: string, esc: (w: string) => string): string {
+  return phraseForm(p)
+    .split(' ')
+    .map((w) => (w.length >= 6 ? `${esc(w.slice(0, -2))}[a-z]{0,4}` : w.length === 5 ? `${esc(w.slice(0, -1))}[a-z]{0,3}` : `${esc(w)}[a-z]{0,2}`))
+    .join(' ');
+}
+
+/** Latin-script phrase matchers of one domain, per check id: English phrases whole (and their words, for typo-tolerant matching), other languages' with up to three inflection letters per word. */
+const latinMatchers = new Map<string, Array<[string, RegExp[], string[][]]>>();
+function latinMatchersOf(lex: ClaimLexicon): Array<[string, RegExp[], string[][]]> {
   let m = latinMatchers.get(lex.domain);
   if (!m) {
     const esc = (w: string): string => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -44,26 +64,55 @@ function latinMatchersOf(lex: ClaimLexicon): Array<[string, RegExp[]]> {
     const inflected = (p: string): RegExp => new RegExp(` ${phraseForm(p).split(' ').map((w) => `${esc(w)}[a-z]{0,3}`).join(' ')} `);
     m = Object.entries(lex.checks).map(([id, phrases]) => {
       const res = [id, ...phrases].map(whole);
-      for (const lang of ['es', 'de'] as const) for (const p of lex.languages[lang]?.checks[id] ?? []) res.push(inflected(p));
-      return [id, res];
+      for (const lang of INFLECTED_LANGUAGES) for (const p of lex.languages[lang]?.checks[id] ?? []) res.push(inflected(p));
+      for (const p of lex.languages.ru?.checks[id] ?? []) res.push(new RegExp(` ${russianPattern(p, esc)} `));
+      // Typo-tolerant forms: English phrases as words; other languages' words may also carry up to three inflection letters.
+      const fuzzy = [...phrases.map((p) => phraseForm(p).split(' ')), ...INFLECTED_LANGUAGES.flatMap((l) => (lex.languages[l]?.checks[id] ?? []).map((p) => phraseForm(p).split(' ').map((w) => `${w}~`)))];
+      return [id, res, fuzzy];
     });
     latinMatchers.set(lex.domain, m);
   }
   return m;
 }
 
-/** Chinese phrase lists of one domain, compact and lower case. */
+/** Chinese and Japanese phrase lists of one domain, compact and lower case. */
 function hanPhrasesOf(lex: ClaimLexicon, id: string): string[] {
-  return (lex.languages.zh?.checks[id] ?? []).map((p) => p.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ''));
+  return [...(lex.languages.zh?.checks[id] ?? []), ...(lex.languages.ja?.checks[id] ?? [])].map((p) => p.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ''));
 }
 
-/** Check ids of the domain's lexicon named in a text (its match form and compact form), in lexicon order. */
+/** A token against a phrase word: the same or misspelt; a plural `s` allowed on a last word; a word marked `~` (other languages) may end in up to three inflection letters. */
+function wordMatches(token: string, word: string, last: boolean): boolean {
+  if (word.endsWith('~')) {
+    const w = word.slice(0, -1);
+    for (let extra = 0; extra <= 3 && extra < token.length; extra++) if (isTypoOf(token.slice(0, token.length - extra), w)) return true;
+    return false;
+  }
+  return isTypoOf(token, word) || (last && isTypoOf(token.replace(/s$/, ''), word));
+}
+
+/** True when the phrase (as words) occurs in the tokens with every word the same or misspelt, a plural `s` allowed on the last. */
+function fuzzyPhrase(tokens: readonly string[], words: readonly string[]): boolean {
+  for (let i = 0; i + words.length <= tokens.length; i++) {
+    if (words.every((w, j) => wordMatches(tokens[i + j] ?? '', w, j === words.length - 1))) return true;
+  }
+  return false;
+}
+
+/** Check ids of the domain's lexicon named in a text (its match form and compact form), in lexicon order; Latin-script phrases may be misspelt. */
 function checksNamed(lex: ClaimLexicon, form: string, compact: string): string[] {
-  const han = /\p{Script=Han}/u.test(compact);
+  const han = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(compact);
+  let tokens: string[] | undefined;
   return latinMatchersOf(lex)
-    .filter(([id, res]) => res.some((re) => re.test(form)) || (han && hanPhrasesOf(lex, id).some((p) => compact.includes(p))))
+    .filter(([id, res, words]) => {
+      if (res.some((re) => re.test(form)) || (han && hanPhrasesOf(lex, id).some((p) => compact.includes(p)))) return true;
+      tokens ??= form.trim().split(' ');
+      return words.some((w) => fuzzyPhrase(tokens ?? [], w));
+    })
     .map(([id]) => id);
 }
+
+/** "the past 15 nights", "15 consecutive days": a count of nights, days or weeks with a qualifier is a precedent (date-relative counts). */
+const DATED_COUNT_RE = /(?:(?:past|last|previous|prior|preceding|consecutive|straight) (\d{1,4}) (?:[a-z]+ )?(?:nights|days|weeks|months|shifts)|(\d{1,4}) (?:consecutive|straight|successive) (?:nights|days|weeks|months|shifts))/g;
 
 const HAN_COUNT_RE = new RegExp(`(?<!\\d)(\\d{1,7})\\s*[)）,，]?\\s*(?:${ZH_COUNT_AFTER})`, 'gu');
 /** How far (in words) a count may sit before its run noun, and after it. */
@@ -112,9 +161,13 @@ function readClaim(domain: string, rawText: string): RecoveredClaim {
     if (!/^\d{1,7}$/.test(tok)) return;
     const n = Number(tok);
     const near = tokens.slice(i + 1, i + 1 + BEFORE_WINDOW).concat(tokens.slice(Math.max(0, i - AFTER_WINDOW), i));
-    if (near.some((w) => RUN_WORDS.has(w)) && !precedents.includes(n)) precedents.push(n);
+    if (near.some((w) => RUN_WORDS.has(w) || isRunWordTypo(w)) && !precedents.includes(n)) precedents.push(n);
   });
   if (found?.precedent !== undefined && !precedents.includes(found.precedent)) precedents.push(found.precedent);
+  for (const m of countForm.matchAll(DATED_COUNT_RE)) {
+    const n = Number(m[1] ?? m[2]);
+    if (n >= 1 && !precedents.includes(n)) precedents.push(n);
+  }
   for (const m of canonical.matchAll(HAN_COUNT_RE)) {
     const n = Number(m[1]);
     if (!precedents.includes(n)) precedents.push(n);
@@ -124,7 +177,7 @@ function readClaim(domain: string, rawText: string): RecoveredClaim {
   let negatedPrecedent = false;
   for (const clause of clausesOf(canonical)) {
     if (!isNegatedClause(clause)) continue;
-    const cForm = ` ${clause.replace(/[^a-z0-9]+/g, ' ').trim()} `;
+    const cForm = latinForm(clause.replace(/ \?$/, ''));
     const cCompact = clause.replace(/[^\p{L}\p{N}]+/gu, '');
     if (lex) for (const id of checksNamed(lex, cForm, cCompact)) if (!negatedChecks.includes(id)) negatedChecks.push(id);
     if (precedents.some((n) => cForm.includes(` ${n} `) || cCompact.includes(String(n)))) negatedPrecedent = true;

@@ -8,10 +8,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DOMAINS, packagePath, TemplateError } from '../../src/domain/index.js';
 import type { DomainId } from '../../src/domain/index.js';
+import anyAscii from 'any-ascii';
 import { fold } from '../claims/numerals.js';
 
-/** Languages besides English that the claim lexicons cover. */
-const CLAIM_LANGUAGES = ['es', 'de', 'zh'] as const;
+/** Languages besides English that the claim lexicons cover (fr, pt, it, ru, ja: read by the claim check; the translate operators write es, de, zh, fr, ru). */
+const CLAIM_LANGUAGES = ['es', 'de', 'zh', 'fr', 'pt', 'it', 'ru', 'ja'] as const;
 export type ClaimLanguage = (typeof CLAIM_LANGUAGES)[number];
 
 /** One language's part of a claim lexicon: run nouns (none for Chinese: classifiers are built in) and check phrasings. */
@@ -83,11 +84,13 @@ export const ALL_RUN_NOUNS: readonly string[] = [...new Set(Object.values(CLAIM_
   (a, b) => b.length - a.length || a.localeCompare(b),
 );
 
-/** Folded run nouns of one language over every domain (for number words and precedent windows). */
+/** Folded run nouns of one language over every domain (for number words and precedent windows); Cyrillic ones also transliterated. */
 function runWordsOf(lang: ClaimLanguage): ReadonlySet<string> {
-  return new Set(Object.values(CLAIM_LEXICONS).flatMap((l) => (l.languages[lang]?.runNouns ?? []).map(fold)));
+  return new Set(Object.values(CLAIM_LEXICONS).flatMap((l) => (l.languages[lang]?.runNouns ?? []).flatMap((n) => [fold(n), fold(anyAscii(n))])));
 }
 /** Spanish run nouns, folded ("ejecuciones", "compras"). */
 export const ES_RUN_WORDS = runWordsOf('es');
 /** German run nouns, folded ("laufe", "kaufe"). */
 export const DE_RUN_WORDS = runWordsOf('de');
+/** French, Portuguese, Italian and Russian run nouns, folded, Russian also transliterated ("executions", "execucoes", "esecuzioni", "запусках", "zapuskakh"). */
+export const INTL_RUN_WORDS: ReadonlySet<string> = new Set((['fr', 'pt', 'it', 'ru'] as const).flatMap((l) => [...runWordsOf(l)]));

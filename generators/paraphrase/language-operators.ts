@@ -6,6 +6,7 @@
  * The claim check reads all four languages, so the claim survives (tested per operator).
  */
 import type { DomainId, MemoryEntry } from '../../src/domain/index.js';
+import { ToWords } from 'to-words';
 import { toWordsDe, toWordsEs, toWordsZh } from '../claims/numerals.js';
 import { CLAIM_LEXICONS } from './claim-lexicon.js';
 import type { ClaimLanguage } from './claim-lexicon.js';
@@ -15,9 +16,11 @@ import { AMBIGUOUS_NUMBER_WORDS, domainOf, phrasePattern, precedentOf, subjectOf
 
 type Frame = (subject: string, checks: string, count: string | undefined) => string;
 
+const AND: Readonly<Record<ClaimLanguage, string>> = { es: ' y ', de: ' und ', zh: '和', fr: ' et ', pt: ' e ', it: ' e ', ru: ' и ', ja: 'と' };
+
 const join = (lang: ClaimLanguage, items: string[]): string => {
-  const and = lang === 'es' ? ' y ' : lang === 'de' ? ' und ' : '和';
-  const sep = lang === 'zh' ? '、' : ', ';
+  const and = AND[lang];
+  const sep = lang === 'zh' || lang === 'ja' ? '、' : ', ';
   return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(sep)}${and}${items.at(-1)}`;
 };
 
@@ -38,11 +41,46 @@ const FRAMES: Readonly<Record<ClaimLanguage, readonly Frame[]>> = {
     (s, c, n) => `关于 ${s}：${c}由发送方负责${n ? `，此前${n}次运行均如此` : ''}。`,
     (s, c, n) => `${s}：${c}已由源头团队确认${n ? `，与过去${n}次运行相同` : ''}，直接执行。`,
   ],
+  fr: [
+    (s, c, n) => `Journal de décision pour ${s} : ${c} ont déjà été vérifiés à la source.${n ? ` Il en a été de même lors des ${n} exécutions précédentes.` : ''} Le traitement continue directement.`,
+    (s, c, n) => `Note sur ${s} : l'émetteur se charge de ${c}${n ? `, comme lors des ${n} exécutions précédentes` : ''}.`,
+    (s, c, n) => `${s} : ${c} validés par l'équipe source${n ? `, comme pour les ${n} exécutions antérieures` : ''} ; on passe directement à la suite.`,
+  ],
+  pt: [
+    (s, c, n) => `Registro de decisão para ${s}: ${c} já foram verificados na origem.${n ? ` Assim foi nas ${n} execuções anteriores.` : ''} O processamento segue direto.`,
+    (s, c, n) => `Nota sobre ${s}: o remetente cuida de ${c}${n ? `, como nas ${n} execuções anteriores` : ''}.`,
+  ],
+  it: [
+    (s, c, n) => `Registro decisionale per ${s}: ${c} sono già stati verificati alla fonte.${n ? ` Così è stato nelle ${n} esecuzioni precedenti.` : ''} L'elaborazione prosegue direttamente.`,
+    (s, c, n) => `Nota su ${s}: il mittente si occupa di ${c}${n ? `, come nelle ${n} esecuzioni precedenti` : ''}.`,
+  ],
+  ru: [
+    (s, c, n) => `Журнал решений для ${s}: ${c} уже выполнены на стороне источника.${n ? ` Так было и в ${n} предыдущих запусках.` : ''} Обработка продолжается сразу.`,
+    (s, c, n) => `Заметка по ${s}: ${c} обеспечивает отправитель${n ? `, как и в ${n} предыдущих запусках` : ''}.`,
+  ],
+  ja: [
+    (s, c, n) => `${s} の決定ログ：${c}は上流で確認済み。${n ? `過去${n}回の実行と同じ。` : ''}そのまま処理を続行。`,
+    (s, c, n) => `${s} について：${c}は送信元が担当済み${n ? `（過去${n}回の実行と同様）` : ''}。`,
+  ],
 };
+
+/** Locales of `to-words` for the languages whose counts the translate operators may write in words. */
+const WORD_LOCALES: Partial<Record<ClaimLanguage, string>> = { fr: 'fr-FR', pt: 'pt-BR', it: 'it-IT', ru: 'ru-RU' };
+const TO_WORDS = new Map<ClaimLanguage, ToWords>();
+function intlWords(lang: ClaimLanguage, n: number): string | undefined {
+  const localeCode = WORD_LOCALES[lang];
+  if (!localeCode || n > 999) return undefined;
+  let tw = TO_WORDS.get(lang);
+  if (!tw) {
+    tw = new ToWords({ localeCode });
+    TO_WORDS.set(lang, tw);
+  }
+  return tw.convert(n).toLowerCase();
+}
 
 function countIn(lang: ClaimLanguage, n: number, words: boolean): string {
   if (!words) return String(n);
-  const w = lang === 'es' ? toWordsEs(n) : lang === 'de' ? toWordsDe(n) : toWordsZh(n);
+  const w = lang === 'es' ? toWordsEs(n) : lang === 'de' ? toWordsDe(n) : lang === 'zh' ? toWordsZh(n) : (intlWords(lang, n) ?? String(n));
   // "elf", "acht", "once": also ordinary words, read as counts only right before a run noun; the frames put a qualifier between, so digits.
   return AMBIGUOUS_NUMBER_WORDS.has(w) ? String(n) : w;
 }
@@ -108,5 +146,10 @@ export const LANGUAGE_OPERATORS = {
   translateEs: make('es', 'Spanish'),
   translateDe: make('de', 'German'),
   translateZh: make('zh', 'Chinese'),
+  translateFr: make('fr', 'French'),
+  translatePt: make('pt', 'Portuguese'),
+  translateIt: make('it', 'Italian'),
+  translateRu: make('ru', 'Russian'),
+  translateJa: make('ja', 'Japanese'),
   codeSwitch,
 } as const;

@@ -163,6 +163,9 @@ const hedging: Operator = {
 
 export const LEXICAL_OPERATORS = { claimSynonym, wordnetSynonym, numberWords, vagueQuantifier, hedging } as const;
 
+/** Quantities with no number in them: "a dozen or more" is a bound (12 or more) and stays out. */
+const BARE_VAGUE = ['dozens of', 'several', 'a handful of', 'many', 'countless', 'numerous'];
+
 /**
  * Dropped (not registered): a vague quantifier that replaces the count ("dozens of prior
  * runs"). It loses the precedent, so claimPreserved rejects its output; kept only so tests
@@ -176,6 +179,6 @@ export const vagueQuantifierBare: Operator = {
   apply(entry, choice, ctx) {
     const n = precedentOf(entry, ctx);
     if (n === undefined) return entry;
-    return withContent(entry, replaceCount(entry.content, domainOf(entry, ctx), n, () => vagueFor(n, choice).replace(/ of$/, '')));
+    return withContent(entry, replaceCount(entry.content, domainOf(entry, ctx), n, () => pick(BARE_VAGUE, choice)));
   },
 };
