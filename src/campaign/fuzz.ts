@@ -16,6 +16,7 @@ import { canonicalGuardOptions } from '../guards/guard-options.js';
 import { loadRealBenignSets, loadBenignJsonl } from '../corpus/benign-sets.js';
 import { HISTORY_ENTRIES } from '../../generators/benign.js';
 import { leaveOneSourceOut } from './fpr.js';
+import { calibrationCacheStats } from './calibration-cache.js';
 import type { LosoCheckRow } from '../report/model.js';
 import { runCampaign, type CampaignOutcome, type CellSpec } from '../fuzz/campaign.js';
 import type { CellOutcome } from '../fuzz/property.js';
@@ -289,15 +290,20 @@ export async function runFuzz<G>(o: FuzzOptions<G>, progress: Progress): Promise
   if (o.realData && measureReal) {
     const real = loadRealBenignSets();
     for (const issue of real.issues) warnings.push(`${issue.file}:${issue.line}: ${issue.message}`);
+    progress.log(`real benign sets: ${plural(real.sets.length, 'set')}, ${plural(real.sets.reduce((n, s) => n + s.entries.length, 0), 'entry', 'entries')}${o.families.includes('benign') ? ', then the leave-one-source-out check' : ''}`);
     for (const set of real.sets) await toReal(set.name, set.source, set.entries);
     // Calibration check: leave one real source out, recalibrate, re-estimate (same seed and runs).
     if (o.families.includes('benign') && !o.signal?.aborted) {
       const measured = new Map(realSets.map((r) => [r.name, { k: r.fpr.k, n: r.fpr.n, errors: r.errors }]));
+      const before = { ...calibrationCacheStats };
       loso = await leaveOneSourceOut(
         { guard: o.guard, store: o.store, domains: o.domains, runs: o.runs, seed: o.seed, phase: o.phase, ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}) },
         real.sets.filter((x) => x.entries.length > 0),
         (name) => measured.get(name),
       );
+      const hits = calibrationCacheStats.hits - before.hits;
+      const computed = calibrationCacheStats.misses - before.misses;
+      if (computed > 0 || hits > 0) progress.log(`leave-one-source-out: ${plural(loso.length, 'calibration')}, ${hits} from the cache, ${computed} computed${calibrationCacheStats.writeFailures > before.writeFailures ? ' (the cache folder could not be written: set FARMA_FUZZ_CACHE_DIR)' : ''}`);
     }
   }
   if (o.benignFile && measureReal) {
