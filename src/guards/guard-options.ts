@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import { UsageError } from '../domain/index.js';
+import { didYouMean } from '../domain/suggest.js';
 import { DEFAULT_SENTINEL_CONFIG, LAYER_IDS, SIGNAL_IDS } from './sentinel/index.js';
 import type { BuiltinGuardId } from './registry.js';
 
@@ -233,7 +234,7 @@ export function validateGuardOptions(id: BuiltinGuardId, options: Record<string,
     if (id === 'sentinel' && path.length === 1 && path[0] === 'config') valid = options.config === undefined ? ['layers', 'config', ...Object.keys(DEFAULT_SENTINEL_CONFIG)] : Object.keys(DEFAULT_SENTINEL_CONFIG);
     const where = shown(path);
     const names = keys.map((k) => (where ? `${where}.${k}` : k));
-    throw new UsageError(`--guard-option ${names.join(', ')}: unknown key for guard ${id}; valid keys${where ? ` under ${where}` : ''}: ${valid.length > 0 ? valid.join(', ') : '(none)'}`);
+    throw new UsageError(`--guard-option ${names.join(', ')}: unknown key for guard ${id}${keys.length === 1 ? didYouMean(keys[0]!, valid) : ''}; valid keys${where ? ` under ${where}` : ''}: ${valid.length > 0 ? valid.join(', ') : '(none)'}`);
   }
   // A bad value: name where it was written (the flag as given, or the config file and key), echo it, and say what was expected.
   const key = shown(path) || '(options)';

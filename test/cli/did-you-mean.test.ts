@@ -51,3 +51,11 @@ describe('a case-only difference', () => {
     expect(closestNames('unverfied', ['VERIFIED', 'UNVERIFIED'])).toEqual(['UNVERIFIED']);
   });
 });
+
+describe('--guard-option keys', () => {
+  it('an unknown key names the closest valid one before the list', async () => {
+    const r = await runCli(['fuzz', '--guard-option', 'tauGaurd=0.2', '--runs', '1', '--no-real', '--no-corpus']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--guard-option tauGaurd: unknown key for guard sentinel (did you mean "tauGuard"?); valid keys: layers, config');
+  });
+});

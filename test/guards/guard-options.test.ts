@@ -39,7 +39,7 @@ describe('--guard-option parsing and validation', () => {
   });
 
   it.each([
-    ['sentinel', { tauGuardx: 0.2 }, /--guard-option tauGuardx: unknown key for guard sentinel; valid keys: layers, config, weights, tauGuard/],
+    ['sentinel', { tauGuardx: 0.2 }, /--guard-option tauGuardx: unknown key for guard sentinel \(did you mean "tauGuard"\?\); valid keys: layers, config, weights, tauGuard/],
     ['sentinel', { weights: { s9: 0.2 } }, /--guard-option weights.s9: unknown key .*valid keys under weights: s1, s2, s3, s4, s5/],
     ['sentinel', { tauGuard: 2 }, /^--guard-option tauGuard=2: expected a number at most 1, got the number 2 \(guard sentinel\)$/],
     ['sentinel', { layers: ['L9'] }, /--guard-option layers.0="L9": expected one of "L1-keyword", .*got the string "L9"/],
