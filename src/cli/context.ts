@@ -32,10 +32,11 @@ export async function loadGuard(spec: string, timeoutMs?: number, guardOptions?:
   // guard-options.ts holds zod schemas: loaded only when options were given.
   const options = given && isBuiltinGuardId(spec) ? (await import('../guards/guard-options.js')).validateGuardOptions(spec, guardOptions) : undefined;
   if (guardSpecKind(spec) === 'module') routeConsoleToStderr();
+  const headers = guardSpecKind(spec) === 'http' ? guardHeadersFromEnv(process.env) : undefined;
   const guard = await resolveGuard(
     spec,
     { createBuiltin: (id) => createGuard(id, options), knownIds: BUILTIN_GUARD_IDS },
-    { ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(concurrency !== undefined ? { concurrency } : {}) },
+    { ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(concurrency !== undefined ? { concurrency } : {}), ...(headers ? { http: { headers } } : {}) },
   );
   // The id names the corpus file and appears in every report: it must not carry a secret.
   if (redactSecrets(guard.id) !== guard.id) {
@@ -47,6 +48,32 @@ export async function loadGuard(spec: string, timeoutMs?: number, guardOptions?:
     throw new UsageError(`guard ${spec} claims the id "${guard.id}" of a built-in guard; give it its own id (its findings would go into corpora/regressions/${guard.id}.jsonl)`);
   }
   return guard;
+}
+
+/**
+ * Extra request headers for an HTTP guard, from the environment (kept out of argv and shell
+ * history): `FARMA_GUARD_AUTHORIZATION` is the `authorization` header's value (a name with
+ * AUTH in it, so its value is redacted from every output), `FARMA_GUARD_HEADERS` a JSON object
+ * of header names to string values. Only header names reach the report.
+ * @throws UsageError naming the variable when `FARMA_GUARD_HEADERS` is not such an object.
+ */
+export function guardHeadersFromEnv(env: NodeJS.ProcessEnv): Record<string, string> | undefined {
+  const headers: Record<string, string> = {};
+  const raw = env.FARMA_GUARD_HEADERS;
+  if (raw !== undefined && raw.trim() !== '') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      parsed = undefined;
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || !Object.values(parsed).every((v) => typeof v === 'string')) {
+      throw new UsageError('FARMA_GUARD_HEADERS must be a JSON object of header names to string values, e.g. {"x-api-key": "…"}');
+    }
+    Object.assign(headers, parsed);
+  }
+  if (env.FARMA_GUARD_AUTHORIZATION !== undefined && env.FARMA_GUARD_AUTHORIZATION !== '') headers.authorization = env.FARMA_GUARD_AUTHORIZATION;
+  return Object.keys(headers).length > 0 ? headers : undefined;
 }
 
 let consoleRouted = false;

@@ -253,7 +253,9 @@ export function createExecGuard(command: string, options: ExecGuardOptions = {})
       settle(slot, { crashed: `exec guard ${why} while checking this input${stderrNote(slot)}${slot.noise.count > 0 ? stdoutNote(slot) : ''}`, recycled });
     };
     child.on('error', (e) => onGone(`could not run (${e.message})`, false));
-    child.on('close', (code, signal) => onGone(signal ? `was killed by ${signal}` : `exited with code ${code}`, !signal && code === 0));
+    child.on('close', (code, signal) =>
+      onGone(signal ? `was killed by ${signal}` : code === 127 ? 'exited with code 127 (the shell did not find the command: give its full path, or check PATH)' : `exited with code ${code}`, !signal && code === 0),
+    );
     // A forgotten close() must not keep the fuzzer alive; the guard sees EOF when we exit.
     child.unref();
     for (const s of [child.stdin, child.stdout, child.stderr]) (s as unknown as { unref?: () => void }).unref?.();

@@ -237,7 +237,16 @@ export function createHttpGuard(url: string, options: HttpGuardOptions = {}): Ht
         };
       }
       if (status !== 200) {
-        const hint = status === 400 || status === 422 || status === 415 ? ' (the endpoint refused the request: it is a POST of application/json {"entry": {...}, "phase": "write"|"retrieve", "store": {"size": {...}}}, docs/guard-protocol.md)' : '';
+        const hint =
+          status === 400 || status === 422 || status === 415
+            ? ' (the endpoint refused the request: it is a POST of application/json {"entry": {...}, "phase": "write"|"retrieve", "store": {"size": {...}}}, docs/guard-protocol.md)'
+            : status === 404
+              ? ` (nothing answers at ${parsedUrl.pathname}: the guard spec is the full URL of the check route, e.g. http://host:port/check)`
+              : status === 405
+                ? ' (the route does not take POST: farma-fuzz POSTs each entry as JSON)'
+                : status === 401 || status === 403
+                  ? ' (the endpoint wants credentials: give them as headers, FARMA_GUARD_AUTHORIZATION or FARMA_GUARD_HEADERS on the command line, HttpGuardOptions.headers in code)'
+                  : '';
         return { done: errorVerdict('malformed', `guard endpoint answered HTTP ${status}: ${excerpt(text)}${hint}`, tookUs), answered: true };
       }
       const bodyText = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -341,8 +350,20 @@ function retryAfterMs(value: string | undefined): number | undefined {
 function networkMessage(cause: unknown): string {
   if (!(cause instanceof Error)) return String(cause);
   const code = (cause as { code?: unknown }).code;
-  return typeof code === 'string' && !cause.message.includes(code) ? `${code}: ${cause.message}` : cause.message;
+  const text = typeof code === 'string' && !cause.message.includes(code) ? `${code}: ${cause.message}` : cause.message;
+  return `${excerpt(text, 300)}${typeof code === 'string' ? (NETWORK_HINTS[code] ?? '') : ''}`;
 }
+
+/** What a socket error usually means for a guard endpoint. */
+const NETWORK_HINTS: Readonly<Record<string, string>> = {
+  ECONNREFUSED: ' (nothing listens there: is the guard server running, on that host and port?)',
+  EPROTO: ' (a TLS handshake failed: is the endpoint plain http:// rather than https://?)',
+  DEPTH_ZERO_SELF_SIGNED_CERT: ' (the endpoint has a self-signed certificate: trust it with NODE_EXTRA_CA_CERTS=<its .pem>)',
+  SELF_SIGNED_CERT_IN_CHAIN: ' (the certificate chain ends in an untrusted root: trust it with NODE_EXTRA_CA_CERTS=<ca .pem>)',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: ' (the certificate cannot be verified: trust its CA with NODE_EXTRA_CA_CERTS=<ca .pem>)',
+  ERR_TLS_CERT_ALTNAME_INVALID: " (the certificate does not name this host: use the host name it was issued for)",
+  ENOTFOUND: ' (the host name does not resolve)',
+};
 
 /** Largest verdict body accepted from an HTTP guard, bytes. */
 const MAX_RESPONSE_BYTES = 1 << 20;

@@ -6,13 +6,18 @@
  */
 import { RUN_DEFAULTS } from '../../domain/defaults.js';
 import { existsSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { basename, extname, resolve } from 'node:path';
 import { GuardLoadError, errorVerdict, errorMessage } from '../../domain/index.js';
 import { parseVerdict } from '../../domain/verdict-schema.js';
 import type { Guard, GuardContext, MemoryEntry, StoreView, Verdict } from '../../domain/index.js';
 import { startStopwatch } from './wire-request.js';
 import { importModule } from './import-module.js';
 import { Circuit, INPUT_TIMES_OUT_GUARD, InputFailureMemory, inputKey } from './failure-memory.js';
+
+/** The files the module adapter can load. */
+const MODULE_FILE = /\.(?:ts|mts|cts|js|mjs|cjs)$/i;
+/** Interpreters suggested for a script given as a module path. */
+const EXEC_RUNNERS: Readonly<Record<string, string>> = { '.py': 'python3', '.rb': 'ruby', '.sh': 'sh', '.pl': 'perl', '.php': 'php', '.r': 'Rscript', '.jl': 'julia', '.lua': 'lua' };
 
 /** Default per-entry time bound of the module, HTTP and exec adapters, in milliseconds. */
 export const DEFAULT_GUARD_TIMEOUT_MS = RUN_DEFAULTS.guardTimeoutMs;
@@ -59,7 +64,17 @@ export async function loadModuleGuard(path: string, options: ModuleGuardOptions 
   const file = resolve(options.cwd ?? process.cwd(), path);
   const timeoutMs = options.timeoutMs ?? DEFAULT_GUARD_TIMEOUT_MS;
   if (!(timeoutMs > 0)) throw new GuardLoadError(`guard module ${file}: timeoutMs must be > 0, got ${timeoutMs}`);
-  if (!existsSync(file)) throw new GuardLoadError(`guard module not found: ${file}`, { code: 'usage' });
+  if (!existsSync(file)) {
+    // `localhost:8080/check` or `127.0.0.1:8787/check`: an endpoint written without its scheme.
+    const endpoint = /^[\w.-]+:\d+(\/|$)/.test(path) ? `; did you mean --guard http://${path} (an HTTP endpoint needs its http:// or https://)?` : '';
+    throw new GuardLoadError(`guard module not found: ${file}${endpoint}`, { code: 'usage' });
+  }
+  if (!MODULE_FILE.test(file)) {
+    const ext = extname(file);
+    const runner = EXEC_RUNNERS[ext.toLowerCase()];
+    const hint = runner ? `; to run it as a subprocess guard speaking JSON lines, give --guard "exec:${runner} ${path}" (docs/guard-protocol.md, "Exec guards")` : '';
+    throw new GuardLoadError(`guard ${path} is not a module guard: a module is a .ts, .mts, .cts, .js, .mjs or .cjs file, got ${ext ? `a ${ext} file` : 'a file without an extension'}${hint}`, { code: 'usage' });
+  }
 
   let mod: Record<string, unknown>;
   try {
