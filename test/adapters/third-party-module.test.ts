@@ -118,3 +118,32 @@ describe('a module guard that hangs costs a bounded wait', () => {
     expect(calls()).toBe(before);
   });
 });
+
+describe('what a module guard threw is said usefully', () => {
+  it('an Error with its name and the line of the guard file; a non-Error value as such', async () => {
+    const { writeFileSync, mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'farma-throws-')), 'throws-things.mjs');
+    writeFileSync(
+      file,
+      [
+        'export const guard = {',
+        '  check(entry) {',
+        "    if (entry.content === 'type') return null.x;",
+        "    if (entry.content === 'object') throw { code: 42, detail: 'bad input' };",
+        "    if (entry.content === 'null') throw null;",
+        "    return Promise.reject(new RangeError('too long'));",
+        '  },',
+        '};',
+        '',
+      ].join('\n'),
+    );
+    const g = await loadModuleGuard(file);
+    const [t, o, n, r] = await Promise.all(['type', 'object', 'null', 'range'].map((c) => g.check(makeEntry(c), WRITE_CTX)));
+    expect(t?.error?.message).toMatch(/^guard threw: TypeError: Cannot read properties of null .*\(at throws-things\.mjs:3:\d+\)$/);
+    expect(o?.error?.message).toBe('guard threw: a non-Error object {"code":42,"detail":"bad input"}');
+    expect(n?.error?.message).toBe('guard threw: the value null (not an Error)');
+    expect(r?.error?.message).toMatch(/^guard threw: RangeError: too long \(at throws-things\.mjs:6:\d+\)$/);
+  });
+});

@@ -193,7 +193,7 @@ function wrapGuard(inner: Guard, file: string, timeoutMs: number): Guard {
     if (known) return errorVerdict('timeout', `${INPUT_TIMES_OUT_GUARD}: guard ${id} did not answer it within ${timeoutMs} ms ${known.record.timeout} times, so it is not sent again`, 0);
     const gate = circuit.admit();
     if (!gate.pass) return errorVerdict('unavailable', `guard ${id} is down: ${gate.reason}`, 0);
-    const v = await checkBounded(inner, entry, ctx, timeoutMs);
+    const v = await checkBounded(inner, entry, ctx, timeoutMs, file);
     if (v.error?.kind !== 'timeout') {
       circuit.success(gate.probe);
       return v;
@@ -222,7 +222,7 @@ const CIRCUIT_COOLDOWN_MS = 1000;
 const MAX_COOLDOWN_MS = 30_000;
 
 /** Runs one inner check under the time bound; always resolves to a Verdict. */
-async function checkBounded(inner: Guard, entry: MemoryEntry, ctx: GuardContext, timeoutMs: number): Promise<Verdict> {
+async function checkBounded(inner: Guard, entry: MemoryEntry, ctx: GuardContext, timeoutMs: number, file: string): Promise<Verdict> {
   const elapsed = startStopwatch();
   let returned: unknown;
   try {
@@ -231,7 +231,7 @@ async function checkBounded(inner: Guard, entry: MemoryEntry, ctx: GuardContext,
     // the case the fuzzer records, shrinks and writes to the corpus.
     returned = inner.check(copyOf(entry), { phase: ctx.phase, store: readOnlyView(ctx.store) });
   } catch (cause) {
-    return errorVerdict('threw', `guard threw: ${messageOf(cause)}`, elapsed());
+    return errorVerdict('threw', `guard threw: ${messageOf(cause, file)}`, elapsed());
   }
   if (!isThenable(returned)) {
     // A synchronous answer: its time is the call's own, never the wait behind other checks in flight.
@@ -256,7 +256,7 @@ async function checkBounded(inner: Guard, entry: MemoryEntry, ctx: GuardContext,
     // A synchronous guard cannot be interrupted, but a late answer is still a timeout, never a verdict.
     const tookUs = elapsed();
     if (tookUs > timeoutMs * 1000) return errorVerdict('timeout', `guard answered after ${(tookUs / 1000).toFixed(0)} ms, over the ${timeoutMs} ms bound`, tookUs);
-    if (!outcome.ok) return errorVerdict('threw', `guard threw: ${messageOf(outcome.cause)}`, tookUs);
+    if (!outcome.ok) return errorVerdict('threw', `guard threw: ${messageOf(outcome.cause, file)}`, tookUs);
     // The guard's time stops when it answered: reading its answer is farma-fuzz's work.
     const parsed = parseVerdict(outcome.value);
     if (!parsed.ok) return errorVerdict('malformed', `guard returned a malformed verdict: ${parsed.message}`, tookUs);
@@ -299,6 +299,25 @@ function readOnlyView(view: StoreView): StoreView {
   return ro;
 }
 
-function messageOf(cause: unknown): string {
-  return errorMessage(cause);
+/**
+ * What a guard threw, for its `threw` verdict: an Error's name (when not plain `Error`) and
+ * message, with the line of the guard's own file it came from; a thrown non-Error said as such.
+ */
+function messageOf(cause: unknown, file: string): string {
+  if (cause instanceof Error) {
+    const name = cause.name && cause.name !== 'Error' ? `${cause.name}: ` : '';
+    const base = basename(file);
+    const at = (cause.stack ?? '').split('\n').find((l) => l.includes(base) && /:\d+:\d+\)?\s*$/.test(l));
+    const where = at?.match(/([^\s(/\\]+:\d+:\d+)\)?\s*$/)?.[1];
+    return `${name}${errorMessage(cause)}${where ? ` (at ${where})` : ''}`;
+  }
+  if (typeof cause === 'string') return cause;
+  if (cause === null || cause === undefined || typeof cause !== 'object') return `the value ${String(cause)} (not an Error)`;
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(cause);
+  } catch {
+    json = undefined;
+  }
+  return `a non-Error object ${json !== undefined && json !== '{}' ? (json.length > 300 ? `${json.slice(0, 300)}…` : json) : errorMessage(cause)}`;
 }
