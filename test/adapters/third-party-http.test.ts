@@ -6,6 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpGuard } from '../../src/guards/adapters/http-guard.js';
 import { WRITE_CTX, makeEntry } from '../fixtures/guards/make-entry.js';
@@ -28,6 +29,8 @@ beforeAll(async () => {
       if (route === 'redirect') return void res.writeHead(308, { location: '/v2/check' }).end();
       if (route === 'python') return void res.writeHead(200, { 'content-type': 'text/plain' }).end(`\ufeff${JSON.stringify({ verdict: { decision: word, score: null, layer: null, reasons: null, elapsed_us: 3 } })}`);
       if (route === 'empty') return void res.writeHead(200).end();
+      if (route === 'gzip') return void res.writeHead(200, { 'content-encoding': 'gzip', 'content-type': 'application/json' }).end(gzipSync(JSON.stringify({ decision: word })));
+      if (route === 'bomb') return void res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(Buffer.alloc(8 << 20, 32)));
       if (route === 'refuses') return void res.writeHead(422, { 'content-type': 'application/json' }).end('{"detail":"field required"}');
       res.writeHead(404).end('no route');
     });
@@ -83,6 +86,20 @@ describe('HTTP guards of outside authors', () => {
     } finally {
       e.close?.();
       q.close?.();
+    }
+  });
+
+  it('a gzip body is decoded; one that inflates past the 1 MiB cap is malformed, never read whole', async () => {
+    const g = createHttpGuard(`${base}/gzip`);
+    const b = createHttpGuard(`${base}/bomb`);
+    try {
+      expect((await g.check(makeEntry('we skip it'), WRITE_CTX)).decision).toBe('reject');
+      const v = await b.check(makeEntry('x'), WRITE_CTX);
+      expect(v.error?.kind).toBe('malformed');
+      expect(v.error?.message).toMatch(/answered more than 1048576 bytes/);
+    } finally {
+      g.close?.();
+      b.close?.();
     }
   });
 });

@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import zlib from 'node:zlib';
 import pLimit from 'p-limit';
 import { GuardLoadError, errorVerdict } from '../../domain/index.js';
 import { parseVerdict } from '../../domain/verdict-schema.js';
@@ -201,7 +202,22 @@ export function createHttpGuard(url: string, options: HttpGuardOptions = {}): Ht
         res.on('end', () => {
           if (over) return;
           done();
-          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), ...head });
+          const raw = Buffer.concat(chunks);
+          // A server that compresses whatever the request asked (compression middleware): decoded, within the same size cap.
+          const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
+          let bytes: Buffer | undefined = raw;
+          try {
+            if (encoding === 'gzip' || encoding === 'x-gzip') bytes = zlib.gunzipSync(raw, { maxOutputLength: MAX_RESPONSE_BYTES });
+            else if (encoding === 'deflate') bytes = zlib.inflateSync(raw, { maxOutputLength: MAX_RESPONSE_BYTES });
+            else if (encoding === 'br') bytes = zlib.brotliDecompressSync(raw, { maxOutputLength: MAX_RESPONSE_BYTES });
+          } catch (e) {
+            if (e instanceof RangeError) bytes = undefined;
+            else {
+              reject(new Error(`the ${encoding} body could not be decoded: ${e instanceof Error ? e.message : String(e)}`));
+              return;
+            }
+          }
+          resolve({ status: res.statusCode ?? 0, text: bytes?.toString('utf8'), ...head });
         });
         res.on('error', (e) => {
           if (over) return;
