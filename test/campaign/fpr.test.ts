@@ -62,7 +62,9 @@ describe('fpr', () => {
     }
     expect(md).toContain('## Per profile');
     expect(md).toContain(`within noise: ${REAL_SETS.length} of ${REAL_SETS.length} sets`);
-  });
+    // Leave-one-source-out and matched calibrations run once per bundled real set (12 today): with a
+    // cold calibration cache on a loaded 2-core machine that passed 60 s; a bound, not an assertion.
+  }, 240_000);
 
   it('the matched estimate is calibrated on the set alone: it differs from the profile estimate, and --no-matched drops it', async () => {
     const guard = createGuard('amemguard');
@@ -78,7 +80,8 @@ describe('fpr', () => {
     const off = await measureGuardFpr({ guard, store, domains: ['rap'], runs: 30, seed: 2, phase: 'write', realData: true, loso: false, matched: false }, quiet);
     expect(off.profiles.every((x) => x.matched === undefined)).toBe(true);
     expect(renderFprMarkdown(off)).not.toContain('matched estimate');
-  });
+    // One matched calibration per bundled real set (see above): a bound for a loaded machine, not an assertion.
+  }, 240_000);
 
   it('a guard that errors on real entries: errors are counted, never enter a gap', async () => {
     const errorOnReal: Guard = { id: 'err-real', mode: 'sync', check: (e) => (typeof e.metadata?.corpus === 'string' ? ((): never => { throw new Error('boom'); })() : { decision: 'admit', trace: [], reasons: [], elapsedUs: 0 }) };
