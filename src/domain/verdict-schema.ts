@@ -217,7 +217,7 @@ function decisionWord(word: string): string {
  * before the schema checks it (docs/guard-protocol.md, "Answers read besides the canonical shape"):
  * a decision word in any case or one of {@link DECISION_ALIASES}; a bare decision string; a
  * boolean decision field such as `allowed` or `blocked` when `decision` is absent; a Verdict
- * wrapped as `{ verdict: {...} }`; `null` for an optional field; `reasons` as one string;
+ * wrapped as `{ verdict: {...} }` or `{ result: {...} }`; `null` for an optional field; `reasons` as one string;
  * `reason` (one string) when `reasons` is absent; boolean signals (1 or 0).
  * Ambiguous answers get a message saying what to return instead: a bare boolean, a boolean
  * `decision`, a score without a decision (farma-fuzz never picks a threshold for a guard).
@@ -233,7 +233,14 @@ function interpretVerdictShape(raw: unknown): { value: unknown } | { message: st
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { message: `verdict must be an object, got ${describeValue(raw)}` };
   let v = raw as Record<string, unknown>;
-  if (v.decision === undefined && typeof v.verdict === 'object' && v.verdict !== null && !Array.isArray(v.verdict)) v = v.verdict as Record<string, unknown>;
+  // `{ verdict: {...} }`, or JSON-RPC's `{ result: {...} }`, with no decision beside it.
+  for (const wrapper of ['verdict', 'result'] as const) {
+    const inner = v[wrapper];
+    if (v.decision === undefined && typeof inner === 'object' && inner !== null && !Array.isArray(inner)) {
+      v = inner as Record<string, unknown>;
+      break;
+    }
+  }
   const out: Record<string, unknown> = { ...v };
   for (const k of NULLABLE_FIELDS) if (out[k] === null) delete out[k];
   if (typeof out.decision === 'string') out.decision = decisionWord(out.decision);

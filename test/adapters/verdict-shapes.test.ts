@@ -25,6 +25,7 @@ describe('answers read besides the canonical shape', () => {
     [{ isMalicious: true }, 'reject'],
     [{ blocked: false }, 'admit'],
     [{ verdict: { decision: 'deny' } }, 'reject'],
+    [{ jsonrpc: '2.0', id: 7, result: { decision: 'allow' } }, 'admit'],
   ])('%j is read as %s', (answer, decision) => {
     expect(decisionOf(answer)).toBe(decision);
   });
