@@ -54,7 +54,7 @@ describe('bad input names its place', () => {
     expect(records).toHaveLength(1);
     expect(issues).toHaveLength(1);
     expect(issues[0]?.line).toBe(2);
-    expect(issues[0]?.message).toBe('this line holds a JSON array of 2 item(s); JSONL expects one JSON object per line');
+    expect(issues[0]?.message).toBe('this line holds a JSON array of 2 items; JSONL expects one JSON object per line');
     expect(parseJsonlText('[1,2]\n', 'in.jsonl', validateMemoryEntry).issues[0]?.message).toMatch(/^this file is a JSON array; JSONL expected/);
   });
 });
