@@ -1,6 +1,7 @@
 /**
  * Progress on long runs: a cli-progress bar on stderr when it is a terminal, otherwise one
- * line per finished step (so CI logs stay readable). Never writes to stdout.
+ * line per finished step and, for a phase with no such line, one at each tenth of its cases
+ * (`… 30% (198000/660000 cases)`), so CI logs stay readable. Never writes to stdout.
  */
 import cliProgress from 'cli-progress';
 import { silentProgress, type Progress } from '../campaign/progress.js';
@@ -10,10 +11,31 @@ import { plural } from '../domain/plural.js';
 export function createProgress(enabled: boolean, stream: NodeJS.WriteStream = process.stderr): Progress {
   if (!enabled) return silentProgress;
   if (!stream.isTTY) {
+    // A phase that logs nothing for a long while (the FPR estimate, the leave-one-source-out
+    // check) still shows it is alive: a line at each tenth of its cases, unless a log line
+    // (a finished cell) was written since the last one.
+    let total = 0;
+    let tenth = 0;
+    let quiet = true;
     return {
-      start: (total, label) => stream.write(`… ${label} (${plural(total, 'case')})\n`),
-      update() {},
-      log: (line) => stream.write(`${line}\n`),
+      start(t, label) {
+        total = t;
+        tenth = 0;
+        quiet = true;
+        stream.write(`… ${label} (${plural(t, 'case')})\n`);
+      },
+      update(done) {
+        if (total <= 0) return;
+        const now = Math.min(10, Math.floor((done * 10) / total));
+        if (now <= tenth) return;
+        tenth = now;
+        if (quiet && now < 10) stream.write(`… ${now * 10}% (${done}/${plural(total, 'case')})\n`);
+        quiet = true;
+      },
+      log(line) {
+        quiet = false;
+        stream.write(`${line}\n`);
+      },
       stop() {},
     };
   }
