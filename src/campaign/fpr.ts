@@ -70,6 +70,8 @@ export interface EstimateOptions {
   phase: Phase;
   /** Guard calls in flight for an async guard (default 1); results are identical for any value. */
   concurrency?: number;
+  /** Ctrl-C: once aborted, `leaveOneSourceOut` starts no further calibration and returns the rows so far. */
+  signal?: AbortSignal;
 }
 
 export interface GuardFprOptions extends EstimateOptions {
@@ -110,7 +112,8 @@ async function naturalEstimate(o: EstimateOptions, calibration: Calibration, onD
 /**
  * Leave-one-source-out (docs/calibration.md): for each real source, calibrate on all the other
  * sources, estimate with the same seed, and compare with the FPR measured on the one left out.
- * `realOf` gives the measured tally of a set (rejected `k`, `n`, `errors`).
+ * `realOf` gives the measured tally of a set (rejected `k`, `n`, `errors`). When `o.signal` is
+ * aborted (Ctrl-C) no further source is left out: the rows so far are returned.
  */
 export async function leaveOneSourceOut(
   o: EstimateOptions,
@@ -120,6 +123,7 @@ export async function leaveOneSourceOut(
 ): Promise<LosoRow[]> {
   const rows: LosoRow[] = [];
   for (const left of sets) {
+    if (o.signal?.aborted) break;
     const cal = calibrationFor(sets.filter((s) => s !== left && s.entries.length > 0));
     const e = await naturalEstimate(o, cal, onDomain);
     const r = realOf(left.name) ?? { n: 0, k: 0, errors: 0 };

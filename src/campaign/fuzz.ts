@@ -291,13 +291,16 @@ export async function runFuzz<G>(o: FuzzOptions<G>, progress: Progress): Promise
     const real = loadRealBenignSets();
     for (const issue of real.issues) warnings.push(`${issue.file}:${issue.line}: ${issue.message}`);
     progress.log(`real benign sets: ${plural(real.sets.length, 'set')}, ${plural(real.sets.reduce((n, s) => n + s.entries.length, 0), 'entry', 'entries')}${o.families.includes('benign') ? ', then the leave-one-source-out check' : ''}`);
-    for (const set of real.sets) await toReal(set.name, set.source, set.entries);
+    for (const set of real.sets) {
+      if (o.signal?.aborted) break;
+      await toReal(set.name, set.source, set.entries);
+    }
     // Calibration check: leave one real source out, recalibrate, re-estimate (same seed and runs).
     if (o.families.includes('benign') && !o.signal?.aborted) {
       const measured = new Map(realSets.map((r) => [r.name, { k: r.fpr.k, n: r.fpr.n, errors: r.errors }]));
       const before = { ...calibrationCacheStats };
       loso = await leaveOneSourceOut(
-        { guard: o.guard, store: o.store, domains: o.domains, runs: o.runs, seed: o.seed, phase: o.phase, ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}) },
+        { guard: o.guard, store: o.store, domains: o.domains, runs: o.runs, seed: o.seed, phase: o.phase, ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}), ...(o.signal ? { signal: o.signal } : {}) },
         real.sets.filter((x) => x.entries.length > 0),
         (name) => measured.get(name),
       );
