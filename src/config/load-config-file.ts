@@ -167,9 +167,21 @@ export async function loadConfigFile(file?: string, cwd: string = process.cwd(),
     const where = syntaxErrorLine(found);
     throw new UsageError(`${where ?? found}: cannot load the config file: ${errorMessage(cause)}`, { cause });
   }
-  if (mod.default === undefined) throw new UsageError(`${found}: no default export (write \`export default defineConfig({...})\`)`);
-  const config = validateConfig(mod.default, found, known);
+  const exported = esModuleDefault(mod.default);
+  if (exported === undefined) throw new UsageError(`${found}: no default export (write \`export default defineConfig({...})\`)`);
+  const config = validateConfig(exported, found, known);
   return { config: resolvePaths(config, path.dirname(found)), file: found };
+}
+
+/**
+ * The default export of a config file. In a CommonJS project (no `"type": "module"`) a `.ts`
+ * file's `export default` is compiled to `exports.default`, and the namespace's `default` is the
+ * `{ default: config }` bag around it: the config is inside.
+ */
+function esModuleDefault(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const keys = Object.keys(value).filter((k) => k !== '__esModule');
+  return keys.length === 1 && keys[0] === 'default' ? (value as { default: unknown }).default : value;
 }
 
 /**

@@ -34,6 +34,18 @@ describe('loadConfigFile', () => {
     expect(config).toEqual({ guard: path.join(dir, 'my-guard.mjs'), runs: 50, seed: 7, domains: ['ehr'], thresholds: { maxFpr: 0.05 }, junit: path.join(dir, 'out/junit.xml'), corpus: false, html: false });
   });
 
+  it('reads a farma-fuzz.config.ts in a CommonJS project (export default compiled to exports.default)', async () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'package.json'), '{ "name": "cjs-project" }\n');
+    writeFileSync(path.join(dir, 'farma-fuzz.config.ts'), `export default { runs: 20, domains: ['ehr'], thresholds: { maxFpr: 0.05 } };\n`);
+    const { config } = await loadConfigFile(undefined, dir);
+    expect(config).toEqual({ runs: 20, domains: ['ehr'], thresholds: { maxFpr: 0.05 } });
+    // A bad field there is still named as such, not as an unknown field "default".
+    writeFileSync(path.join(dir, 'farma-fuzz.config.ts'), `export default { runz: 20 };\n`);
+    await expect(loadConfigFile(undefined, dir)).rejects.toThrow(/runz/);
+    await expect(loadConfigFile(undefined, dir)).rejects.not.toThrow(/"default"/);
+  });
+
   it('returns an empty config when no file is there, and fails when a named file is missing', async () => {
     const dir = tempDir();
     expect(await loadConfigFile(undefined, dir)).toEqual({ config: {} });
