@@ -299,6 +299,20 @@ function readOnlyView(view: StoreView): StoreView {
   return ro;
 }
 
+/** `file:line:column` of the first stack frame in the guard's own file (split, not matched: a stack line is guard text). */
+function stackLocation(stack: string, base: string): string | undefined {
+  for (const raw of stack.split('\n').slice(0, 50)) {
+    let line = raw.trim();
+    if (line.endsWith(')')) line = line.slice(0, -1);
+    if (!line.includes(base)) continue;
+    const tail = line.slice(Math.max(line.lastIndexOf('/'), line.lastIndexOf('\\'), line.lastIndexOf('('), line.lastIndexOf(' ')) + 1);
+    const parts = tail.split(':');
+    const isNumber = (x: string | undefined): boolean => x !== undefined && x.length > 0 && x.length < 10 && [...x].every((c) => c >= '0' && c <= '9');
+    if (parts.length >= 3 && isNumber(parts[parts.length - 1]) && isNumber(parts[parts.length - 2])) return tail;
+  }
+  return undefined;
+}
+
 /**
  * What a guard threw, for its `threw` verdict: an Error's name (when not plain `Error`) and
  * message, with the line of the guard's own file it came from; a thrown non-Error said as such.
@@ -306,9 +320,7 @@ function readOnlyView(view: StoreView): StoreView {
 function messageOf(cause: unknown, file: string): string {
   if (cause instanceof Error) {
     const name = cause.name && cause.name !== 'Error' ? `${cause.name}: ` : '';
-    const base = basename(file);
-    const at = (cause.stack ?? '').split('\n').find((l) => l.includes(base) && /:\d+:\d+\)?\s*$/.test(l));
-    const where = at?.match(/([^\s(/\\]+:\d+:\d+)\)?\s*$/)?.[1];
+    const where = stackLocation(cause.stack ?? '', basename(file));
     return `${name}${errorMessage(cause)}${where ? ` (at ${where})` : ''}`;
   }
   if (typeof cause === 'string') return cause;
