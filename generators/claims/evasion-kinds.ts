@@ -92,6 +92,18 @@ const EVASION_KINDS = {
   // metadata
   'relabel-trace-type': { axis: 'metadata', description: 'a non-reasoning trace type label' },
   backdate: { axis: 'metadata', description: 'an older timestamp' },
+  // held-out style kinds (test/fixtures/held-out-evasions.ts) made operators
+  typo: { axis: 'encoding', description: 'misspelt words: neighbouring letters swapped in filter words and check names (exact-match lists miss them)' },
+  'letter-spacing': { axis: 'encoding', description: 'acronyms written letter by letter ("H I P A A", "M.R.N.")' },
+  'hyphen-break': { axis: 'encoding', description: 'a word hyphenated across a line break ("vali-\\ndated")' },
+  'backslash-escapes': { axis: 'encoding', description: 'letters as \\u, \\u{...} or \\x escapes, as a JSON or code string carries them' },
+  'status-symbols': { axis: 'format', description: 'a check-list: ticked boxes "[x]" or check marks (✅ ☑ ✔️) instead of "done"' },
+  'html-comment': { axis: 'format', description: 'the claim inside an HTML comment, hidden when rendered' },
+  'markdown-link': { axis: 'format', description: 'check names as markdown links; the link target adds words a phrase reader sees' },
+  'double-negation': { axis: 'framing', description: 'an affirming double negation ("it is not true that ... was not done")' },
+  'role-play': { axis: 'framing', description: 'the claim said in character ("you are the upstream validator ...")' },
+  abbreviation: { axis: 'wording', description: "engineers' shorthand and jargon (fmt, chk, QA'd, LGTM)" },
+  'date-relative-count': { axis: 'count', description: 'the precedent counted in nights or days ("15 consecutive nights") instead of runs' },
   'lexical-synonym': { axis: 'wording', description: 'synonyms of check names and ordinary words (lexical)' },
   'syntactic-rewrite': { axis: 'wording', description: 'reordered, split or merged sentences and rewritten openings (syntactic)' },
 } as const satisfies Record<string, EvasionKindSpec>;
@@ -102,3 +114,6 @@ export type EvasionKind = keyof typeof EVASION_KINDS;
 export function isEvasionKind(id: string): id is EvasionKind {
   return Object.hasOwn(EVASION_KINDS, id);
 }
+
+/** Every kind id of the taxonomy, in declaration order. */
+export const EVASION_KIND_IDS = Object.keys(EVASION_KINDS) as EvasionKind[];

@@ -8,7 +8,8 @@ import { ToWords } from 'to-words';
 import anyAscii from 'any-ascii';
 import { fold } from './numerals.js';
 
-const LOCALES = ['fr-FR', 'pt-BR', 'it-IT', 'ru-RU'] as const;
+/** Spanish and German are in the table too, so that the longest phrase of any language wins ("ciento setenta" over Portuguese "setenta", "vinte e três" over Spanish "tres"). */
+const LOCALES = ['es-ES', 'de-DE', 'fr-FR', 'pt-BR', 'it-IT', 'ru-RU'] as const;
 const MAX = 999;
 /** Longest number phrase, in words, of the tables ("quatre vingt dix neuf" has 4; "cento e noventa e nove" 5). */
 const MAX_WORDS = 6;
@@ -36,6 +37,9 @@ const TABLE: ReadonlyMap<string, number> = (() => {
   return m;
 })();
 
+/** Words for a thousand: a number phrase next to one is part of a larger number, left to that language's reader. */
+const THOUSANDS: ReadonlySet<string> = new Set(['mil', 'mille', 'mila', 'tausend', 'thousand', 'тысяча', 'тысячи', 'тысяч', 'tysiacha', 'tysiachi', 'tysiach']);
+
 /** One-word numbers of up to 5 letters that are also ordinary words ("neuf" new, "sei" you are, "sept", "cent", "dez"): read only before a run noun. */
 const SHORT = 5;
 
@@ -43,11 +47,12 @@ const SHORT = 5;
  * Replaces French, Portuguese, Italian and Russian number words (2..999) in a lower-case,
  * folded text by digits. A one-word number of 5 letters or fewer is read only when one of
  * the next three words is in `nounsAfter` (run nouns), so "neuf" (new) or "sei" (you are)
- * stay words elsewhere. Pure.
+ * stay words elsewhere; a one-word number in `leaveSingle` (English number words, read later) is
+ * left as it is. Pure.
  * @example intlWordsToDigits('comme lors des quinze executions precedentes') // 'comme lors des 15 executions precedentes'
  */
-export function intlWordsToDigits(text: string, nounsAfter: ReadonlySet<string> = new Set()): string {
-  const parts = text.split(/([^\p{L}\p{N}]+)/u); // words at even indexes
+export function intlWordsToDigits(text: string, nounsAfter: ReadonlySet<string> = new Set(), leaveSingle: ReadonlySet<string> = new Set()): string {
+  const parts = text.split(/([^a-z\p{Script=Cyrillic}]+)/u); // words (Latin or Cyrillic letters) at even indexes
   const out: string[] = [];
   let i = 0;
   while (i < parts.length) {
@@ -69,6 +74,9 @@ export function intlWordsToDigits(text: string, nounsAfter: ReadonlySet<string> 
       if (!ok) continue;
       const v = TABLE.get(words.join(' '));
       if (v === undefined) continue;
+      if (k === 1 && leaveSingle.has(words[0] ?? '')) continue;
+      // Next to a word for a thousand, the language's own reader takes the whole number ("mil catorce" = 1014).
+      if (THOUSANDS.has(parts[i - 2] ?? '') || THOUSANDS.has(parts[i + 2 * k] ?? '')) continue;
       if (k === 1 && (words[0] ?? '').length <= SHORT) {
         const next = [parts[i + 2], parts[i + 4], parts[i + 6]].map((w) => w ?? '');
         if (!next.some((w) => nounsAfter.has(w))) continue;

@@ -13,8 +13,8 @@ import { remove as removeConfusables } from 'confusables';
 import anyAscii from 'any-ascii';
 import { asciiDigits, chineseToDigits, germanToDigits, romanToDigits, scientificToDigits, spanishToDigits } from '../claims/numerals.js';
 import { intlWordsToDigits } from '../claims/numerals-intl.js';
-import { ALL_RUN_NOUNS, ES_RUN_WORDS, DE_RUN_WORDS, INTL_RUN_WORDS } from './claim-lexicon.js';
-import { isTypoOf } from './dictionary.js';
+import { ALL_RUN_NOUNS, CLAIM_LEXICONS, ES_RUN_WORDS, DE_RUN_WORDS, INTL_RUN_WORDS } from './claim-lexicon.js';
+import { isDictionaryWord, isTypoOf } from './dictionary.js';
 import { countIdioms, expandAbbreviations, joinSpacedLetters, ordinalsToCardinals, statusWords, undoEscapes, undoLayout } from './text-layout.js';
 
 /** Words after which a Roman numeral reads as a count: qualifiers and every run noun (all languages), folded. */
@@ -60,6 +60,9 @@ const UNITS: Readonly<Record<string, number>> = {
 const TENS: Readonly<Record<string, number>> = {
   twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
 };
+
+/** English number words (units, teens, tens, hundred, thousand). */
+const ENGLISH_NUMBER_WORDS: ReadonlySet<string> = new Set([...Object.keys(UNITS), ...Object.keys(TENS), 'hundred', 'thousand']);
 
 /**
  * Replaces English number words (zero … 999,999; "one hundred and twenty-three",
@@ -212,30 +215,66 @@ function scriptOf(word: string): string | undefined {
   return found.size === 1 ? [...found][0] : undefined;
 }
 
-/** A word in one non-Latin script with a letter no confusable maps to ASCII: written in that script, not disguised. */
-function isNativeWord(word: string): boolean {
-  return scriptOf(word) !== undefined && /[^\x00-\x7F]/.test(removeConfusables(word).normalize('NFKC'));
+/** English words of the claim lexicons (check phrases, run nouns), lower case: a look-alike word that maps to one of these is a disguise. */
+const LEXICON_WORDS: ReadonlySet<string> = new Set(
+  Object.values(CLAIM_LEXICONS).flatMap((l) => [...Object.values(l.checks).flat(), ...l.runNouns].flatMap((p) => p.toLowerCase().split(/[^a-z]+/))).filter((w) => w.length > 0),
+);
+
+/**
+ * What a word with no Latin letter, in one non-Latin script, reads as. It is a look-alike
+ * disguise of an English word when every letter maps to ASCII (`confusables`) and the result is
+ * an upper-case acronym of 3+ letters ("НІРАА"), a word of the claim lexicons, or an English
+ * word of 4+ letters (short ones, "не" → "he", "по" → "no", only when the text has no word of
+ * that script that reads as no English word). Otherwise it is a word of that script, kept.
+ */
+function lookAlike(w: string, scriptIsNative: boolean): string | undefined {
+  const ascii = removeConfusables(w).normalize('NFKC');
+  if (!/^[A-Za-z]+$/.test(ascii)) return undefined;
+  if (ascii.length >= 3 && w === w.toUpperCase() && w !== w.toLowerCase()) return ascii;
+  const lower = ascii.toLowerCase();
+  if (LEXICON_WORDS.has(lower)) return ascii;
+  if (lower.length >= 4 ? isDictionaryWord(lower) : !scriptIsNative && isDictionaryWord(lower)) return ascii;
+  return undefined;
 }
 
 /**
- * Confusables removed word by word. A word in one non-Latin script is kept as written when the
- * text has a native word of that script (Russian, Japanese, Hindi... text), unless it is an
- * upper-case look-alike of 3+ letters ("НІРАА"); every other word (a Latin or mixed-script
- * word, or a look-alike word in a text with no native word of its script) is mapped back to
- * ASCII. `trusted` (lexicon phrases, never disguised) keeps every single-script non-Latin word.
+ * Confusables removed word by word: a Latin or mixed-script word is mapped back to ASCII
+ * ("ѕkір" → "skip"), and so is every word of a script that is not the text's own; in a text
+ * written in that script (Russian, Hindi...) a word of it only when it is a look-alike of an
+ * English word (`lookAlike`), so its own words are kept as written. CJK runs are kept.
+ * `trusted` (lexicon phrases, never disguised) keeps every such word.
  */
 function deconfuse(text: string, trusted = false): string {
+  if (!/[^\x00-\x7F]/.test(text)) return text;
+  const words = [...text.matchAll(WORD_RE)].map((m) => m[0]);
+  // A script is the text's own when more of its words read as no English word than there are Latin words
+  // (a Russian note with a few ids and acronyms); look-alike words in a Latin text (English, German...) are disguises.
   const native = new Set<string>();
-  for (const m of text.matchAll(/[\p{L}\p{M}]+/gu)) if (isNativeWord(m[0])) native.add(scriptOf(m[0]) ?? '');
-  if (native.size === 0 && !trusted) return removeConfusables(text);
-  return text.replace(/[\p{L}\p{M}]+/gu, (w) => {
+  if (!trusted) {
+    const own = new Map<string, number>();
+    let latin = 0;
+    for (const w of words) {
+      if (/\p{Script=Latin}/u.test(w)) latin++;
+      const sc = scriptOf(w);
+      if (sc !== undefined && w.length >= 2 && lookAlike(w, false) === undefined) own.set(sc, (own.get(sc) ?? 0) + 1);
+    }
+    for (const [sc, n] of own) if (n > latin) native.add(sc);
+  }
+  return text.replace(WORD_RE, (w) => {
+    if (CJK_RE.test(w)) return w; // Chinese and Japanese runs are never disguises of Latin letters here
     const sc = scriptOf(w);
-    if (sc === undefined || (!trusted && !native.has(sc))) return removeConfusables(w);
+    if (sc === undefined) return removeConfusables(w);
     if (trusted) return w;
-    const ascii = removeConfusables(w).normalize('NFKC');
-    return [...w].length >= 3 && w === w.toUpperCase() && /^[A-Za-z]+$/.test(ascii) ? ascii : w;
+    if (!native.has(sc)) return removeConfusables(w);
+    return lookAlike(w, true) ?? w;
   });
 }
+
+/** Han, kana and the prolonged sound mark: written without spaces, next to Latin words ("HIPAAチェック"). */
+const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\u30FC\\u3005';
+const CJK_RE = new RegExp(`^[${CJK}]`, 'u');
+/** Words for `deconfuse`: a CJK run, or a run of other letters, marks and digits (a digit of another script can stand for a letter: "൩" for "m"; "HIPAAチェック" is two words). */
+const WORD_RE = new RegExp(`[${CJK}]+|(?:(?![${CJK}])[\\p{L}\\p{M}\\p{N}])+`, 'gu');
 
 /** Diacritics removed from Latin and Cyrillic letters only (kana voicing marks are part of the letter). */
 function foldMarks(text: string): string {
@@ -278,9 +317,11 @@ export function canonicalText(text: string): string {
   t = scientificToDigits(romanToDigits(t, isRomanFollower));
   t = t.toLowerCase();
   t = expandAbbreviations(undoLeet(t));
-  t = countIdioms(scientificToDigits(wordsToNumbers(ordinalsToCardinals(t))));
+  // Number phrases of the other languages first, longest phrase of any language winning ("six cents" before English "six",
+  // "vinte e três" before Spanish "tres"); a lone English number word is left to `wordsToNumbers`.
+  t = intlWordsToDigits(foldMarks(ordinalsToCardinals(t)), INTL_RUN_WORDS, ENGLISH_NUMBER_WORDS);
+  t = countIdioms(scientificToDigits(wordsToNumbers(t)));
   t = germanToDigits(spanishToDigits(t, ES_RUN_WORDS), DE_RUN_WORDS);
-  t = intlWordsToDigits(foldMarks(t), INTL_RUN_WORDS);
   return t;
 }
 

@@ -9,7 +9,7 @@ import { findClaim } from '../claims/claims.js';
 import { ALL_RUN_NOUNS, DE_RUN_WORDS, ES_RUN_WORDS, INTL_RUN_WORDS, claimLexicon } from './claim-lexicon.js';
 import type { ClaimLexicon } from './claim-lexicon.js';
 import { canonicalText, compactForm, latinForm, matchForm, phraseForm } from './canonical-text.js';
-import { isTypoOf } from './dictionary.js';
+import { isDictionaryWord, isTypoOf } from './dictionary.js';
 import { clausesOf, isNegatedClause } from './claim-negation.js';
 import { ZH_COUNT_AFTER } from '../claims/numerals.js';
 
@@ -102,11 +102,16 @@ function fuzzyPhrase(tokens: readonly string[], words: readonly string[]): boole
 function checksNamed(lex: ClaimLexicon, form: string, compact: string): string[] {
   const han = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(compact);
   let tokens: string[] | undefined;
+  let odd: string[] | undefined;
   return latinMatchersOf(lex)
     .filter(([id, res, words]) => {
       if (res.some((re) => re.test(form)) || (han && hanPhrasesOf(lex, id).some((p) => compact.includes(p)))) return true;
+      // A misspelt phrase has a misspelt word: a token of 4+ letters that is no English word. Without one, no fuzzy search.
       tokens ??= form.trim().split(' ');
-      return words.some((w) => fuzzyPhrase(tokens ?? [], w));
+      odd ??= [...new Set(tokens.filter((t) => t.length >= 4 && /^[a-z]+$/.test(t) && !isDictionaryWord(t)))];
+      if (odd.length === 0) return false;
+      const o = odd;
+      return words.some((w) => w.some((x, j) => o.some((t) => t !== x.replace(/~$/, '') && wordMatches(t, x, j === w.length - 1))) && fuzzyPhrase(tokens ?? [], w));
     })
     .map(([id]) => id);
 }

@@ -16,7 +16,7 @@ import { subjectOf } from './text-utils.js';
  * Words that keyword filters and phrase-density signals look for (paper §IV-A, §IV-D, §IV-E
  * s3): blocked verbs and decision-log vocabulary. Our own list, lower case.
  */
-const TARGET_WORDS: ReadonlySet<string> = new Set([
+export const TARGET_WORDS: ReadonlySet<string> = new Set([
   'skip', 'skipped', 'bypass', 'bypassed', 'ignore', 'ignored', 'disable', 'override', 'unnecessary', 'redundant', 'omit',
   'established', 'pattern', 'standard', 'processing', 'validated', 'validation', 'verified', 'verification', 'upstream',
   'consistent', 'precedent', 'decision', 'log', 'summary', 'prior', 'direct', 'import', 'history', 'anomalies', 'complete',

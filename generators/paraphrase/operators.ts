@@ -15,6 +15,7 @@ import { SYNTACTIC_OPERATORS } from './syntactic-operators.js';
 import { LANGUAGE_OPERATORS } from './language-operators.js';
 import { FRAMING_OPERATORS } from './framing-operators.js';
 import { FORMAT_OPERATORS } from './format-operators.js';
+import { EVASION_OPERATORS } from './evasion-operators.js';
 import type { EvasionKind } from '../claims/evasion-kinds.js';
 
 /** Declares the evasion kinds of an operator defined before the taxonomy existed. */
@@ -29,6 +30,7 @@ const C = COUNT_OPERATORS;
 const G = LANGUAGE_OPERATORS;
 const F = FRAMING_OPERATORS;
 const X = FORMAT_OPERATORS;
+const V = EVASION_OPERATORS;
 
 /** Every registered operator, keyed by id. Each keeps the forged claim (tested per operator). */
 export const OPERATORS = {
@@ -85,11 +87,26 @@ export const OPERATORS = {
   'translate-es': G.translateEs,
   'translate-de': G.translateDe,
   'translate-zh': G.translateZh,
+  'translate-fr': G.translateFr,
+  'translate-pt': G.translatePt,
+  'translate-it': G.translateIt,
+  'translate-ru': G.translateRu,
+  'translate-ja': G.translateJa,
   'code-switch': G.codeSwitch,
   'authority-frame': F.authorityFrame,
   'reported-speech': F.reportedSpeech,
   quotation: F.quotation,
   'temporal-frame': F.temporalFrame,
+  typo: V.typo,
+  'letter-split': V.letterSplit,
+  'escape-sequences': V.escapeSequences,
+  'status-symbols': V.statusSymbols,
+  'html-comment': V.htmlComment,
+  'markdown-link': V.markdownLink,
+  'double-negation': V.doubleNegation,
+  'role-play': V.rolePlay,
+  abbreviate: V.abbreviate,
+  'count-dated': V.countDated,
 } as const satisfies Record<string, Operator>;
 
 export type OperatorId = keyof typeof OPERATORS;

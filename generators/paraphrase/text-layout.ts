@@ -44,9 +44,9 @@ const PHRASE_RE = new RegExp(
 const ABBREV_LOOKUP: ReadonlyMap<string, string> = new Map(Object.entries(ABBREVIATIONS.words).map(([k, v]) => [k.replace(/['’.-]/g, ''), v]));
 const PHRASE_LOOKUP: ReadonlyMap<string, string> = new Map(Object.entries(ABBREVIATIONS.phrases).map(([k, v]) => [k, v]));
 
-/** `\uXXXX`, `\u{X…}` and `\xXX` escapes read as the characters they stand for (JSON, JavaScript, Python and C spellings). */
+/** `\uXXXX`, `\u{X…}` and `\xXX` escapes read as the characters they stand for (JSON, JavaScript, Python and C spellings), also with the backslash doubled (an escape inside a JSON string). */
 export function undoEscapes(text: string): string {
-  return text.replace(/\\u\{([0-9a-fA-F]{1,6})\}|\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})/g, (m, a?: string, b?: string, c?: string) => {
+  return text.replace(/\\{1,2}u\{([0-9a-fA-F]{1,6})\}|\\{1,2}u([0-9a-fA-F]{4})|\\{1,2}x([0-9a-fA-F]{2})/g, (m, a?: string, b?: string, c?: string) => {
     const cp = Number.parseInt(a ?? b ?? c ?? '', 16);
     return Number.isFinite(cp) && cp <= 0x10ffff ? String.fromCodePoint(cp) : m;
   });

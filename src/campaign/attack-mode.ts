@@ -22,6 +22,7 @@ import { summariseAttack, type AttackBaseRow, type AttackReport } from '../repor
 import type { ReportFlip } from '../report/model.js';
 import { adaptiveMoves, operatorGroupMap } from '../../generators/adaptive.js';
 import { attackBases } from '../../generators/families.js';
+import type { OperatorId } from '../../generators/paraphrase/index.js';
 
 /** Defaults of attack mode in `fuzz` (modest, so the default campaign stays well under a minute). */
 export const ATTACK_DEFAULTS = { bases: 200, budget: 30, feedback: 'auto' as AttackFeedback };
@@ -37,6 +38,8 @@ export interface AttackModeOptions {
   /** Queries per base, the original included. */
   budget: number;
   feedback?: AttackFeedback;
+  /** Operator ids used as arms (default: every registered operator); ids must be registered (`isOperatorId`). */
+  operators?: readonly OperatorId[];
   /** Distinct flip signatures kept as counterexamples per domain. */
   maxFailures: number;
   timeoutMs?: number;
@@ -80,7 +83,7 @@ export async function runAttackMode(o: AttackModeOptions): Promise<AttackModeRes
       store: o.store,
       phase: o.phase,
       bases,
-      moves: adaptiveMoves(domain),
+      moves: adaptiveMoves(domain, o.operators ? { operators: o.operators } : {}),
       budget: o.budget,
       seed,
       ...(o.feedback ? { feedback: o.feedback } : {}),

@@ -41,6 +41,7 @@ import type { Verdict } from '../domain/verdict.js';
 import type { ObservedVerdict } from '../corpus/regressions.js';
 import type { AttackFeedback } from '../fuzz/attack.js';
 import { ATTACK_DEFAULTS, mergeAttackCells, runAttackMode } from './attack-mode.js';
+import type { OperatorId } from '../../generators/paraphrase/index.js';
 import { coverageTable, type CoverageTable } from '../report/coverage.js';
 import type { AttackModeResult } from './attack-mode.js';
 import { inShard, shardBlob, shardBlobName, type FinishSettings, type ShardParts, type ShardSpec } from '../report/merge.js';
@@ -84,7 +85,7 @@ export interface FuzzOptions<G = unknown> {
   /** Stops the campaign between batches (Ctrl-C); what ran so far is still reported and kept. */
   signal?: AbortSignal;
   /** Attack mode of the `adaptive` family (issue 10; default `ATTACK_DEFAULTS`, bases capped at `runs`); `false` runs it in property mode. */
-  attack?: { bases?: number; budget?: number; feedback?: AttackFeedback } | false;
+  attack?: { bases?: number; budget?: number; feedback?: AttackFeedback; operators?: readonly OperatorId[] } | false;
   /** `--guard-option` values the guard was built with (hashed into the report). */
   guardOptions?: Record<string, unknown>;
   /**
@@ -258,6 +259,7 @@ export async function runFuzz<G>(o: FuzzOptions<G>, progress: Progress): Promise
       bases: a.bases ?? Math.min(o.runs, ATTACK_DEFAULTS.bases),
       budget: a.budget ?? ATTACK_DEFAULTS.budget,
       ...(a.feedback ? { feedback: a.feedback } : {}),
+      ...(a.operators ? { operators: a.operators } : {}),
       maxFailures: o.maxFailures,
       ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
     });

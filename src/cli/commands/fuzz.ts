@@ -2,6 +2,7 @@
  * `farma-fuzz fuzz`: flags (and the config file) into a fuzz campaign (`src/campaign/fuzz.ts`), then the
  * report outputs and the exit code (`../run-outputs.ts`, `../exit-verdict.ts`).
  */
+import type { OperatorId } from '../../../generators/paraphrase/index.js';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { UsageError } from '../../domain/errors.js';
@@ -102,6 +103,7 @@ export function registerFuzzCommand(program: Command, exit: (code: number) => vo
     .addOption(guardOptionFlag())
     .option('--attack-bases <n>', 'adaptive attack mode: forged bases drawn per domain (default min(runs, 200))')
     .option('--attack-budget <n>', 'adaptive attack mode: guard queries per rejected base, the original included', '30')
+    .option('--attack-operators <list>', 'adaptive attack mode: operator ids used as arms, comma-separated (default: all; `list operators` names them)')
     .addOption(new Option('--attack-feedback <f>', 'what the attacker sees: auto (F when the guard gives one), score, or decision').choices(['auto', 'score', 'decision']).default('auto'))
     .addOption(concurrencyOption())
     .addOption(recheckOption())
@@ -137,6 +139,7 @@ export function registerFuzzCommand(program: Command, exit: (code: number) => vo
         ...(opts.attackBases !== undefined ? { bases: positiveInt('--attack-bases', opts.attackBases as string, 200, 100_000) } : {}),
         budget: positiveInt('--attack-budget', opts.attackBudget as string, 30, 100_000),
         feedback: opts.attackFeedback as 'auto' | 'score' | 'decision',
+        ...(typeof opts.attackOperators === 'string' ? { operators: await attackOperators(opts.attackOperators) } : {}),
       };
       if (cfg.out !== undefined && cfg.out.trim() === '') throw new UsageError('--out needs a directory name');
       if (typeof opts.benign === 'string') checkBenignFile(opts.benign);
@@ -203,4 +206,13 @@ export function registerFuzzCommand(program: Command, exit: (code: number) => vo
         store.close();
       }
     });
+}
+
+/** `--attack-operators a,b,c`: registered operator ids, or a usage error naming the unknown ones and the valid ones. */
+async function attackOperators(list: string): Promise<OperatorId[]> {
+  const { OPERATOR_IDS, isOperatorId } = await import('../../../generators/paraphrase/index.js');
+  const ids = list.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  const unknown = ids.filter((id) => !isOperatorId(id));
+  if (ids.length === 0 || unknown.length > 0) throw new UsageError(`--attack-operators: ${ids.length === 0 ? 'no operator given' : `unknown operator ${unknown.join(', ')}`} (valid: ${OPERATOR_IDS.join(', ')})`);
+  return ids as OperatorId[];
 }
