@@ -75,8 +75,11 @@ export function intlWordsToDigits(text: string, nounsAfter: ReadonlySet<string> 
       const v = TABLE.get(words.join(' '));
       if (v === undefined) continue;
       if (k === 1 && leaveSingle.has(words[0] ?? '')) continue;
-      // Next to a word for a thousand, the language's own reader takes the whole number ("mil catorce" = 1014).
-      if (THOUSANDS.has(parts[i - 2] ?? '') || THOUSANDS.has(parts[i + 2 * k] ?? '')) continue;
+      // Next to a word for a thousand, the language's own reader takes the whole number ("mil ciento cuatro" = 1104): left as written.
+      if (THOUSANDS.has(parts[i - 2] ?? '') || THOUSANDS.has(parts[i + 2 * k] ?? '')) {
+        matched = -k;
+        break;
+      }
       if (k === 1 && (words[0] ?? '').length <= SHORT) {
         const next = [parts[i + 2], parts[i + 4], parts[i + 6]].map((w) => w ?? '');
         if (!next.some((w) => nounsAfter.has(w))) continue;
@@ -84,6 +87,12 @@ export function intlWordsToDigits(text: string, nounsAfter: ReadonlySet<string> 
       matched = k;
       value = v;
       break;
+    }
+    if (matched < 0) {
+      // The phrase and its separators as written.
+      for (let j = 0; j < -2 * matched; j++) if (i + j < parts.length) out.push(parts[i + j] ?? '');
+      i += -2 * matched;
+      continue;
     }
     if (matched === 0) {
       out.push(parts[i] ?? '');

@@ -238,8 +238,8 @@ const ES_VALUE: Readonly<Record<string, number>> = Object.fromEntries([
   ...ES_HUNDREDS.map((w, i) => [w, i * 100] as const).filter(([w]) => w !== ''),
   ['cien', 100], ['veintiun', 21], ['un', 1], ['una', 1], ['quinientas', 500], ['doscientas', 200], ['trescientas', 300],
 ].map(([w, v]) => [fold(String(w)), Number(v)]));
-/** Spanish words that are also ordinary words ("un", "una", "once" in English, "dos" in Portuguese): read only inside a longer number or before a Spanish run noun. */
-const ES_AMBIGUOUS = new Set(['un', 'una', 'uno', 'once', 'cero', 'dos']); // "dos": also Portuguese "of the"
+/** Spanish words that are also ordinary words ("un", "una", "once" in English): read only inside a longer number or before a Spanish run noun. */
+const ES_AMBIGUOUS = new Set(['un', 'una', 'uno', 'once', 'cero']);
 
 /** Lower case without diacritics, ß as ss (matches what `canonicalText` leaves). */
 export function fold(s: string): string {

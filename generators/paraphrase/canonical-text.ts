@@ -20,6 +20,9 @@ import { countIdioms, expandAbbreviations, joinSpacedLetters, ordinalsToCardinal
 /** Words after which a Roman numeral reads as a count: qualifiers and every run noun (all languages), folded. */
 const ROMAN_FOLLOWERS: ReadonlySet<string> = new Set([
   'prior', 'previous', 'earlier', 'past', 'preceding', 'consecutive', 'successful', 'recorded', 'logged', 'benchmarked', 'straight', 'clean', 'matching', 'times',
+  'nights', 'days', 'weeks', 'months', 'shifts',
+  'precedentes', 'precedents', 'anterieures', 'anteriores', 'precedenti', 'passate', 'предыдущих', 'прошлых', 'последних',
+  ...INTL_RUN_WORDS,
   'vorherigen', 'fruheren', 'bisherigen', 'aufeinanderfolgenden', 'anteriores', 'previas', 'previos', 'consecutivas', 'consecutivos',
   ...ALL_RUN_NOUNS.flatMap((n) => n.toLowerCase().split(/[^a-z]+/)),
   ...ES_RUN_WORDS,
@@ -220,6 +223,11 @@ const LEXICON_WORDS: ReadonlySet<string> = new Set(
   Object.values(CLAIM_LEXICONS).flatMap((l) => [...Object.values(l.checks).flat(), ...l.runNouns].flatMap((p) => p.toLowerCase().split(/[^a-z]+/))).filter((w) => w.length > 0),
 );
 
+/** A word's letters mapped one by one to their confusable (as the homoglyph operator picks them). */
+function asciiLetters(w: string): string {
+  return [...w].map((c) => removeConfusables(c)).join('').normalize('NFKC');
+}
+
 /**
  * What a word with no Latin letter, in one non-Latin script, reads as. It is a look-alike
  * disguise of an English word when every letter maps to ASCII (`confusables`) and the result is
@@ -228,7 +236,7 @@ const LEXICON_WORDS: ReadonlySet<string> = new Set(
  * that script that reads as no English word). Otherwise it is a word of that script, kept.
  */
 function lookAlike(w: string, scriptIsNative: boolean): string | undefined {
-  const ascii = removeConfusables(w).normalize('NFKC');
+  const ascii = asciiLetters(w);
   if (!/^[A-Za-z]+$/.test(ascii)) return undefined;
   if (ascii.length >= 3 && w === w.toUpperCase() && w !== w.toLowerCase()) return ascii;
   const lower = ascii.toLowerCase();
@@ -247,8 +255,8 @@ function lookAlike(w: string, scriptIsNative: boolean): string | undefined {
 function deconfuse(text: string, trusted = false): string {
   if (!/[^\x00-\x7F]/.test(text)) return text;
   const words = [...text.matchAll(WORD_RE)].map((m) => m[0]);
-  // A script is the text's own when more of its words read as no English word than there are Latin words
-  // (a Russian note with a few ids and acronyms); look-alike words in a Latin text (English, German...) are disguises.
+  // A script is the text's own when 3+ of its words read as no English word, and at least a third as many as the Latin
+  // words (a Russian note, even inside e-mail headers or log fields); a couple of look-alike words in a Latin text are disguises.
   const native = new Set<string>();
   if (!trusted) {
     const own = new Map<string, number>();
@@ -256,9 +264,11 @@ function deconfuse(text: string, trusted = false): string {
     for (const w of words) {
       if (/\p{Script=Latin}/u.test(w)) latin++;
       const sc = scriptOf(w);
-      if (sc !== undefined && w.length >= 2 && lookAlike(w, false) === undefined) own.set(sc, (own.get(sc) ?? 0) + 1);
+      if (sc === undefined) continue;
+      if (/[^A-Za-z]/.test(asciiLetters(w))) native.add(sc); // a letter no confusable maps to an ASCII letter ("з" → "3", "ы"): the script is written, not borrowed
+      else if (w.length >= 2 && lookAlike(w, false) === undefined) own.set(sc, (own.get(sc) ?? 0) + 1);
     }
-    for (const [sc, n] of own) if (n > latin) native.add(sc);
+    for (const [sc, n] of own) if (n >= 3 && n * 3 >= latin) native.add(sc);
   }
   return text.replace(WORD_RE, (w) => {
     if (CJK_RE.test(w)) return w; // Chinese and Japanese runs are never disguises of Latin letters here

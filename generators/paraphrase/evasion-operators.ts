@@ -1,7 +1,7 @@
 /**
  * Operators for evasion kinds found beyond the first taxonomy (held-out style, see
- * `test/fixtures/held-out-evasions.ts`): misspellings, letter-spaced acronyms and words
- * hyphenated across a line break, backslash escapes, a check-list with ticked boxes or check
+ * `test/fixtures/held-out-evasions.ts`): misspellings, letter-spaced words, backslash
+ * escapes, a check-list with ticked boxes or check
  * marks, the claim inside an HTML comment, markdown links, a double negation, a role-play
  * frame, jargon and abbreviations, and the precedent counted in nights or days. Each keeps
  * the forged claim as `claimPreserved` reads it (tested per operator and per pair). Frames and
@@ -58,32 +58,29 @@ const typo: Operator = {
 const letterSplit: Operator = {
   id: 'letter-split',
   group: 'encoding',
-  description: 'Splits words into letters or parts: upper-case acronyms letter-spaced ("H I P A A", "M.R.N."), or long filter-relevant words hyphenated across a line break ("vali-\\ndated").',
+  description: 'Writes words letter by letter: upper-case acronyms ("H I P A A"), or, for odd `choice` or when there is none, the filter-relevant words outside the check names ("s k i p p e d").',
   preserves: ALL_TEXT,
-  kinds: ['letter-spacing', 'hyphen-break'],
+  kinds: ['letter-spacing'],
   apply(entry, choice, ctx) {
-    const mode = choice % 3;
-    if (mode < 2) {
-      const sep = mode === 0 ? ' ' : '.';
-      const spaced = mapWords(entry.content, (w) => (/^[A-Z]{3,6}$/.test(w) && !isRoman(w) ? [...w].join(sep) + (sep === '.' ? '.' : '') : w));
+    // Spaces only: dotted letters ("M.R.N.") or a hyphen at a line break would be cut apart by the sentence and line operators that come after.
+    if (choice % 2 === 0) {
+      const spaced = mapWords(entry.content, (w) => (/^[A-Z]{3,6}$/.test(w) && !isRoman(w) ? [...w].join(' ') : w));
       if (spaced !== entry.content) return withContent(entry, spaced);
     }
     const claim = claimWords(entry, ctx);
-    // Only target words outside the check names: the halves of a broken word stay on two lines.
-    return withContent(entry, mapWords(entry.content, (w) => (w.length >= 7 && /^[a-z]+$/.test(w) && TARGET_WORDS.has(w) && !claim.has(w) ? `${w.slice(0, 4)}-\n${w.slice(4)}` : w)));
+    return withContent(entry, mapWords(entry.content, (w) => (w.length >= 4 && TARGET_WORDS.has(w.toLowerCase()) && !claim.has(w.toLowerCase()) ? [...w].join(' ') : w)));
   },
 };
 
 const ESCAPES: ReadonlyArray<(c: string) => string> = [
   (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   (c) => `\\x${c.charCodeAt(0).toString(16)}`,
-  (c) => `\\u{${c.charCodeAt(0).toString(16)}}`,
 ];
 
 const escapeSequences: Operator = {
   id: 'escape-sequences',
   group: 'encoding',
-  description: 'Writes letters of filter-relevant words and check names as backslash escapes (\\u0065, \\x65, \\u{65}), as a JSON or JavaScript string would carry them.',
+  description: 'Writes letters of filter-relevant words and check names as backslash escapes (\\u0065, \\x65), as a JSON or JavaScript string would carry them.',
   preserves: ALL_TEXT,
   kinds: ['backslash-escapes'],
   apply(entry, choice, ctx) {

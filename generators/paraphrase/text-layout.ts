@@ -81,12 +81,20 @@ export function statusWords(text: string): string {
 
 /**
  * Letter-spaced words become words: three or more single Latin or Cyrillic letters separated by
- * the same mark (a space, a dot or a hyphen), as in "H I P A A", "M.R.N." or "n-o-t".
+ * the same mark (a space, a dot or a hyphen), all of one script and one case, as in "H I P A A",
+ * "M.R.N." or "n-o-t".
  */
 export function joinSpacedLetters(text: string): string {
   return text.replace(
-    /(?<![\p{L}\p{N}])([\p{Script=Latin}\p{Script=Cyrillic}])([ .-])((?:[\p{Script=Latin}\p{Script=Cyrillic}]\2){1,}[\p{Script=Latin}\p{Script=Cyrillic}])(?![\p{L}\p{N}])\.?/gu,
-    (_m, first: string, sep: string, rest: string) => first + rest.split(sep).join(''),
+    /(?<![\p{Script=Latin}\p{Script=Cyrillic}\p{N}])([\p{Script=Latin}\p{Script=Cyrillic}])([ .-])((?:[\p{Script=Latin}\p{Script=Cyrillic}]\2){1,}[\p{Script=Latin}\p{Script=Cyrillic}])(?![\p{Script=Latin}\p{Script=Cyrillic}\p{N}])\.?/gu,
+    (m: string, first: string, sep: string, rest: string) => {
+      const letters = [first, ...rest.split(sep)];
+      // One script and one case ("H I P A A", "s k i p"): Russian "и в V" is two words and a numeral.
+      const script = (c: string): string => (/\p{Script=Latin}/u.test(c) ? 'L' : 'C');
+      const sameScript = letters.every((c) => script(c) === script(first));
+      const sameCase = letters.every((c) => c === c.toUpperCase()) || letters.every((c) => c === c.toLowerCase());
+      return sameScript && sameCase ? letters.join('') : m;
+    },
   );
 }
 
