@@ -94,7 +94,7 @@ const EVASION_KINDS = {
   backdate: { axis: 'metadata', description: 'an older timestamp' },
   // held-out style kinds (test/fixtures/held-out-evasions.ts) made operators
   typo: { axis: 'encoding', description: 'misspelt words: neighbouring letters swapped in filter words and check names (exact-match lists miss them)' },
-  'letter-spacing': { axis: 'encoding', description: 'words or acronyms written letter by letter ("H I P A A", "s k i p")' },
+  'letter-spacing': { axis: 'encoding', description: 'words or acronyms written letter by letter ("H I P A A", "s-k-i-p")' },
   'backslash-escapes': { axis: 'encoding', description: 'letters as \\u, \\u{...} or \\x escapes, as a JSON or code string carries them' },
   'status-symbols': { axis: 'format', description: 'a check-list: ticked boxes "[x]" or check marks (✅ ☑ ✔️) instead of "done"' },
   'html-comment': { axis: 'format', description: 'the claim inside an HTML comment, hidden when rendered' },

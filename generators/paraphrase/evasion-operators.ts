@@ -58,17 +58,19 @@ const typo: Operator = {
 const letterSplit: Operator = {
   id: 'letter-split',
   group: 'encoding',
-  description: 'Writes words letter by letter: upper-case acronyms ("H I P A A"), or, for odd `choice` or when there is none, the filter-relevant words outside the check names ("s k i p p e d").',
+  description: 'Writes words letter by letter, joined by hyphens: upper-case acronyms ("E-H-R"), or, for odd `choice` or when there is none, the filter-relevant words ("s-k-i-p-p-e-d"); never the words of the claimed check names.',
   preserves: ALL_TEXT,
   kinds: ['letter-spacing'],
   apply(entry, choice, ctx) {
-    // Spaces only: dotted letters ("M.R.N.") or a hyphen at a line break would be cut apart by the sentence and line operators that come after.
+    // Hyphens, not spaces or dots: two spaced words side by side would read as one, a dot as a sentence end.
+    // Check-name words stay whole, so later word operators still see (and protect) the claim's phrases.
+    const claim = claimWords(entry, ctx);
+    const spell = (w: string): string => [...w].join('-');
     if (choice % 2 === 0) {
-      const spaced = mapWords(entry.content, (w) => (/^[A-Z]{3,6}$/.test(w) && !isRoman(w) ? [...w].join(' ') : w));
+      const spaced = mapWords(entry.content, (w) => (/^[A-Z]{3,6}$/.test(w) && !isRoman(w) && !claim.has(w.toLowerCase()) ? spell(w) : w));
       if (spaced !== entry.content) return withContent(entry, spaced);
     }
-    const claim = claimWords(entry, ctx);
-    return withContent(entry, mapWords(entry.content, (w) => (w.length >= 4 && TARGET_WORDS.has(w.toLowerCase()) && !claim.has(w.toLowerCase()) ? [...w].join(' ') : w)));
+    return withContent(entry, mapWords(entry.content, (w) => (w.length >= 4 && TARGET_WORDS.has(w.toLowerCase()) && !claim.has(w.toLowerCase()) ? spell(w) : w)));
   },
 };
 
