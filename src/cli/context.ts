@@ -2,7 +2,7 @@
  * Shared wiring for CLI commands: guard resolution, versions, option parsing helpers.
  * The composition root: only `src/cli` touches argv, stdout and exit codes.
  */
-import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { InputError, UsageError, errorMessage } from '../domain/errors.js';
 import { redactSecrets } from '../domain/secrets.js';
@@ -125,13 +125,21 @@ export function parsePhase(value: string): 'write' | 'retrieve' {
   return value;
 }
 
-/** Checks before a long run that an output path can be written, so a typo never throws results away. */
+/**
+ * Checks before a long run that an output path can be written, so a typo never throws results
+ * away. A missing directory is not created here (the writer creates it when it writes), so a
+ * run refused later (an unknown guard, a bad option) leaves no empty folder behind: the nearest
+ * existing ancestor must be a writable directory.
+ * @throws UsageError naming the flag when the path or an ancestor is a file, or is not writable.
+ */
 export function writableDir(flag: string, dir: string): string {
   const abs = path.resolve(dir);
   if (existsSync(abs) && !statSync(abs).isDirectory()) throw new UsageError(`${flag} ${dir}: exists and is not a directory`);
+  let probe = abs;
+  while (!existsSync(probe) && path.dirname(probe) !== probe) probe = path.dirname(probe);
+  if (!statSync(probe).isDirectory()) throw new UsageError(`${flag} ${dir}: cannot create this directory (${probe} is not a directory)`);
   try {
-    mkdirSync(abs, { recursive: true });
-    accessSync(abs, constants.W_OK);
+    accessSync(probe, constants.W_OK);
   } catch (e) {
     throw new UsageError(`${flag} ${dir}: cannot create or write this directory (${errorMessage(e)})`);
   }

@@ -1,6 +1,6 @@
 /** The command line's promises on bad input: exit code 2 with a message naming the place, decided before any long run. */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -52,6 +52,22 @@ describe('exit code 2 for usage and input errors', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--out .*exists and is not a directory/);
     expect(r.stdout).not.toMatch(/cases in/);
+  });
+
+  it('a refused run leaves no empty --corpus or --out folder behind', async () => {
+    const corpus = path.join(dir, 'not-yet', 'corpora', 'regressions');
+    const out = path.join(dir, 'not-yet-out', 'report');
+    const r = await run(['fuzz', '--guard', 'sentinal', '--corpus', corpus, '--out', out, '--runs', '1', '-q']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown guard "sentinal"/);
+    expect(existsSync(path.join(dir, 'not-yet'))).toBe(false);
+    expect(existsSync(path.join(dir, 'not-yet-out'))).toBe(false);
+    // Under a file, a --corpus folder cannot be made: said before the run.
+    const file = path.join(dir, 'plain-file');
+    writeFileSync(file, 'x');
+    const bad = await run(['fuzz', '--corpus', path.join(file, 'regressions'), '--runs', '1', '-q']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--corpus .*plain-file is not a directory/);
   });
 
   it('an ambiguous --id prefix lists the candidates', async () => {
