@@ -1,67 +1,108 @@
 /**
- * Benign entries checked in a generated trajectory (docs/calibration.md, "Store context").
+ * Benign entries checked in a generated trajectory (docs/calibration.md, "Store context" and
+ * "Store structure").
  *
  * A consensus guard such as A-MemGuard decides a benign entry by what the store around it holds,
  * so a generated entry is checked in a store shaped like a real agent's memory, by the same rule
  * as the real sets (`storeContextIndices`): the earlier steps of its own episode, then the
- * entries of earlier episodes, up to `historyEntries` (8). Episode lengths, and how often an
- * entry says again (a *near-repeat*, `lexicalOverlap` >= 0.3) what an earlier step of its own
- * episode or of an earlier episode said, come from the real sets' text through
- * `npm run calibrate` (`trajectory` in `weights.json`); no guard verdict is read.
+ * entries of earlier episodes, up to `historyEntries` (8). What the store holds is drawn from
+ * distributions measured on the real sets' text by `npm run calibrate` (`trajectory` in
+ * `weights.json`; no guard verdict is read):
+ * - episode lengths;
+ * - the *repeat-group structure*: the store and the entry split into near-repeat groups (single
+ *   linkage, `lexicalOverlap` >= 0.3); the size of the entry's own group and of the largest
+ *   rival group are drawn jointly;
+ * - how similar a near-repeat is to what it repeats (the overlap, drawn per near-repeat);
+ * - how many of the entry's near-repeats are steps of its own episode.
  *
- * No `chain`: every step is drawn as a pair (a render and its twin, the same template with fresh
- * slots, `benignTracePairs`), plus a few alternate natural draws shared by the steps. A step that repeats an earlier one
- * takes that step's twin; a chance near-repeat that the calibration declines takes the
- * alternate. Drawing (`trajectoryParts`) and placing (`placeInTrajectory`, pure) are apart, so a
- * calibration probe draws once and places under many repeat rates.
+ * No `chain`: the entry is drawn with two twins (renders of its template with fresh slots), a
+ * rival step with two twins, the filler steps, a few alternates and a few extra renders whose
+ * sentences are appended to a near-repeat to bring its overlap to the drawn value (a step said
+ * again with more detail, as run-log reflections grow over trials). Drawing (`trajectoryParts`)
+ * and placing (`placeInTrajectory`, pure) are apart, so a calibration probe draws once.
  */
 import fc from 'fast-check';
 import type { DomainId, FuzzCase, MemoryEntry } from '../src/domain/index.js';
-import { benignTrace, benignTracePairs, type BenignOptions, type BenignPair } from './benign.js';
-import { addNearRepeat, defaultCalibration, lexicalOverlap, zeroNearRepeats, type Calibration, type NearRepeatCounts, type RepeatRates } from './calibration/index.js';
+import { benignEntryId, benignTrace, benignTraceGroup, type BenignOptions } from './benign.js';
+import {
+  addNearRepeat,
+  addStructure,
+  binHigh,
+  binLow,
+  contentWords,
+  defaultCalibration,
+  setOverlap,
+  zeroNearRepeats,
+  zeroStructure,
+  type Calibration,
+  type NearRepeatCounts,
+  type StructureCounts,
+} from './calibration/index.js';
 
 /** Resolution of the integer rolls that stand for probabilities (fast-check integers shrink toward 0). */
 const ROLL = 1_000_000;
 
 export interface TrajectoryOptions extends BenignOptions {
-  /** Repeat rates (default: the calibration's, for the domain). For calibration probes. */
-  rates?: RepeatRates;
   /** The entry under test is a hard negative (`benign-stress`); its context stays natural. */
   stress?: boolean;
 }
 
-/** Alternate natural renders drawn per case, shared by its steps (a declined near-repeat takes the first unused one that is none). */
+/** Renders of the entry's template (the entry and its twins) and of the rival step's. */
+const GROUP_RENDERS = 3;
+/** Alternate natural renders per case: a filler that would join a group takes the first unused one that joins none. */
 const ALTERNATES = 6;
+/** Extra natural renders per case whose sentences lengthen near-repeats (never placed in the store themselves). */
+const DILUTION_RENDERS = 5;
+/** Sentences appended to one near-repeat at most. */
+const MAX_APPENDED = 6;
 
 /** Everything a trajectory case is placed from (drawn by `trajectoryParts`). */
 interface TrajectoryParts {
-  /** The entry under test and its twin. */
-  entry: BenignPair;
+  /** The entry under test, then its twins. */
+  entry: FuzzCase[];
   /** `null`: no store context (what shrinking tries first). */
   context: null | {
-    /** Per context step: a render and its twin. */
-    steps: BenignPair[];
-    /** Alternate natural renders, shared by the steps. */
+    /** The rival step, then its twins. */
+    rival: FuzzCase[];
+    /** One natural step per store slot. */
+    fillers: FuzzCase[];
     alternates: FuzzCase[];
-    /** Per step, then for the entry: roll for an own-episode repeat, roll for an earlier-episode one, which step. */
+    dilution: FuzzCase[];
+    /** Roll for the group sizes. */
+    groups: number;
+    /** Per slot: roll for own episode or not, which free slot, the near-repeat's overlap. */
     rolls: Array<[number, number, number]>;
     /** Roll for the entry's episode length, its position, and the earlier episodes' lengths. */
     place: [number, number, number[]];
   };
 }
 
-/** How a domain's trajectories are shaped: store size, episode lengths, repeat rates, near-repeat threshold. */
+/** How a domain's trajectories are shaped (from its `trajectory.domains` entry). */
 interface Shape {
   history: number;
   episodeLength: readonly number[];
-  rates: RepeatRates;
+  /** [own group size, rival group size] per cell, and the cells' probabilities. */
+  cells: Array<[number, number]>;
+  cellWeights: number[];
+  similarity: readonly number[];
+  ownShare: number;
   overlap: number;
 }
 
-function shapeOf(calibration: Calibration, domain: string, rates?: RepeatRates): Shape {
+function shapeOf(calibration: Calibration, domain: string): Shape {
   const t = calibration.trajectory;
   const d = t.domains[domain];
-  return { history: t.historyEntries, episodeLength: d?.episodeLength ?? t.pooled.episodeLength, rates: rates ?? d?.rates ?? { own: 0, other: 0 }, overlap: t.nearRepeatOverlap };
+  const groups = d?.groups ?? t.pooled.groups;
+  const cells = Object.keys(groups).map((k) => k.split(':').map(Number) as [number, number]);
+  return {
+    history: t.historyEntries,
+    episodeLength: d?.episodeLength ?? t.pooled.episodeLength,
+    cells,
+    cellWeights: Object.values(groups),
+    similarity: d?.similarity ?? t.pooled.similarity,
+    ownShare: d?.ownShare ?? t.pooled.ownShare,
+    overlap: t.nearRepeatOverlap,
+  };
 }
 
 /** Index in `weights` (non-negative) picked by a roll in [0, ROLL). */
@@ -75,11 +116,23 @@ function pick(weights: readonly number[], roll: number): number {
   return Math.max(0, weights.length - 1);
 }
 
+/** An overlap in [0.3, 1] drawn by a roll from the similarity-bin distribution (inverse CDF, linear inside a bin). */
+function drawSimilarity(p: readonly number[], roll: number): number {
+  const total = p.reduce((a, x) => a + x, 0);
+  let u = (roll / ROLL) * total;
+  for (let i = 0; i < p.length; i++) {
+    const x = p[i] as number;
+    if (u < x) return binLow(i) + (u / x) * (binHigh(i) - binLow(i));
+    u -= x;
+  }
+  return 1;
+}
+
 /**
  * Where the entry sits: its episode's length is length-biased (every entry of a real set is
  * measured, so an entry lies in a long episode more often), its position in it uniform; earlier
  * episodes, of calibrated lengths, fill the rest of the store. Returns the episode label of every
- * context step, oldest first (0 = the entry's own episode, 1 the one before, ...).
+ * context slot, oldest first (0 = the entry's own episode, 1 the one before, ...).
  */
 function layout(lengths: readonly number[], history: number, place: NonNullable<TrajectoryParts['context']>['place']): number[] {
   const [ownRoll, posRoll, earlierRolls] = place;
@@ -93,11 +146,11 @@ function layout(lengths: readonly number[], history: number, place: NonNullable<
 }
 
 /**
- * The draws of a trajectory case of `domain`: the entry and its twin (natural, or a hard negative
- * with `stress`), and, (almost) always, `historyEntries` context steps with their rolls.
+ * The draws of a trajectory case of `domain`: the entry and its twins (natural, or a hard
+ * negative with `stress`), and, (almost) always, the store's parts with their rolls.
  * @throws TemplateError as `benignTrace`.
  */
-function trajectoryParts(domain: DomainId, options: Omit<TrajectoryOptions, 'rates'> = {}): fc.Arbitrary<TrajectoryParts> {
+function trajectoryParts(domain: DomainId, options: TrajectoryOptions = {}): fc.Arbitrary<TrajectoryParts> {
   const calibration = options.calibration ?? defaultCalibration();
   const history = calibration.trajectory.historyEntries;
   const base: BenignOptions = { ...(options.templates ? { templates: options.templates } : {}), ...(options.calibration ? { calibration: options.calibration } : {}) };
@@ -105,95 +158,167 @@ function trajectoryParts(domain: DomainId, options: Omit<TrajectoryOptions, 'rat
   // `rate × ROLL` into a far likelier event than `rate` (shrinking still moves toward 0).
   const roll = fc.noBias(fc.integer({ min: 0, max: ROLL - 1 }));
   const which = fc.noBias(fc.nat({ max: 1 << 20 }));
+  const natural = benignTrace(domain, base);
   const context = fc.record({
-    steps: fc.array(benignTracePairs(domain, base), { minLength: history, maxLength: history }),
-    alternates: fc.array(benignTrace(domain, base), { minLength: ALTERNATES, maxLength: ALTERNATES }),
-    rolls: fc.array(fc.tuple(roll, roll, which), { minLength: history + 1, maxLength: history + 1 }),
+    rival: benignTraceGroup(domain, GROUP_RENDERS, base),
+    fillers: fc.array(natural, { minLength: history, maxLength: history }),
+    alternates: fc.array(natural, { minLength: ALTERNATES, maxLength: ALTERNATES }),
+    dilution: fc.array(natural, { minLength: DILUTION_RENDERS, maxLength: DILUTION_RENDERS }),
+    groups: roll,
+    rolls: fc.array(fc.tuple(roll, which, roll), { minLength: history, maxLength: history }),
     place: fc.tuple(roll, which, fc.array(roll, { minLength: history, maxLength: history })),
   });
   // The context first: fast-check shrinks a tuple's items in order, so a counterexample loses its
   // store (cheap to re-check) before the entry under test is shrunk.
-  return fc.tuple(fc.option(context, { freq: 1_000_000, nil: null }), benignTracePairs(domain, { ...base, stress: options.stress === true })).map(([c, entry]) => ({ entry, context: c }));
+  return fc.tuple(fc.option(context, { freq: 1_000_000, nil: null }), benignTraceGroup(domain, GROUP_RENDERS, { ...base, stress: options.stress === true })).map(([c, entry]) => ({ entry, context: c }));
+}
+
+/** A text and its content words. */
+interface Piece {
+  text: string;
+  words: ReadonlySet<string>;
+}
+
+const pieceOf = (text: string): Piece => ({ text, words: contentWords(text) });
+
+/** Sentences of the dilution renders (whole texts when they have no sentence break), in draw order. */
+function sentencesOf(cases: readonly FuzzCase[]): Piece[] {
+  const out: Piece[] = [];
+  for (const c of cases) {
+    for (const s of c.entry.content.split(/(?<=[.!?])\s+/)) if (contentWords(s).size >= 2) out.push(pieceOf(s.trim()));
+  }
+  return out;
+}
+
+/**
+ * A near-repeat of `root` whose overlap with it comes closest to `target`: one of `bases` (twins
+ * of the root) or the root itself, with 0 to `MAX_APPENDED` sentences of `pool` appended from
+ * `offset` on (the root only with at least one). Texts in `used` are skipped; an overlap below the
+ * near-repeat threshold only when nothing else is left.
+ */
+function nearRepeatOf(root: FuzzCase, bases: readonly FuzzCase[], target: number, pool: readonly Piece[], offset: number, used: ReadonlySet<string>, overlap: number): MemoryEntry | undefined {
+  const rootWords = contentWords(root.entry.content);
+  let best: { entry: FuzzCase; text: string; score: number } | undefined;
+  for (const base of [...bases, root]) {
+    const words = new Set(contentWords(base.entry.content));
+    let text = base.entry.content;
+    for (let j = 0; j <= Math.min(MAX_APPENDED, pool.length); j++) {
+      if (j > 0) {
+        const s = pool[(offset + j - 1) % pool.length] as Piece;
+        text = `${text} ${s.text}`;
+        for (const w of s.words) words.add(w);
+      }
+      if ((base === root && j === 0) || used.has(text)) continue;
+      const o = setOverlap(rootWords, words);
+      const score = Math.abs(o - target) + (o < overlap ? 1 : 0);
+      if (!best || score < best.score) best = { entry: base, text, score };
+    }
+  }
+  if (!best) return undefined;
+  const e = best.entry.entry;
+  return best.text === e.content ? e : { ...e, id: benignEntryId([e.id, best.text]), content: best.text };
 }
 
 /**
  * Places drawn parts in a trajectory (pure): the FuzzCase with its store context as `setup`
  * (oldest first) and `truth.context` = `{ ownEpisode, repeat }`.
- * - Context steps, oldest first: a step repeats (takes the twin of) a random earlier step of its
- *   own episode when its roll is below `rates.own`, else one of an earlier episode below
- *   `rates.other`. A negative rate instead declines a chance near-repeat of that kind with
- *   probability |rate| (the step takes the first unused alternate that repeats none of them).
- * - The entry: its twin goes on a random own-episode step (`repeat: 'own'`) or earlier-episode
- *   step (`'other'`) by the same rolls; with a negative rate, the steps that repeat it by chance
- *   take their alternates.
+ * 1. The slots' episodes (`layout`); the sizes of the entry's group g and the largest rival group
+ *    r, drawn jointly (at most the store's slots).
+ * 2. g − 1 slots take near-repeats of the entry, each in an own-episode slot with probability
+ *    `ownShare` (when one is free); r slots take the rival step and r − 1 near-repeats of it.
+ *    Each near-repeat's overlap with what it repeats is drawn from the calibrated distribution
+ *    and realised by `nearRepeatOf`.
+ * 3. The other slots take filler steps; a filler that would join a group takes the first unused
+ *    alternate that joins none (or stays when none is left).
+ * `repeat` is `'own'` when a near-repeat of the entry is in its own episode, `'other'` when only
+ * earlier episodes hold one, `'none'` when g = 1.
  */
 function placeInTrajectory(parts: TrajectoryParts, shape: Shape): FuzzCase {
-  const [entryCase, twin] = parts.entry;
+  const [entryCase] = parts.entry as [FuzzCase];
   const ctx = parts.context;
-  const { history, rates } = shape;
+  const { history } = shape;
   if (ctx === null || history === 0) return { ...entryCase, truth: { ...entryCase.truth, context: { ownEpisode: 0, repeat: 'none' } } };
   const labels = layout(shape.episodeLength, history, ctx.place);
-  const steps: MemoryEntry[] = ctx.steps.map((p) => p[0].entry);
-  const twinUsed = new Array<boolean>(history).fill(false);
-  const near = (a: MemoryEntry, b: MemoryEntry): boolean => lexicalOverlap(a.content, b.content) >= shape.overlap;
-  const before = (k: number, label: number): [number[], number[]] => {
-    const mine: number[] = [];
-    const earlier: number[] = [];
-    for (let j = 0; j < k; j++) (labels[j] === label ? mine : earlier).push(j);
-    return [mine, earlier];
+  const [g0, r0] = shape.cells[pick(shape.cellWeights, ctx.groups)] ?? [1, 0];
+  const g = Math.max(1, Math.min(g0, history + 1));
+  const r = Math.min(r0, history - (g - 1));
+  const slots: Array<MemoryEntry | undefined> = new Array<MemoryEntry | undefined>(history).fill(undefined);
+  const free = (own: boolean | undefined): number[] => slots.flatMap((s, i) => (s === undefined && (own === undefined || (labels[i] === 0) === own) ? [i] : []));
+  // Separate sentences for the two groups, so that appended sentences never link one group to the other.
+  const sentences = sentencesOf(ctx.dilution);
+  const ownPool = sentences.filter((_, i) => i % 2 === 0);
+  const rivalPool = sentences.filter((_, i) => i % 2 === 1);
+  const used = new Set<string>([entryCase.entry.content]);
+  const place = (i: number, e: MemoryEntry): void => {
+    slots[i] = e;
+    used.add(e.content);
   };
-  const repeatOf = (mine: number[], earlier: number[], [rollOwn, rollOther, n]: [number, number, number]): number | undefined => {
-    if (mine.length > 0 && rollOwn < rates.own * ROLL) return mine[n % mine.length];
-    if (earlier.length > 0 && rollOther < rates.other * ROLL) return earlier[n % earlier.length];
-    return undefined;
-  };
-  const declines = (rate: number, r: number): boolean => rate < 0 && r < -rate * ROLL;
-  /** The first unused alternate that is no near-repeat of any of `avoid`; `current` when none is left. */
-  const altUsed = new Array<boolean>(ctx.alternates.length).fill(false);
-  const alternate = (current: MemoryEntry, avoid: readonly MemoryEntry[]): MemoryEntry => {
-    const i = ctx.alternates.findIndex((a, j) => !altUsed[j] && !avoid.some((b) => near(a.entry, b)));
-    if (i < 0) return current;
-    altUsed[i] = true;
-    return (ctx.alternates[i] as FuzzCase).entry;
-  };
-  for (let k = 0; k < history; k++) {
-    const rolls = ctx.rolls[k] as [number, number, number];
-    const [mine, earlier] = before(k, labels[k] as number);
-    const j = repeatOf(mine, earlier, rolls);
-    if (j !== undefined) {
-      if (!twinUsed[j]) steps[k] = (ctx.steps[j] as BenignPair)[1].entry;
-      twinUsed[j] = true;
-      continue;
-    }
-    const step = steps[k] as MemoryEntry;
-    const ownHit = mine.some((i) => near(step, steps[i] as MemoryEntry));
-    const otherHit = !ownHit && earlier.some((i) => near(step, steps[i] as MemoryEntry));
-    if (ownHit && declines(rates.own, rolls[0])) steps[k] = alternate(step, mine.map((i) => steps[i] as MemoryEntry));
-    else if (otherHit && declines(rates.other, rolls[1])) steps[k] = alternate(step, earlier.map((i) => steps[i] as MemoryEntry));
-  }
-  const rolls = ctx.rolls[history] as [number, number, number];
+  let k = 0;
   let repeat: 'own' | 'other' | 'none' = 'none';
-  const [mine, earlier] = before(history, 0);
-  const j = repeatOf(mine, earlier, rolls);
-  if (j !== undefined) {
-    steps[j] = twin.entry;
-    repeat = labels[j] === 0 ? 'own' : 'other';
-  } else {
-    const ownHits = mine.filter((i) => near(entryCase.entry, steps[i] as MemoryEntry));
-    const otherHits = ownHits.length === 0 ? earlier.filter((i) => near(entryCase.entry, steps[i] as MemoryEntry)) : [];
-    if (ownHits.length > 0 && declines(rates.own, rolls[0])) for (const i of ownHits) steps[i] = alternate(steps[i] as MemoryEntry, [entryCase.entry]);
-    else if (otherHits.length > 0 && declines(rates.other, rolls[1])) for (const i of otherHits) steps[i] = alternate(steps[i] as MemoryEntry, [entryCase.entry]);
+  for (let m = 0; m < g - 1; m++, k++) {
+    const [ownRoll, at, sim] = ctx.rolls[k] as [number, number, number];
+    const own = free(true);
+    const choices = ownRoll < shape.ownShare * ROLL && own.length > 0 ? own : free(false).length > 0 ? free(false) : own;
+    const slot = choices[at % choices.length] as number;
+    const e = nearRepeatOf(entryCase, parts.entry.slice(1), drawSimilarity(shape.similarity, sim), ownPool, m, used, shape.overlap);
+    if (!e) continue;
+    place(slot, e);
+    if (labels[slot] === 0) repeat = 'own';
+    else if (repeat === 'none') repeat = 'other';
+  }
+  const wordsOf = (e: MemoryEntry): ReadonlySet<string> => contentWords(e.content);
+  const joins = (e: MemoryEntry, others: readonly ReadonlySet<string>[]): boolean => {
+    const w = wordsOf(e);
+    return others.some((o) => setOverlap(w, o) >= shape.overlap);
+  };
+  const placedWords = (): ReadonlySet<string>[] => [wordsOf(entryCase.entry), ...slots.flatMap((s) => (s ? [wordsOf(s)] : []))];
+  // Spares, in order: the fillers of slots a group took, then the alternates.
+  const spares = [...ctx.fillers, ...ctx.alternates];
+  const spareUsed = new Array<boolean>(spares.length).fill(false);
+  /** The first unused spare that joins none of `others` (marked used), else undefined. */
+  const spare = (others: readonly ReadonlySet<string>[]): FuzzCase | undefined => {
+    const a = spares.findIndex((x, j) => !spareUsed[j] && (j >= history || slots[j] !== undefined) && !used.has(x.entry.content) && !joins(x.entry, others));
+    if (a < 0) return undefined;
+    spareUsed[a] = true;
+    return spares[a];
+  };
+  if (r >= 2) {
+    // The rival step must not join the entry's group; when it would, a spare takes its place (near-repeats by appended sentences only).
+    const own = placedWords();
+    const natural = ctx.rival[0] as FuzzCase;
+    const rootCase = joins(natural.entry, own) || used.has(natural.entry.content) ? spare(own) : natural;
+    const twins = rootCase === natural ? ctx.rival.slice(1).filter((t) => !joins(t.entry, own)) : [];
+    for (let m = 0; rootCase && m < r; m++, k++) {
+      const [, at, sim] = ctx.rolls[k] as [number, number, number];
+      const choices = free(undefined);
+      if (choices.length === 0) break;
+      const slot = choices[at % choices.length] as number;
+      const e = m === 0 ? rootCase.entry : nearRepeatOf(rootCase, twins, drawSimilarity(shape.similarity, sim), rivalPool, m, used, shape.overlap);
+      if (e && (m === 0 || !joins(e, own))) place(slot, e);
+    }
+  }
+  // Fillers: singletons, so the drawn structure stays what it is. A filler that would join a
+  // group takes the first spare that joins none; with none left, its slot stays empty.
+  for (let i = 0; i < history; i++) {
+    if (slots[i] !== undefined) continue;
+    const others = placedWords();
+    const mine = ctx.fillers[i] as FuzzCase;
+    spareUsed[i] = true;
+    // No spare left that stays alone: the slot stays empty (a smaller store keeps the drawn structure).
+    const e = joins(mine.entry, others) || used.has(mine.entry.content) ? spare(others) : mine;
+    if (e) place(i, e.entry);
   }
   const seen = new Set<string>([entryCase.entry.id]);
   const setup: MemoryEntry[] = [];
   let ownEpisode = 0;
-  steps.forEach((e, k) => {
-    if (seen.has(e.id)) return;
+  slots.forEach((e, i) => {
+    if (!e || seen.has(e.id)) return;
     seen.add(e.id);
     setup.push(e);
-    if (labels[k] === 0) ownEpisode++;
+    if (labels[i] === 0) ownEpisode++;
   });
-  return { ...entryCase, truth: { ...entryCase.truth, context: { ownEpisode, repeat } }, setup };
+  // Slots are oldest first with the own episode's steps last (`layout`): the store context's order.
+  return { ...entryCase, truth: { ...entryCase.truth, context: { ownEpisode, repeat, groups: { own: g, rival: r >= 2 ? r : 0 } } }, setup };
 }
 
 /**
@@ -205,16 +330,16 @@ function placeInTrajectory(parts: TrajectoryParts, shape: Shape): FuzzCase {
  * @example fc.sample(benignInTrajectory('rap'), { numRuns: 1, seed: 1 })[0].truth.context // e.g. { ownEpisode: 2, repeat: 'none' }
  */
 export function benignInTrajectory(domain: DomainId, options: TrajectoryOptions = {}): fc.Arbitrary<FuzzCase> {
-  const shape = shapeOf(options.calibration ?? defaultCalibration(), domain, options.rates);
-  const { rates: _r, ...rest } = options;
-  return trajectoryParts(domain, rest).map((parts) => placeInTrajectory(parts, shape));
+  const shape = shapeOf(options.calibration ?? defaultCalibration(), domain);
+  return trajectoryParts(domain, options).map((parts) => placeInTrajectory(parts, shape));
 }
 
-/** Near-repeat counts of one placed case: its text against its own-episode and earlier-episode context. */
-function countCase(counts: NearRepeatCounts, c: FuzzCase): void {
-  const setup = c.setup ?? [];
+/** Adds one placed case to structure and near-repeat counts: its text against its store context (own-episode steps last). */
+function countCase(structure: StructureCounts, nearRepeats: NearRepeatCounts, c: FuzzCase): void {
+  const setup = (c.setup ?? []).map((e) => e.content);
   const own = c.truth.context?.ownEpisode ?? 0;
-  addNearRepeat(counts, c.entry.content, setup.slice(setup.length - own).map((e) => e.content), setup.slice(0, setup.length - own).map((e) => e.content));
+  addNearRepeat(nearRepeats, c.entry.content, setup.slice(setup.length - own), setup.slice(0, setup.length - own));
+  addStructure(structure, c.entry.content, setup, setup.map((_, i) => i >= setup.length - own));
 }
 
 /** Trajectories drawn per calibration probe, and their seed (fixed: calibrating is deterministic). */
@@ -222,16 +347,13 @@ const PROBE_RUNS = 300;
 const PROBE_SEED = 1;
 
 /**
- * `TrajectoryProbe` for `calibrate`: draws `PROBE_RUNS` natural trajectory parts of `domain` once,
- * then, for any repeat rates, the near-repeat counts of the placed entries (the text feature the
- * calibration measures on the real sets).
+ * `TrajectoryProbe` for `calibrate`: the store-structure and near-repeat counts of `PROBE_RUNS`
+ * natural trajectories of `domain` (seed 1) under `calibration`, measured with the same text
+ * features as the real sets.
  */
-export function trajectoryProbe(calibration: Calibration, domain: string): (rates: RepeatRates) => NearRepeatCounts {
-  const parts = fc.sample(trajectoryParts(domain as DomainId, { calibration }), { seed: PROBE_SEED, numRuns: PROBE_RUNS });
-  return (rates) => {
-    const shape = shapeOf(calibration, domain, rates);
-    const counts = zeroNearRepeats();
-    for (const p of parts) countCase(counts, placeInTrajectory(p, shape));
-    return counts;
-  };
+export function trajectoryProbe(calibration: Calibration, domain: string): { structure: StructureCounts; nearRepeats: NearRepeatCounts } {
+  const structure = zeroStructure();
+  const nearRepeats = zeroNearRepeats();
+  for (const c of fc.sample(benignInTrajectory(domain as DomainId, { calibration }), { seed: PROBE_SEED, numRuns: PROBE_RUNS })) countCase(structure, nearRepeats, c);
+  return { structure, nearRepeats };
 }

@@ -32,7 +32,7 @@ export function trustForSource(source: string): 'VERIFIED' | 'UNVERIFIED' {
 }
 
 /** Deterministic entry id: a hash of the parts that make the entry (16 hex chars). */
-function benignEntryId(parts: readonly string[]): string {
+export function benignEntryId(parts: readonly string[]): string {
   return `mem-${createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 16)}`;
 }
 
@@ -237,11 +237,8 @@ function domainArbs(domain: DomainId, templates: TemplateSet, calibration: Calib
 
 const naturalCache = new Map<DomainId, fc.Arbitrary<FuzzCase>>();
 const stressCache = new Map<DomainId, fc.Arbitrary<FuzzCase>>();
-const naturalPairCache = new Map<DomainId, fc.Arbitrary<BenignPair>>();
-const stressPairCache = new Map<DomainId, fc.Arbitrary<BenignPair>>();
-
-/** Two independent renders of one template (the second is its *twin*: the same step said again with fresh slot values). */
-export type BenignPair = [FuzzCase, FuzzCase];
+const naturalGroupCache = new Map<string, fc.Arbitrary<FuzzCase[]>>();
+const stressGroupCache = new Map<string, fc.Arbitrary<FuzzCase[]>>();
 
 /** The weighted branches of a domain's natural mix (sorted by id) or of its hard negatives (equal weights). */
 function mixBranches(domain: DomainId, options: BenignOptions, stress: boolean): Array<{ arbitrary: fc.Arbitrary<FuzzCase>; weight: number }> {
@@ -259,12 +256,12 @@ function mixBranches(domain: DomainId, options: BenignOptions, stress: boolean):
   return branches;
 }
 
-function cachedMix<T>(cache: Map<DomainId, fc.Arbitrary<T>>, domain: DomainId, options: BenignOptions, build: () => fc.Arbitrary<T>): fc.Arbitrary<T> {
+function cachedMix<T, K>(cache: Map<K, fc.Arbitrary<T>>, key: K, options: BenignOptions, build: () => fc.Arbitrary<T>): fc.Arbitrary<T> {
   const shared = !options.templates && !options.calibration;
-  const hit = shared ? cache.get(domain) : undefined;
+  const hit = shared ? cache.get(key) : undefined;
   if (hit) return hit;
   const arb = build();
-  if (shared) cache.set(domain, arb);
+  if (shared) cache.set(key, arb);
   return arb;
 }
 
@@ -293,17 +290,19 @@ export function benignStressTrace(domain: DomainId, options: BenignOptions = {})
 }
 
 /**
- * `benignTrace` (or, with `stress`, `benignStressTrace`) drawn as pairs: a case and its twin,
- * an independent render of the same template. The first of the pair has the distribution of
- * the single-case arbitrary. Used to place near-repeats in generated trajectories
+ * `benignTrace` (or, with `stress`, `benignStressTrace`) drawn as a group of `size` independent
+ * renders of one template (the later ones are *twins* of the first: the same step said again
+ * with fresh slot values). The first of the group has the distribution of the single-case
+ * arbitrary. Used to build near-repeat groups in generated trajectories
  * (`generators/benign-trajectory.ts`) without a `chain`.
- * @throws TemplateError as `benignTrace`.
+ * @throws TemplateError as `benignTrace`; RangeError when `size` is not an integer >= 1.
  */
-export function benignTracePairs(domain: DomainId, options: BenignOptions & { stress?: boolean } = {}): fc.Arbitrary<BenignPair> {
+export function benignTraceGroup(domain: DomainId, size: number, options: BenignOptions & { stress?: boolean } = {}): fc.Arbitrary<FuzzCase[]> {
+  if (!Number.isInteger(size) || size < 1) throw new RangeError(`benignTraceGroup: size must be an integer >= 1, got ${size}`);
   const stress = options.stress === true;
   const { stress: _s, ...rest } = options;
-  return cachedMix(stress ? stressPairCache : naturalPairCache, domain, rest, () =>
-    fc.oneof(...mixBranches(domain, rest, stress).map((b) => ({ arbitrary: fc.tuple(b.arbitrary, b.arbitrary) as fc.Arbitrary<BenignPair>, weight: b.weight }))),
+  return cachedMix(stress ? stressGroupCache : naturalGroupCache, `${domain}/${size}`, rest, () =>
+    fc.oneof(...mixBranches(domain, rest, stress).map((b) => ({ arbitrary: fc.array(b.arbitrary, { minLength: size, maxLength: size }), weight: b.weight }))),
   );
 }
 

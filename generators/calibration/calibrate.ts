@@ -17,7 +17,7 @@
  */
 import { max, mean, quantileSorted } from 'simple-statistics';
 import { episodeOf, storeContextIndices } from '../../src/domain/store-context.js';
-import { BENIGN_KINDS, NEAR_REPEAT_OVERLAP, VOCAB_KINDS, addNearRepeat, entryKind, zeroNearRepeats, type BenignKind, type NearRepeatCounts } from './features.js';
+import { BENIGN_KINDS, NEAR_REPEAT_OVERLAP, SIMILARITY_BINS, VOCAB_KINDS, addNearRepeat, addStructure, binHigh, binLow, entryKind, zeroNearRepeats, zeroStructure, type BenignKind, type NearRepeatCounts, type StructureCounts } from './features.js';
 
 /** The nine trace types of DESIGN.md; shares are estimated over all of them. */
 const CALIBRATION_TRACE_TYPES = ['decision_log', 'thought_chain', 'reflection', 'rationale', 'observation', 'fact', 'experience', 'example', 'tool_output'] as const;
@@ -37,55 +37,81 @@ export interface CalibrationSource {
 export const HISTORY_ENTRIES = 8;
 
 /**
- * For one generator domain (under the calibration built so far): the near-repeat counts of its
- * generated trajectories as a function of the repeat rates. Injected by the caller
- * (`generators/benign-trajectory.ts`, which this module may not import).
+ * For one generator domain (under the calibration built so far): the store-structure and
+ * near-repeat counts of a fixed probe of its generated trajectories, the generated side of
+ * `domains[d].generated`. Injected by the caller (`generators/benign-trajectory.ts`, which this
+ * module may not import).
  */
-export type TrajectoryProbe = (calibration: Calibration, domain: string) => (rates: RepeatRates) => NearRepeatCounts;
+export type TrajectoryProbe = (calibration: Calibration, domain: string) => { structure: StructureCounts; nearRepeats: NearRepeatCounts };
 
 /**
- * How generated steps repeat each other, per kind (a step of the own episode / of an earlier one),
- * in [-1,1]: a positive rate is the probability that a step repeats one (takes its twin); a
- * negative rate is the probability that a near-repeat arising by chance is declined (the step is
- * drawn again), for template mixes that repeat more than real text by chance alone.
+ * The store structure of a group of checked entries, as rates in [0,1] (docs/calibration.md,
+ * "Store structure"), real (`target`) or generated (`generated`):
+ * - `alone`: the entry has no near-repeat in its store (its group is itself);
+ * - `win` / `tie` / `lose`: it has one, and its group is larger than / as large as / smaller than
+ *   the largest rival group of the store;
+ * - `similarity`: quartiles of the overlap of entries with their direct near-repeats;
+ * - `ownShare`: share of the entry's group members that are steps of its own episode;
+ * - `own` / `other`: own-episode and earlier-episode near-repeat rates (as `NearRepeatCounts`).
  */
-export interface RepeatRates {
+interface StructureSummary {
+  alone: number;
+  win: number;
+  tie: number;
+  lose: number;
+  similarity: { p25: number; p50: number; p75: number };
+  ownShare: number;
   own: number;
   other: number;
 }
 
-/** Near-repeat rates of real text, in [0,1]: own-episode, and earlier-episode when the own episode has none. */
-interface RepeatTargets {
-  own: number;
-  other: number;
-}
-
-/** The store context and trajectory shape of the natural mix (docs/calibration.md, "Store context"). */
+/** The store context and trajectory shape of the natural mix (docs/calibration.md, "Store context", "Store structure"). */
 interface TrajectoryCalibration {
   /** Entries in the store context of every checked entry (at most). */
   historyEntries: number;
   /** Lexical overlap (content-word Jaccard) at or above which an entry is a near-repeat. */
   nearRepeatOverlap: number;
   /**
-   * Pooled over the real sources: near-repeat counts, their Jeffreys rates, and
-   * P(episode length = i + 1), i = 0.., Dirichlet(½) posterior means of the lengths of the
-   * labelled sources' episodes (`[1]` when no source has episode labels).
+   * Pooled over the real sources: near-repeat and structure counts, the rates and distributions
+   * made from them, and P(episode length = i + 1), i = 0.., Dirichlet(½) posterior means of the
+   * lengths of the labelled sources' episodes (`[1]` when no source has episode labels).
    */
   pooled: TrajectoryProfile;
   /** Per profile (the generator domain of real sources): the same, shrunk toward the pooled values by `PROFILE_PRIOR`. */
   profiles: Record<string, TrajectoryProfile & { sources: string[] }>;
   /**
    * Per generator domain: its profile (`pooled` when no real source has its domain), the episode
-   * lengths and near-repeat rates it aims at, the repeat rates that reach them (solved on
-   * generated trajectories) and the near-repeat rates those give.
+   * lengths, group structure, near-repeat similarity and own-episode share it draws from, the
+   * real structure it aims at (`target`) and what a probe of its generated trajectories shows.
    */
-  domains: Record<string, { profile: string; episodeLength: number[]; target: RepeatTargets; rates: RepeatRates; generated: RepeatTargets }>;
+  domains: Record<string, DomainTrajectory>;
 }
 
-/** Near-repeat counts and rates, and the episode-length distribution, of a group of real sources. */
-interface TrajectoryProfile extends NearRepeatCounts, RepeatTargets {
+/** What one generator domain draws its trajectories from, and how closely a probe of them matches the real structure. */
+export interface DomainTrajectory {
+  profile: string;
+  episodeLength: number[];
+  groups: Record<string, number>;
+  similarity: number[];
+  ownShare: number;
+  target: StructureSummary;
+  generated: StructureSummary;
+}
+
+/** Near-repeat and structure counts, rates and distributions, and the episode-length distribution, of a group of real sources. */
+interface TrajectoryProfile extends NearRepeatCounts {
+  /** Own-episode and earlier-episode near-repeat rates (Jeffreys; shrunk for a profile). */
+  own: number;
+  other: number;
   episodes: number;
   episodeLength: number[];
+  structure: StructureCounts;
+  /** P(`"own:rival"`): the empirical joint distribution of group sizes (shrunk for a profile), keys sorted by own then rival. */
+  groups: Record<string, number>;
+  /** P(similarity bin) of direct near-repeats (`SIMILARITY_BINS` bins from 0.30; empirical, shrunk for a profile; uniform when no near-repeat was seen). */
+  similarity: number[];
+  /** Share of group members in the entry's own episode (Jeffreys; shrunk for a profile). */
+  ownShare: number;
 }
 
 /** What calibration needs to know of a template: its id, domain, declared kind and trace type. */
@@ -109,6 +135,8 @@ interface SourceSummary {
   episodes: number;
   /** Near-repeat counts of its entries in their store context. */
   nearRepeats: NearRepeatCounts;
+  /** Store-structure counts of its entries in their store context. */
+  structure: StructureCounts;
 }
 
 export interface Calibration {
@@ -148,17 +176,20 @@ function lengthQuantiles(lengths: number[]): { p10: number; p50: number; p90: nu
   return { p10: quantileSorted(sorted, 0.1), p50: quantileSorted(sorted, 0.5), p90: quantileSorted(sorted, 0.9), mean: round6(mean(sorted)), max: max(sorted) };
 }
 
-/** Near-repeat counts of a source's entries, each in its store context (`storeContextIndices`). */
-function sourceNearRepeats(s: CalibrationSource): NearRepeatCounts {
+/** Near-repeat and structure counts of a source's entries, each in its store context (`storeContextIndices`). */
+function sourceNearRepeats(s: CalibrationSource): { nearRepeats: NearRepeatCounts; structure: StructureCounts } {
   const episodes = s.entries.map((e) => episodeOf(e));
+  const labelled = new Set(episodes).size > 1;
   const counts = zeroNearRepeats();
+  const structure = zeroStructure();
   s.entries.forEach((e, i) => {
     const ctx = storeContextIndices(episodes, i, HISTORY_ENTRIES);
     const own = ctx.filter((j) => episodes[j] === episodes[i]).map((j) => s.entries[j]!.content);
     const other = ctx.filter((j) => episodes[j] !== episodes[i]).map((j) => s.entries[j]!.content);
-    addNearRepeat(counts, e.content, new Set(episodes).size > 1 ? own : [], new Set(episodes).size > 1 ? other : own);
+    addNearRepeat(counts, e.content, labelled ? own : [], labelled ? other : own);
+    addStructure(structure, e.content, ctx.map((j) => s.entries[j]!.content), ctx.map((j) => labelled && episodes[j] === episodes[i]));
   });
-  return counts;
+  return { nearRepeats: counts, structure: { ...structure, cells: sortKeys(structure.cells, byCell) } };
 }
 
 /** Summarises one source: kinds, trace types, lengths. */
@@ -171,11 +202,20 @@ function summariseSource(s: CalibrationSource): SourceSummary {
   }
   const q = lengthQuantiles(s.entries.map((e) => e.content.length));
   const episodes = new Set(s.entries.map((e) => episodeOf(e))).size;
-  return { name: s.name, n: s.entries.length, kinds, traceTypes: sortKeys(traceTypes), length: { p50: q.p50, p90: q.p90, max: q.max }, episodes, nearRepeats: sourceNearRepeats(s) };
+  return { name: s.name, n: s.entries.length, kinds, traceTypes: sortKeys(traceTypes), length: { p50: q.p50, p90: q.p90, max: q.max }, episodes, ...sourceNearRepeats(s) };
 }
 
-function sortKeys<T>(o: Record<string, T>): Record<string, T> {
-  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** `"own:rival"` keys in numeric order (own, then rival). */
+function byCell(a: string, b: string): number {
+  const [ao, ar] = a.split(':').map(Number) as [number, number];
+  const [bo, br] = b.split(':').map(Number) as [number, number];
+  return ao - bo || ar - br;
+}
+
+function sortKeys<T>(o: Record<string, T>, order: (a: string, b: string) => number = byName): Record<string, T> {
+  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => order(a, b)));
 }
 
 /**
@@ -245,7 +285,7 @@ export function calibrate(sources: readonly CalibrationSource[], templates: read
     notes,
     trajectory: trajectoryTargets(sources, summaries, Object.keys(templateWeights), notes),
   };
-  if (options.probe) solveRepeatRates(calibration, options.probe);
+  if (options.probe) measureGenerated(calibration, options.probe);
   return calibration;
 }
 
@@ -273,10 +313,59 @@ function lengthHistogram(sizes: readonly number[]): number[] {
   return Array.from(h, (c) => c ?? 0);
 }
 
+function addStructureCounts(a: StructureCounts, b: StructureCounts): StructureCounts {
+  const cells: Record<string, number> = { ...a.cells };
+  for (const [k, v] of Object.entries(b.cells)) cells[k] = (cells[k] ?? 0) + v;
+  return { n: a.n + b.n, cells: sortKeys(cells, byCell), similarity: a.similarity.map((x, i) => x + (b.similarity[i] ?? 0)), members: a.members + b.members, ownMembers: a.ownMembers + b.ownMembers };
+}
+
+/** P(cell) of structure counts (empirical), shrunk toward `prior` (a distribution) with strength `PROFILE_PRIOR` when given. */
+function groupDistribution(c: StructureCounts, prior?: Record<string, number>): Record<string, number> {
+  const keys = [...new Set([...Object.keys(c.cells), ...Object.keys(prior ?? {})])].sort(byCell);
+  const w = prior ? PROFILE_PRIOR : 0;
+  const total = c.n + w;
+  if (total === 0) return { '1:0': 1 };
+  return Object.fromEntries(keys.map((k) => [k, round6(((c.cells[k] ?? 0) + w * (prior?.[k] ?? 0)) / total)]));
+}
+
+/** P(similarity bin) of structure counts (empirical; uniform when empty), shrunk toward `prior` when given. */
+function similarityDistribution(c: StructureCounts, prior?: readonly number[]): number[] {
+  const total = c.similarity.reduce((a, x) => a + x, 0);
+  const w = prior ? PROFILE_PRIOR : 0;
+  if (total + w === 0) return new Array<number>(SIMILARITY_BINS).fill(round6(1 / SIMILARITY_BINS));
+  return c.similarity.map((x, i) => round6((x + w * (prior?.[i] ?? 0)) / (total + w)));
+}
+
+/** Quantile `q` of a similarity-bin distribution (linear inside a bin). */
+function binQuantile(p: readonly number[], q: number): number {
+  const total = p.reduce((a, x) => a + x, 0);
+  if (total === 0) return 0;
+  let acc = 0;
+  for (let i = 0; i < p.length; i++) {
+    const x = (p[i] ?? 0) / total;
+    if (acc + x >= q && x > 0) return round6(binLow(i) + ((q - acc) / x) * (binHigh(i) - binLow(i)));
+    acc += x;
+  }
+  return 1;
+}
+
+/** The summary of a group distribution, a similarity distribution, an own-episode share and near-repeat rates. */
+function summarise(groups: Record<string, number>, similarity: readonly number[], ownShare: number, own: number, other: number): StructureSummary {
+  const r = { alone: 0, win: 0, tie: 0, lose: 0 };
+  for (const [k, p] of Object.entries(groups)) {
+    const [g, rival] = k.split(':').map(Number) as [number, number];
+    if (g < 2) r.alone += p;
+    else if (g > rival) r.win += p;
+    else if (g === rival) r.tie += p;
+    else r.lose += p;
+  }
+  return { alone: round6(r.alone), win: round6(r.win), tie: round6(r.tie), lose: round6(r.lose), similarity: { p25: binQuantile(similarity, 0.25), p50: binQuantile(similarity, 0.5), p75: binQuantile(similarity, 0.75) }, ownShare: round6(ownShare), own: round6(own), other: round6(other) };
+}
+
 /**
- * The trajectory part measured on real text: episode lengths and near-repeat rates, pooled and
- * per profile; every generator domain aims at its profile's values (pooled when it has none).
- * Repeat rates start at 0; `solveRepeatRates` solves them.
+ * The trajectory part measured on real text: episode lengths, near-repeat rates and store
+ * structure, pooled and per profile; every generator domain draws from its profile's values
+ * (pooled when it has none). `generated` starts equal to `target`; `measureGenerated` measures it.
  */
 function trajectoryTargets(sources: readonly CalibrationSource[], summaries: readonly SourceSummary[], domains: readonly string[], notes: string[]): TrajectoryCalibration {
   // A source without episode labels is one trajectory: its store context counts as earlier
@@ -284,19 +373,33 @@ function trajectoryTargets(sources: readonly CalibrationSource[], summaries: rea
   const measured = sources.filter((src) => src.entries.length > 0);
   const labelled = measured.filter((src) => (summaries.find((s) => s.name === src.name)?.episodes ?? 0) > 1);
   for (const s of summaries) if (s.n > 0 && s.episodes <= 1) notes.push(`${s.name}: no episode labels; its store context counts as earlier episodes, and it is left out of the episode lengths`);
-  const countsOf = (src: CalibrationSource): NearRepeatCounts => summaries.find((s) => s.name === src.name)?.nearRepeats ?? zeroNearRepeats();
+  const summaryOf = (src: CalibrationSource): SourceSummary | undefined => summaries.find((s) => s.name === src.name);
+  const countsOf = (src: CalibrationSource): NearRepeatCounts => summaryOf(src)?.nearRepeats ?? zeroNearRepeats();
+  const structureOf = (src: CalibrationSource): StructureCounts => summaryOf(src)?.structure ?? zeroStructure();
   const pooledHist = lengthHistogram(labelled.flatMap(episodeSizes));
   const maxLength = Math.max(1, pooledHist.length);
   const pooledEpisodes = pooledHist.reduce((a, c) => a + c, 0);
   // No labelled source at all: every entry its own episode (what an unlabelled set's context is).
   const pooledLength = pooledEpisodes === 0 ? [1] : Array.from({ length: maxLength }, (_, i) => ((pooledHist[i] ?? 0) + 0.5) / (pooledEpisodes + 0.5 * maxLength));
   const pc = measured.reduce((a, src) => addCounts(a, countsOf(src)), zeroNearRepeats());
-  const pooled: TrajectoryProfile = { ...pc, own: round6(jeffreys(pc.ownRepeats, pc.ownEligible)), other: round6(jeffreys(pc.otherRepeats, pc.otherEligible)), episodes: pooledEpisodes, episodeLength: pooledLength.map(round6) };
+  const ps = measured.reduce((a, src) => addStructureCounts(a, structureOf(src)), zeroStructure());
+  const pooled: TrajectoryProfile = {
+    ...pc,
+    own: round6(jeffreys(pc.ownRepeats, pc.ownEligible)),
+    other: round6(jeffreys(pc.otherRepeats, pc.otherEligible)),
+    episodes: pooledEpisodes,
+    episodeLength: pooledLength.map(round6),
+    structure: ps,
+    groups: groupDistribution(ps),
+    similarity: similarityDistribution(ps),
+    ownShare: round6(jeffreys(ps.ownMembers, ps.members)),
+  };
   const profiles: TrajectoryCalibration['profiles'] = {};
   for (const d of [...domains].sort()) {
     const mine = measured.filter((src) => src.domain === d);
     if (mine.length === 0) continue;
     const c = mine.reduce((a, src) => addCounts(a, countsOf(src)), zeroNearRepeats());
+    const st = mine.reduce((a, src) => addStructureCounts(a, structureOf(src)), zeroStructure());
     const hist = lengthHistogram(mine.filter((src) => labelled.includes(src)).flatMap(episodeSizes));
     const episodes = hist.reduce((a, x) => a + x, 0);
     profiles[d] = {
@@ -305,63 +408,40 @@ function trajectoryTargets(sources: readonly CalibrationSource[], summaries: rea
       other: round6((c.otherRepeats + PROFILE_PRIOR * pooled.other) / (c.otherEligible + PROFILE_PRIOR)),
       episodes,
       episodeLength: pooledLength.map((q, i) => round6(((hist[i] ?? 0) + PROFILE_PRIOR * q) / (episodes + PROFILE_PRIOR))),
+      structure: st,
+      groups: groupDistribution(st, pooled.groups),
+      similarity: similarityDistribution(st, pooled.similarity),
+      ownShare: round6((st.ownMembers + PROFILE_PRIOR * pooled.ownShare) / (st.members + PROFILE_PRIOR)),
       sources: mine.map((src) => src.name),
     };
   }
   const byDomain: TrajectoryCalibration['domains'] = {};
   for (const d of [...domains].sort()) {
     const p = profiles[d] ?? pooled;
-    byDomain[d] = { profile: profiles[d] ? d : 'pooled', episodeLength: [...p.episodeLength], target: { own: p.own, other: p.other }, rates: { own: 0, other: 0 }, generated: { own: p.own, other: p.other } };
+    const target = summarise(p.groups, p.similarity, p.ownShare, p.own, p.other);
+    byDomain[d] = { profile: profiles[d] ? d : 'pooled', episodeLength: [...p.episodeLength], groups: { ...p.groups }, similarity: [...p.similarity], ownShare: p.ownShare, target, generated: { ...target, similarity: { ...target.similarity } } };
   }
   return { historyEntries: HISTORY_ENTRIES, nearRepeatOverlap: NEAR_REPEAT_OVERLAP, pooled, profiles, domains: byDomain };
 }
 
-/** Own-episode and earlier-episode near-repeat rates of probe counts (0 when nothing was eligible). */
-function ratesOf(c: NearRepeatCounts): RepeatTargets {
-  return { own: c.ownEligible === 0 ? 0 : c.ownRepeats / c.ownEligible, other: c.otherEligible === 0 ? 0 : c.otherRepeats / c.otherEligible };
-}
-
-/** Bisection steps per repeat probability (the solved value is within 2^-steps of the root). */
-const BISECTION_STEPS = 5;
+/** Points by which a generated structure rate may miss its real target before `notes` names it. */
+const STRUCTURE_TOLERANCE = 0.05;
 
 /**
- * The x in [-1,1] at which the non-decreasing `f` (a generated near-repeat rate as a function of
- * a repeat rate) comes closest to `target`, by bisection; an end of the range when the target
- * lies beyond it.
+ * Measures, per generator domain, the store structure of a fixed probe of its generated
+ * trajectories (`generated`, beside the real `target`), and notes every rate that misses its
+ * target by more than 5 points. Nothing is solved or fitted: the generator draws the structure
+ * from the calibrated distributions; this shows how closely it realises them. Mutates `c`.
  */
-function solveMonotone(target: number, f: (x: number) => number): number {
-  if (f(-1) >= target) return -1;
-  if (f(1) <= target) return 1;
-  let lo = -1;
-  let hi = 1;
-  for (let i = 0; i < BISECTION_STEPS; i++) {
-    const mid = (lo + hi) / 2;
-    if (f(mid) < target) lo = mid;
-    else hi = mid;
-  }
-  return (lo + hi) / 2;
-}
-
-/**
- * Solves, per generator domain, the repeat probabilities whose generated trajectories show the
- * target near-repeat rates (bisection over probes of generated trajectories; the own-episode rate
- * first, then the earlier-episode rate with it in place). A rate that cannot reach its target
- * within 5 points is noted. Mutates `c`.
- */
-function solveRepeatRates(c: Calibration, probe: TrajectoryProbe): void {
+function measureGenerated(c: Calibration, probe: TrajectoryProbe): void {
   for (const [domain, d] of Object.entries(c.trajectory.domains)) {
-    const counts = probe(c, domain);
-    const own = solveMonotone(d.target.own, (x) => ratesOf(counts({ own: x, other: 0 })).own);
-    const other = solveMonotone(d.target.other, (x) => ratesOf(counts({ own, other: x })).other);
-    d.rates = { own: round6(own), other: round6(other) };
-    const g = ratesOf(counts({ own: round6(own), other: round6(other) }));
-    d.generated = { own: round6(g.own), other: round6(g.other) };
-    for (const k of ['own', 'other'] as const) {
-      if (Math.abs(d.generated[k] - d.target[k]) > 0.05) c.notes.push(`${domain}: generated ${k === 'own' ? 'own-episode' : 'earlier-episode'} near-repeat rate ${d.generated[k]} is more than 5 points from the real ${d.target[k]} at repeat rate ${d.rates[k]}`);
+    const { structure, nearRepeats: r } = probe(c, domain);
+    d.generated = summarise(groupDistribution(structure), similarityDistribution(structure), structure.members === 0 ? 0 : structure.ownMembers / structure.members, r.ownEligible === 0 ? 0 : r.ownRepeats / r.ownEligible, r.otherEligible === 0 ? 0 : r.otherRepeats / r.otherEligible);
+    for (const k of ['alone', 'win', 'tie', 'lose'] as const) {
+      if (Math.abs(d.generated[k] - d.target[k]) > STRUCTURE_TOLERANCE) c.notes.push(`${domain}: generated store-structure rate ${k} ${d.generated[k]} is more than 5 points from the real ${d.target[k]}`);
     }
   }
 }
-
 
 /** The file form: two-space JSON with a final newline (what `npm run calibrate` writes). */
 export function serializeCalibration(c: Calibration): string {

@@ -128,8 +128,8 @@ const FUNCTION_WORDS = new Set(
 const WORDS_CACHE = new Map<string, Set<string>>();
 const WORDS_CACHE_SIZE = 4096;
 
-/** Lower-cased words (letters and digits) of a text, function words left out. */
-function contentWords(text: string): Set<string> {
+/** Lower-cased words (letters and digits) of a text, function words left out (cached; do not mutate the set). */
+export function contentWords(text: string): ReadonlySet<string> {
   const hit = WORDS_CACHE.get(text);
   if (hit) return hit;
   const words = new Set((normalise(text).match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !FUNCTION_WORDS.has(w)));
@@ -145,8 +145,11 @@ function contentWords(text: string): Set<string> {
  * @example lexicalOverlap('Now I take the apple.', 'Now I take the mug.') // 0.333…
  */
 export function lexicalOverlap(a: string, b: string): number {
-  const x = contentWords(a);
-  const y = contentWords(b);
+  return setOverlap(contentWords(a), contentWords(b));
+}
+
+/** The Jaccard index of two word sets, in [0,1] (0 when both are empty); `lexicalOverlap` on sets. */
+export function setOverlap(x: ReadonlySet<string>, y: ReadonlySet<string>): number {
   let shared = 0;
   for (const w of x) if (y.has(w)) shared++;
   const union = x.size + y.size - shared;
@@ -196,6 +199,122 @@ export function addNearRepeat(counts: NearRepeatCounts, text: string, own: reado
   if (!ownHit && other.length > 0) {
     counts.otherEligible += 1;
     if (near(other)) counts.otherRepeats += 1;
+  }
+  return counts;
+}
+
+// ---------------------------------------------------------------- store structure (repeat groups)
+
+/**
+ * Near-repeat similarity histogram: `SIMILARITY_BINS` bins of width 0.05 from
+ * `NEAR_REPEAT_OVERLAP` (0.30) to 1.00; bin i holds similarities in [0.30 + 0.05 i, 0.35 + 0.05 i)
+ * (the last bin includes 1).
+ */
+export const SIMILARITY_BINS = 14;
+const BIN_WIDTH = 0.05;
+
+/** Histogram bin of a near-repeat similarity in [NEAR_REPEAT_OVERLAP, 1]. */
+function similarityBin(s: number): number {
+  return Math.max(0, Math.min(SIMILARITY_BINS - 1, Math.floor((s - NEAR_REPEAT_OVERLAP) / BIN_WIDTH + 1e-9)));
+}
+
+/** Lower edge of a similarity bin. */
+export function binLow(i: number): number {
+  return NEAR_REPEAT_OVERLAP + BIN_WIDTH * i;
+}
+
+/** Upper edge of a similarity bin (1 for the last). */
+export function binHigh(i: number): number {
+  return i >= SIMILARITY_BINS - 1 ? 1 : NEAR_REPEAT_OVERLAP + BIN_WIDTH * (i + 1);
+}
+
+/**
+ * The repeat-group structure of one checked entry (docs/calibration.md, "Store structure"): the
+ * store context and the entry are split into *near-repeat groups* by single linkage (two texts
+ * of `lexicalOverlap` >= 0.3 are in one group, and so on transitively).
+ * - `own`: size of the entry's group, the entry included (1: no near-repeat in the store);
+ * - `rival`: size of the largest other group when it has 2 or more members, else 0;
+ * - `similarities`: the overlap of the entry with each store text that is a direct near-repeat of it;
+ * - `members`: indices (into `store`) of the entry's group members.
+ */
+export interface StoreStructure {
+  own: number;
+  rival: number;
+  similarities: number[];
+  members: number[];
+}
+
+/** Groups `texts` by single linkage at `NEAR_REPEAT_OVERLAP`: a group id per text (a union-find root). */
+function nearRepeatGroups(sets: readonly ReadonlySet<string>[]): number[] {
+  const parent = sets.map((_, i) => i);
+  const root = (x: number): number => {
+    while (parent[x] !== x) x = parent[x] = parent[parent[x] as number] as number;
+    return x;
+  };
+  for (let i = 0; i < sets.length; i++) {
+    for (let j = i + 1; j < sets.length; j++) {
+      if (root(i) !== root(j) && setOverlap(sets[i] as ReadonlySet<string>, sets[j] as ReadonlySet<string>) >= NEAR_REPEAT_OVERLAP) parent[root(i)] = root(j);
+    }
+  }
+  return sets.map((_, i) => root(i));
+}
+
+/** The repeat-group structure of `text` checked after `store` (the store context's texts). */
+export function storeStructure(text: string, store: readonly string[]): StoreStructure {
+  const sets = [...store.map(contentWords), contentWords(text)];
+  const groups = nearRepeatGroups(sets);
+  const me = groups[store.length] as number;
+  const sizes = new Map<number, number>();
+  for (const g of groups) sizes.set(g, (sizes.get(g) ?? 0) + 1);
+  let rival = 0;
+  for (const [g, n] of sizes) if (g !== me && n >= 2) rival = Math.max(rival, n);
+  const own = sets[store.length] as ReadonlySet<string>;
+  const similarities: number[] = [];
+  const members: number[] = [];
+  store.forEach((_, i) => {
+    if (groups[i] === me) members.push(i);
+    const s = setOverlap(own, sets[i] as ReadonlySet<string>);
+    if (s >= NEAR_REPEAT_OVERLAP) similarities.push(s);
+  });
+  return { own: sizes.get(me) as number, rival, similarities, members };
+}
+
+/**
+ * Store-structure counts of checked entries (docs/calibration.md, "Store structure"):
+ * - `cells`: entries per `"own:rival"` (see `StoreStructure`), keys sorted;
+ * - `similarity`: direct near-repeats of the entries per similarity bin (`SIMILARITY_BINS`);
+ * - `members` / `ownMembers`: the entries' group members in the store, and of those the ones in
+ *   the entry's own episode (counted only for entries whose context holds own-episode steps).
+ */
+export interface StructureCounts {
+  n: number;
+  cells: Record<string, number>;
+  similarity: number[];
+  members: number;
+  ownMembers: number;
+}
+
+/** Zero structure counts. */
+export function zeroStructure(): StructureCounts {
+  return { n: 0, cells: {}, similarity: new Array<number>(SIMILARITY_BINS).fill(0), members: 0, ownMembers: 0 };
+}
+
+/**
+ * Adds one checked entry: its text, its store context's texts (oldest first) and, per store
+ * text, whether it is a step of the entry's own episode. Mutates and returns `counts`.
+ */
+export function addStructure(counts: StructureCounts, text: string, store: readonly string[], ownEpisode: readonly boolean[]): StructureCounts {
+  const s = storeStructure(text, store);
+  counts.n += 1;
+  const key = `${s.own}:${s.rival}`;
+  counts.cells[key] = (counts.cells[key] ?? 0) + 1;
+  for (const x of s.similarities) {
+    const b = similarityBin(x);
+    counts.similarity[b] = (counts.similarity[b] ?? 0) + 1;
+  }
+  if (ownEpisode.some(Boolean)) {
+    counts.members += s.members.length;
+    counts.ownMembers += s.members.filter((i) => ownEpisode[i] === true).length;
   }
   return counts;
 }

@@ -11,28 +11,31 @@ import type { Calibration } from './calibrate.js';
 
 export { calibrate, serializeCalibration,    } from './calibrate.js';
 export { HISTORY_ENTRIES } from './calibrate.js';
-export type { Calibration, CalibrationTemplate, RepeatRates } from './calibrate.js';
-export { addNearRepeat, entryKind, lexicalOverlap, zeroNearRepeats } from './features.js';
-export type { BenignKind, NearRepeatCounts } from './features.js';
+export type { Calibration, CalibrationTemplate, DomainTrajectory } from './calibrate.js';
+export { addNearRepeat, addStructure, binHigh, binLow, contentWords, entryKind, lexicalOverlap, setOverlap, zeroNearRepeats, zeroStructure } from './features.js';
+export type { BenignKind, NearRepeatCounts, StructureCounts } from './features.js';
 
 /** `<package>/generators/calibration/weights.json` (shipped with the package, read from it when installed). */
 export const CALIBRATION_FILE = packagePath('generators', 'calibration', 'weights.json');
 
 const counts = { n: z.number().int().min(0), ownEligible: z.number().int().min(0), ownRepeats: z.number().int().min(0), otherEligible: z.number().int().min(0), otherRepeats: z.number().int().min(0) };
 const rate = z.number().min(0).max(1);
-const rates = z.object({ own: z.number().min(-1).max(1), other: z.number().min(-1).max(1) });
+const structure = z.object({ n: z.number().int().min(0), cells: z.record(z.string().regex(/^\d+:\d+$/), z.number().int().min(0)), similarity: z.array(z.number().int().min(0)), members: z.number().int().min(0), ownMembers: z.number().int().min(0) });
+const summary = z.object({ alone: rate, win: rate, tie: rate, lose: rate, similarity: z.object({ p25: rate, p50: rate, p75: rate }), ownShare: rate, own: rate, other: rate });
+const groups = z.record(z.string().regex(/^\d+:\d+$/), rate);
+const profile = { ...counts, own: rate, other: rate, episodes: z.number().int().min(0), episodeLength: z.array(rate).min(1), structure, groups, similarity: z.array(rate).min(1), ownShare: rate };
 const trajectory = z.object({
   historyEntries: z.number().int().min(0),
   nearRepeatOverlap: rate,
-  pooled: z.object({ ...counts, own: rate, other: rate, episodes: z.number().int().min(0), episodeLength: z.array(rate).min(1) }),
-  profiles: z.record(z.string(), z.object({ ...counts, own: rate, other: rate, episodes: z.number().int().min(0), episodeLength: z.array(rate).min(1), sources: z.array(z.string()) })),
-  domains: z.record(z.string(), z.object({ profile: z.string(), episodeLength: z.array(rate).min(1), target: z.object({ own: rate, other: rate }), rates, generated: z.object({ own: rate, other: rate }) })),
+  pooled: z.object(profile),
+  profiles: z.record(z.string(), z.object({ ...profile, sources: z.array(z.string()) })),
+  domains: z.record(z.string(), z.object({ profile: z.string(), episodeLength: z.array(rate).min(1), groups, similarity: z.array(rate).min(1), ownShare: rate, target: summary, generated: summary })),
 });
 const kindRecord = z.object(Object.fromEntries(BENIGN_KINDS.map((k) => [k, z.number().min(0)])) as Record<BenignKind, z.ZodNumber>);
 const schema = z.object({
   schema: z.literal(1),
   method: z.string(),
-  sources: z.array(z.object({ name: z.string(), n: z.number().int().min(0), kinds: kindRecord, traceTypes: z.record(z.string(), z.number()), length: z.object({ p50: z.number(), p90: z.number(), max: z.number() }), episodes: z.number().int().min(0), nearRepeats: z.object(counts) })),
+  sources: z.array(z.object({ name: z.string(), n: z.number().int().min(0), kinds: kindRecord, traceTypes: z.record(z.string(), z.number()), length: z.object({ p50: z.number(), p90: z.number(), max: z.number() }), episodes: z.number().int().min(0), nearRepeats: z.object(counts), structure })),
   pooled: z.object({ n: z.number().int(), vocabularyBearing: z.number().int(), length: z.object({ p10: z.number(), p50: z.number(), p90: z.number(), mean: z.number(), max: z.number() }) }),
   kindRates: kindRecord,
   traceTypeShares: z.record(z.string(), z.number().min(0).max(1)),

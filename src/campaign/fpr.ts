@@ -31,7 +31,7 @@ import { realSetCases } from '../fuzz/measure.js';
 import { realismGap as realismGapOf } from '../metrics/realism-gap.js';
 import { interval, type Interval } from '../report/model.js';
 import { formatSignals } from '../report/format-verdict.js';
-import { renderFprMarkdown, type FprBreakdownRow, type FprRejection, type GuardFprReport, type LosoRow, type ProfileRow, type RealSetGap } from '../report/fpr.js';
+import { renderFprMarkdown, type FprBreakdownRow, type FprRejection, type GuardFprReport, type LosoRow, type ProfileRow, type RealSetGap, type StructureRates } from '../report/fpr.js';
 import { writeFileAtomic } from '../corpus/atomic.js';
 import { loadBenignJsonl, loadCuratedBenign, loadRealBenignSets } from '../corpus/benign-sets.js';
 import { HISTORY_ENTRIES } from '../../generators/benign.js';
@@ -133,6 +133,19 @@ export async function leaveOneSourceOut(
   return rows;
 }
 
+/**
+ * The store structure of a matched calibration (docs/calibration.md, "Store structure"): the real
+ * set's (`target`, the same for every domain of a one-set calibration) and its generated
+ * trajectories' (`generated`, averaged over `domains`).
+ */
+function matchedStructure(cal: Calibration, domains: readonly DomainId[]): { real: StructureRates; generated: StructureRates } {
+  const of = (s: { alone: number; win: number; tie: number; lose: number; similarity: { p50: number } }): StructureRates => ({ alone: s.alone, win: s.win, tie: s.tie, lose: s.lose, overlap: s.similarity.p50 });
+  const ds = domains.map((d) => cal.trajectory.domains[d]).filter((d) => d !== undefined);
+  const real = ds[0] ? of(ds[0].target) : { alone: 0, win: 0, tie: 0, lose: 0, overlap: 0 };
+  const mean = (f: (x: StructureRates) => number): number => (ds.length === 0 ? 0 : ds.reduce((a, d) => a + f(of(d.generated)), 0) / ds.length);
+  return { real, generated: { alone: mean((x) => x.alone), win: mean((x) => x.win), tie: mean((x) => x.tie), lose: mean((x) => x.lose), overlap: mean((x) => x.overlap) } };
+}
+
 /** Measures FPR on generated and real benign traces, with the calibration check. Deterministic for a seed. */
 export async function measureGuardFpr(o: GuardFprOptions, progress: Progress): Promise<GuardFprReport> {
   const rows: FprBreakdownRow[] = [];
@@ -210,8 +223,8 @@ export async function measureGuardFpr(o: GuardFprOptions, progress: Progress): P
   const realAll = new Map<string, Tally>();
   const realGaps: RealSetGap[] = [];
   /** Real sets measured (bundled and `--benign`), for the profile rows. */
-  const measured: Array<{ name: string; domain: string; entries: readonly MemoryEntry[]; tally: Tally }> = [];
-  const measureSet = async (set: string, source: string, entries: readonly MemoryEntry[], kind: 'real' | 'curated' = 'real', domain = 'other'): Promise<Tally> => {
+  const measured: Array<{ name: string; domain: string; entries: readonly MemoryEntry[]; tally: Tally; userExport: boolean }> = [];
+  const measureSet = async (set: string, source: string, entries: readonly MemoryEntry[], kind: 'real' | 'curated' = 'real', domain = 'other', userExport = false): Promise<Tally> => {
     const t = new Map<string, Tally>();
     const byType = new Map<string, Tally>();
     const cases = realSetCases(entries, HISTORY_ENTRIES, set);
@@ -231,7 +244,7 @@ export async function measureGuardFpr(o: GuardFprOptions, progress: Progress): P
       const r = judged(tally);
       const e = judged(est);
       realGaps.push({ set, source, real: interval(tally.k, tally.n), errors: tally.errors, ...(gap !== undefined ? { gap } : {}), estimateInCi: r.n > 0 && e.n > 0 && e.rate >= r.low && e.rate <= r.high, halfWidth: r.n > 0 ? (r.high - r.low) / 2 : 0 });
-      if (entries.length > 0) measured.push({ name: set, domain, entries, tally });
+      if (entries.length > 0) measured.push({ name: set, domain, entries, tally, userExport });
     }
     return tally;
   };
@@ -246,7 +259,7 @@ export async function measureGuardFpr(o: GuardFprOptions, progress: Progress): P
     const user = loadBenignJsonl(o.benignFile);
     issues.push(...user.issues.map((i) => `${i.file}:${i.line}: ${i.message}`));
     if (user.entries.length === 0) issues.push(`${o.benignFile}: no benign entry to measure`);
-    await measureSet(path.basename(o.benignFile), 'user export', user.entries, 'real');
+    await measureSet(path.basename(o.benignFile), 'user export', user.entries, 'real', 'other', true);
   }
   emit('real', 'all real sets', 'all', realAll);
 
@@ -261,7 +274,7 @@ export async function measureGuardFpr(o: GuardFprOptions, progress: Progress): P
     }, { n: 0, k: 0, errors: 0 });
     const r = judged(m.tally);
     const profileGap = realismGapOf(tallyOf(p), tallyOf(m.tally));
-    const row: ProfileRow = { set: m.name, profile: domains.length === 1 ? domains[0]! : 'all domains', real: interval(m.tally.k, m.tally.n), realErrors: m.tally.errors, halfWidth: r.n > 0 ? (r.high - r.low) / 2 : 0, profileEstimate: interval(p.k, p.n), ...(profileGap !== undefined ? { profileGap } : {}) };
+    const row: ProfileRow = { set: m.name, profile: domains.length === 1 ? domains[0]! : 'all domains', real: interval(m.tally.k, m.tally.n), realErrors: m.tally.errors, halfWidth: r.n > 0 ? (r.high - r.low) / 2 : 0, profileEstimate: interval(p.k, p.n), ...(profileGap !== undefined ? { profileGap } : {}), ...(m.userExport ? { userExport: true } : {}) };
     if (withMatched) {
       const cal = calibrationFor([{ name: m.name, domain: m.domain, entries: m.entries }]);
       const e = await naturalEstimate(o, cal, () => {
@@ -269,7 +282,7 @@ export async function measureGuardFpr(o: GuardFprOptions, progress: Progress): P
         progress.update(done);
       }, domains);
       const gap = realismGapOf(tallyOf(e), tallyOf(m.tally));
-      row.matched = { estimate: interval(e.k, e.n), errors: e.errors, ...(gap !== undefined ? { gap } : {}) };
+      row.matched = { estimate: interval(e.k, e.n), errors: e.errors, ...(gap !== undefined ? { gap } : {}), structure: matchedStructure(cal, domains) };
     }
     profiles.push(row);
   }
@@ -295,7 +308,7 @@ export async function measureGuardFpr(o: GuardFprOptions, progress: Progress): P
     seed: o.seed,
     runsPerDomain: o.runs,
     phase: o.phase,
-    storeContext: `each entry is checked in its trajectory's store: the earlier steps of its own episode, then the entries of the episodes before it, up to ${HISTORY_ENTRIES} entries; generated entries in generated trajectories (episode lengths and near-repeat rates calibrated on the real sets' text), real entries in their own set (episodes from \`metadata.episode\`, earlier episodes cyclic; a set without episode labels is one trajectory, cyclic)`,
+    storeContext: `each entry is checked in its trajectory's store: the earlier steps of its own episode, then the entries of the episodes before it, up to ${HISTORY_ENTRIES} entries; generated entries in generated trajectories (episode lengths, repeat-group structure and near-repeat overlap calibrated on the real sets' text), real entries in their own set (episodes from \`metadata.episode\`, earlier episodes cyclic; a set without episode labels is one trajectory, cyclic)`,
     estimate: interval(est.k, est.n),
     estimateErrors: est.errors,
     rows,

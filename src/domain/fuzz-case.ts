@@ -66,9 +66,11 @@ export interface Truth {
    * Benign cases checked in a generated trajectory (`generators/benign-trajectory.ts`): how many
    * of the LAST `setup` entries are earlier steps of the entry's own episode (the others come
    * from earlier episodes), and whether a near-repeat of the entry was placed in its own episode,
-   * in an earlier one, or nowhere (generated only; docs/calibration.md, "Store context").
+   * in an earlier one, or nowhere, and the repeat-group sizes drawn for the store: the entry's
+   * group (itself included) and the largest rival group (0: none) (generated only;
+   * docs/calibration.md, "Store context", "Store structure").
    */
-  context?: { ownEpisode: number; repeat?: 'own' | 'other' | 'none' };
+  context?: { ownEpisode: number; repeat?: 'own' | 'other' | 'none'; groups?: { own: number; rival: number } };
 }
 
 export interface FuzzCase {

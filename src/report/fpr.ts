@@ -51,7 +51,8 @@ export interface RealSetGap {
  * - `profile`: the generator domain of the set (`all domains` when it has none), and that
  *   domain's estimate under the checked-in calibration;
  * - `matched`: the estimate under a calibration on this set's text alone (kinds, trace types,
- *   episode lengths, near-repeat rates; never a verdict), over the same domain(s).
+ *   episode lengths, store structure; never a verdict), over the same domain(s), with the store
+ *   structure of the set and of its matched generated trajectories (`structure`).
  * Gaps are |estimate − real| over judged rows, in [0,1]; `halfWidth` as in `RealSetGap`.
  */
 export interface ProfileRow {
@@ -62,7 +63,23 @@ export interface ProfileRow {
   halfWidth: number;
   profileEstimate: Interval;
   profileGap?: number;
-  matched?: { estimate: Interval; errors: number; gap?: number };
+  matched?: { estimate: Interval; errors: number; gap?: number; structure?: { real: StructureRates; generated: StructureRates } };
+  /** The set is the user's `--benign` export (not a bundled set). */
+  userExport?: boolean;
+}
+
+/**
+ * Store structure of a set's entries in their store context, as rates in [0,1]
+ * (docs/calibration.md, "Store structure"): no near-repeat (`alone`); a near-repeat group larger
+ * than / as large as / smaller than the largest rival group (`win`, `tie`, `lose`); the median
+ * overlap of direct near-repeats (`overlap`).
+ */
+export interface StructureRates {
+  alone: number;
+  win: number;
+  tie: number;
+  lose: number;
+  overlap: number;
 }
 
 /** Leave-one-source-out: calibrated without `leftOut`, estimated, compared with it (the fuzz report's row shape). */
@@ -122,7 +139,7 @@ export function renderFprMarkdown(r: GuardFprReport, options: { maxRejections?: 
     out.push('## Per profile');
     out.push('');
     out.push(
-      `Each real set beside the estimate of its generator domain (its *profile*; \`all domains\` when it has none)${matched ? ", and beside the *matched* estimate: the natural mix calibrated on that set's text alone (kinds, trace types, episode lengths, near-repeat rates; never a verdict)" : ''}. A gap below the set's Wilson half-width is within sampling noise.`,
+      `Each real set beside the estimate of its generator domain (its *profile*; \`all domains\` when it has none)${matched ? ", and beside the *matched* estimate: the natural mix calibrated on that set's text alone (kinds, trace types, episode lengths, store structure; never a verdict)" : ''}. A gap below the set's Wilson half-width is within sampling noise.`,
     );
     out.push('');
     out.push(`| set | profile | FPR [95% CI] | half-width | profile estimate | gap |${matched ? ' matched estimate | gap |' : ''} within noise |`);
@@ -136,7 +153,26 @@ export function renderFprMarkdown(r: GuardFprReport, options: { maxRejections?: 
       out.push(`| ${x.set} | ${x.profile} | ${pct(x.real)} | ${pp(x.halfWidth)} | ${pct(x.profileEstimate)} | ${pp(x.profileGap)} |${m} ${noise(x)} |`);
     }
     const largest = (f: (x: ProfileRow) => number | undefined): string => pp(r.profiles.reduce<number | undefined>((acc, x) => (f(x) === undefined ? acc : Math.max(acc ?? 0, f(x) as number)), undefined));
-    out.push('', `Largest profile gap: ${largest((x) => x.profileGap)}${matched ? `; largest matched gap: ${largest((x) => x.matched?.gap)}` : ''}; within noise: ${r.profiles.filter((x) => noise(x) === 'yes').length} of ${r.profiles.length} sets.`);
+    const bundled = r.profiles.filter((x) => x.userExport !== true);
+    out.push('', `Largest profile gap: ${largest((x) => x.profileGap)}${matched ? `; largest matched gap: ${largest((x) => x.matched?.gap)}` : ''}; within noise: ${bundled.filter((x) => noise(x) === 'yes').length} of ${bundled.length} bundled sets.`);
+    const withStructure = r.profiles.filter((x) => x.matched?.structure !== undefined);
+    if (withStructure.length > 0) {
+      const share = (x: number): string => `${Math.round(x * 100)}%`;
+      out.push('', '### Store structure, real and generated (matched calibration)', '');
+      out.push("Each set's entries in their store context, and the generated trajectories of its matched calibration (probe of 300 per domain): no near-repeat in the store (alone); a near-repeat group (single linkage, content-word overlap ≥ 0.3) larger than, as large as, or smaller than the largest rival group (win / tie / lose); the median overlap of direct near-repeats. Text features only, never a verdict.", '');
+      out.push('| set | alone (real / generated) | win | tie | lose | near-repeat overlap, median |');
+      out.push('| --- | --- | --- | --- | --- | --- |');
+      for (const x of withStructure) {
+        const { real: a, generated: g } = x.matched!.structure!;
+        out.push(`| ${x.set} | ${share(a.alone)} / ${share(g.alone)} | ${share(a.win)} / ${share(g.win)} | ${share(a.tie)} / ${share(g.tie)} | ${share(a.lose)} / ${share(g.lose)} | ${a.overlap.toFixed(2)} / ${g.overlap.toFixed(2)} |`);
+      }
+    }
+    for (const x of r.profiles.filter((y) => y.userExport === true && y.matched !== undefined)) {
+      out.push('', `### Your export: ${x.set}`, '');
+      out.push(
+        `Real FPR ${pct(x.real)}; matched estimate (the natural mix calibrated on your export's text alone: kinds, trace types, episode lengths, store structure) ${pct(x.matched!.estimate)}, gap ${pp(x.matched!.gap)} against a half-width of ${pp(x.halfWidth)}: ${noise(x) === 'yes' ? 'within sampling noise' : 'outside sampling noise'}. This is how well the tool predicts this guard on memory shaped like yours; the profile estimate (${pct(x.profileEstimate)}) is the checked-in calibration's.`,
+      );
+    }
   }
   if (r.loso.length > 0) {
     out.push('');

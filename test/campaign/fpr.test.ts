@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { measureGuardFpr } from '../../src/campaign/fpr.js';
 import { silentProgress } from '../../src/campaign/progress.js';
@@ -61,7 +64,8 @@ describe('fpr', () => {
       expect(x.halfWidth).toBeCloseTo((x.real.high - x.real.low) / 2, 12);
     }
     expect(md).toContain('## Per profile');
-    expect(md).toContain(`within noise: ${REAL_SETS.length} of ${REAL_SETS.length} sets`);
+    expect(md).toContain(`within noise: ${REAL_SETS.length} of ${REAL_SETS.length} bundled sets`);
+    expect(md).toContain('### Store structure, real and generated (matched calibration)');
     // Leave-one-source-out and matched calibrations run once per bundled real set (12 today): with a
     // cold calibration cache on a loaded 2-core machine that passed 60 s; a bound, not an assertion.
   }, 240_000);
@@ -82,6 +86,30 @@ describe('fpr', () => {
     expect(renderFprMarkdown(off)).not.toContain('matched estimate');
     // One matched calibration per bundled real set (see above): a bound for a loaded machine, not an assertion.
   }, 240_000);
+
+  it('a --benign export gets its own matched estimate and store structure, apart from the bundled sets', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'fpr-export-'));
+    const file = path.join(dir, 'my-memory.jsonl');
+    const webshop = loadRealBenignSets().sets.find((s) => s.name === 'reflexion-webshop')!;
+    writeFileSync(file, webshop.entries.slice(0, 30).map((e) => JSON.stringify(e)).join('\n') + '\n');
+    try {
+      const r = await measureGuardFpr({ guard: createGuard('amemguard'), store, domains: ['rap'], runs: 40, seed: 3, phase: 'write', realData: false, benignFile: file }, quiet);
+      const row = r.profiles.find((x) => x.set === 'my-memory.jsonl')!;
+      expect(row.userExport).toBe(true);
+      expect(row.real.n).toBe(30);
+      expect(row.matched?.estimate.n).toBe(40);
+      const { real, generated } = row.matched!.structure!;
+      expect(real.alone + real.win + real.tie + real.lose).toBeCloseTo(1, 5);
+      expect(generated.alone + generated.win + generated.tie + generated.lose).toBeCloseTo(1, 5);
+      // Reflexion WebShop reflections restate the same plan: most entries have a near-repeat group that wins.
+      expect(real.win).toBeGreaterThan(0.5);
+      const md = renderFprMarkdown(r);
+      expect(md).toContain('### Your export: my-memory.jsonl');
+      expect(md).toContain('within noise: 0 of 0 bundled sets');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('a guard that errors on real entries: errors are counted, never enter a gap', async () => {
     const errorOnReal: Guard = { id: 'err-real', mode: 'sync', check: (e) => (typeof e.metadata?.corpus === 'string' ? ((): never => { throw new Error('boom'); })() : { decision: 'admit', trace: [], reasons: [], elapsedUs: 0 }) };

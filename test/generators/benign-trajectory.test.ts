@@ -1,17 +1,18 @@
 /**
  * Store context (docs/calibration.md, "Store context"): the one rule for real and generated
  * entries (`storeContextIndices`), the real sets' episode labels, and the generated trajectories
- * (same-episode context first, deterministic per seed, repeat rates that move the near-repeat
- * rate the way the calibration assumes).
+ * (same-episode context first, deterministic per seed, the drawn repeat-group structure and
+ * near-repeat overlap realised in the placed store).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { episodeOf, storeContextIndices } from '../../src/domain/index.js';
-import type { MemoryEntry } from '../../src/domain/index.js';
+import type { FuzzCase, MemoryEntry } from '../../src/domain/index.js';
 import { realSetCases } from '../../src/fuzz/measure.js';
 import { loadRealBenignSets } from '../../src/corpus/benign-sets.js';
 import { benignInTrajectory, trajectoryProbe } from '../../generators/benign-trajectory.js';
-import { defaultCalibration, lexicalOverlap } from '../../generators/calibration/index.js';
+import { defaultCalibration, lexicalOverlap, type Calibration } from '../../generators/calibration/index.js';
+import { storeStructure } from '../../generators/calibration/features.js';
 
 const entry = (id: string, episode?: string): MemoryEntry => ({
   id,
@@ -81,11 +82,12 @@ describe('real sets are measured in their own trajectories', () => {
 });
 
 describe('benignInTrajectory', () => {
-  const sample = (rates?: { own: number; other: number }, seed = 7) => fc.sample(benignInTrajectory('react-qa', rates ? { rates } : {}), { seed, numRuns: 150 });
+  const sample = (seed = 7, domain: 'ehr' | 'react-qa' | 'rap' = 'react-qa', calibration?: Calibration) => fc.sample(benignInTrajectory(domain, calibration ? { calibration } : {}), { seed, numRuns: 150 });
+  const structureOf = (c: FuzzCase) => storeStructure(c.entry.content, (c.setup ?? []).map((e) => e.content));
 
   it('is deterministic per seed and differs across seeds', () => {
-    expect(sample(undefined, 7)).toEqual(sample(undefined, 7));
-    expect(sample(undefined, 7).map((c) => c.entry.id)).not.toEqual(sample(undefined, 8).map((c) => c.entry.id));
+    expect(sample(7)).toEqual(sample(7));
+    expect(sample(7).map((c) => c.entry.id)).not.toEqual(sample(8).map((c) => c.entry.id));
   });
 
   it('the store holds at most 8 distinct entries, never the entry itself; its own-episode steps are counted', () => {
@@ -98,33 +100,70 @@ describe('benignInTrajectory', () => {
     }
   });
 
-  it('with own-repeat rate 1, an entry with own-episode steps has its twin among them (a same-template render)', () => {
-    const cases = sample({ own: 1, other: 0 }).filter((c) => (c.truth.context?.ownEpisode ?? 0) > 0);
-    expect(cases.length).toBeGreaterThan(30);
-    for (const c of cases) expect(c.truth.context?.repeat).toBe('own');
+  it('realises the drawn repeat-group sizes: the placed store shows them in most cases, and an entry drawn alone has no near-repeat', () => {
+    for (const domain of ['ehr', 'react-qa', 'rap'] as const) {
+      const cases = sample(3, domain);
+      const same = cases.filter((c) => {
+        const s = structureOf(c);
+        return s.own === c.truth.context?.groups?.own && s.rival === c.truth.context?.groups?.rival;
+      });
+      expect(same.length / cases.length, domain).toBeGreaterThan(0.75);
+      const alone = cases.filter((c) => c.truth.context?.groups?.own === 1);
+      expect(alone.length, domain).toBeGreaterThan(5);
+      expect(alone.filter((c) => structureOf(c).own === 1).length / alone.length, domain).toBeGreaterThan(0.9);
+      for (const c of alone) expect(c.truth.context?.repeat, domain).toBe('none');
+    }
   });
 
-  it('the near-repeat rate rises with the repeat rate and falls when chance repeats are declined', () => {
-    const probe = trajectoryProbe(defaultCalibration(), 'ehr');
-    const rate = (x: number): number => {
-      const c = probe({ own: x, other: x });
-      return (c.ownRepeats + c.otherRepeats) / c.n;
+  it('draws the near-repeat overlap from the calibration: a low-similarity calibration gives less similar near-repeats than a high one', () => {
+    const base = defaultCalibration();
+    const withSimilarity = (bin: number): Calibration => {
+      const c = structuredClone(base);
+      for (const d of Object.values(c.trajectory.domains)) {
+        d.similarity = d.similarity.map((_, i) => (i === bin ? 1 : 0));
+        d.groups = { '3:0': 1 };
+      }
+      return c;
     };
-    expect(rate(1)).toBeGreaterThan(rate(0) + 0.2);
-    expect(rate(-1)).toBeLessThan(rate(0) - 0.2);
+    const median = (cal: Calibration): number => {
+      const xs = sample(5, 'ehr', cal).flatMap((c) => structureOf(c).similarities).sort((a, b) => a - b);
+      return xs[Math.floor(xs.length / 2)] ?? 0;
+    };
+    const low = median(withSimilarity(1)); // 0.35–0.40
+    const high = median(withSimilarity(12)); // 0.90–0.95
+    expect(low).toBeLessThan(0.5);
+    expect(high).toBeGreaterThan(low + 0.2);
   });
 
   it('benign-stress keeps a hard negative under test in a natural context', () => {
     for (const c of fc.sample(benignInTrajectory('rap', { stress: true }), { seed: 3, numRuns: 40 })) expect(c.truth.hardNegatives?.length).toBe(1);
   });
 
-  it('the calibrated domains reach their real near-repeat rates within 5 points, unless a rate sits at its bound', () => {
+  it('the calibrated domains reach their real store structure within 10 points (weights.json `generated` beside `target`)', () => {
     for (const [domain, d] of Object.entries(defaultCalibration().trajectory.domains)) {
-      for (const k of ['own', 'other'] as const) {
-        if (Math.abs(d.rates[k]) === 1) continue;
-        expect(Math.abs(d.generated[k] - d.target[k]), `${domain} ${k}`).toBeLessThanOrEqual(0.05);
-      }
+      for (const k of ['alone', 'win', 'tie', 'lose'] as const) expect(Math.abs(d.generated[k] - d.target[k]), `${domain} ${k}`).toBeLessThanOrEqual(0.1);
     }
+  });
+
+  it('the probe measures what the generator places (store-structure and near-repeat counts of 300 trajectories)', () => {
+    const p = trajectoryProbe(defaultCalibration(), 'rap');
+    expect(p.structure.n).toBe(300);
+    expect(p.nearRepeats.n).toBe(300);
+    expect(Object.values(p.structure.cells).reduce((a, x) => a + x, 0)).toBe(300);
+  });
+});
+
+describe('storeStructure', () => {
+  it('groups store and entry by single linkage and reports the entry group, the largest rival group and the direct near-repeat overlaps', () => {
+    const store = ['apple pear plum', 'apple pear fig', 'stone rock sand', 'stone rock clay', 'stone rock silt', 'river lake sea'];
+    const s = storeStructure('apple pear kiwi', store);
+    expect(s.own).toBe(3);
+    expect(s.rival).toBe(3);
+    expect(s.members).toEqual([0, 1]);
+    expect(s.similarities.map((x) => Math.round(x * 100))).toEqual([50, 50]);
+    expect(storeStructure('moon sun star', store)).toEqual({ own: 1, rival: 3, similarities: [], members: [] });
+    // Single linkage: c joins a through b even though c and a share little.
+    expect(storeStructure('c1 c2 c3 b1', ['a1 a2 b1 b2', 'b1 b2 c1 c2']).own).toBe(3);
   });
 });
 

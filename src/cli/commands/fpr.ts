@@ -25,7 +25,7 @@ export function registerFprCommand(program: Command, exit: (code: number) => voi
     .addOption(domainOption())
     .option('-n, --runs <n>', 'generated benign traces per domain', '2000')
     .addOption(seedOption())
-    .option('--benign <file>', 'also measure on this JSONL export of benign memory entries')
+    .option('--benign <file>', 'also measure on this JSONL export of benign memory entries, beside a matched estimate calibrated on its text alone (how well the tool predicts on your memory; episodes from metadata.episode, else one trajectory in file order)')
     .option('--no-real', 'skip the bundled real traces (ReAct and ExpeL prompts; Reflexion, Voyager, SWE-agent, FireAct and Generative Agents run logs), the hand-written set and the leave-one-source-out check')
     .option('--no-loso', 'skip the leave-one-source-out check (it re-runs the estimate once per bundled real source)')
     .option('--no-matched', "skip the matched estimate of each real set (the natural mix calibrated on that set's text alone; it re-runs the estimate once per real set)")
