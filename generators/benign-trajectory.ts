@@ -23,7 +23,7 @@
  */
 import fc from 'fast-check';
 import type { DomainId, FuzzCase, MemoryEntry } from '../src/domain/index.js';
-import { benignEntryId, benignTrace, benignTraceGroup, type BenignOptions } from './benign.js';
+import { benignTrace, benignTraceGroup, type BenignOptions } from './benign.js';
 import {
   addNearRepeat,
   addStructure,
@@ -48,11 +48,11 @@ export interface TrajectoryOptions extends BenignOptions {
 }
 
 /** Renders of the entry's template (the entry and its twins) and of the rival step's. */
-const GROUP_RENDERS = 3;
+const GROUP_RENDERS = 2;
 /** Alternate natural renders per case: a filler that would join a group takes the first unused one that joins none. */
-const ALTERNATES = 6;
+const ALTERNATES = 4;
 /** Extra natural renders per case whose sentences lengthen near-repeats (never placed in the store themselves). */
-const DILUTION_RENDERS = 5;
+const DILUTION_RENDERS = 2;
 /** Sentences appended to one near-repeat at most. */
 const MAX_APPENDED = 6;
 
@@ -196,27 +196,55 @@ function sentencesOf(cases: readonly FuzzCase[]): Piece[] {
  * `offset` on (the root only with at least one). Texts in `used` are skipped; an overlap below the
  * near-repeat threshold only when nothing else is left.
  */
-function nearRepeatOf(root: FuzzCase, bases: readonly FuzzCase[], target: number, pool: readonly Piece[], offset: number, used: ReadonlySet<string>, overlap: number): MemoryEntry | undefined {
+function nearRepeatOf(root: FuzzCase, bases: readonly FuzzCase[], target: number, pool: readonly Piece[], offset: number, used: ReadonlySet<string>, overlap: number, tag: string): MemoryEntry | undefined {
   const rootWords = contentWords(root.entry.content);
-  let best: { entry: FuzzCase; text: string; score: number } | undefined;
+  let best: { base: FuzzCase; appended: number; score: number } | undefined;
+  const appendable = Math.min(MAX_APPENDED, pool.length);
   for (const base of [...bases, root]) {
-    const words = new Set(contentWords(base.entry.content));
-    let text = base.entry.content;
-    for (let j = 0; j <= Math.min(MAX_APPENDED, pool.length); j++) {
+    // Overlap with the root kept as counts while sentences are appended (no text is built until one is chosen).
+    const baseWords = contentWords(base.entry.content);
+    let shared = 0;
+    for (const w of baseWords) if (rootWords.has(w)) shared++;
+    let union = rootWords.size + baseWords.size - shared;
+    const added = new Set<string>();
+    for (let j = 0; j <= appendable; j++) {
       if (j > 0) {
-        const s = pool[(offset + j - 1) % pool.length] as Piece;
-        text = `${text} ${s.text}`;
-        for (const w of s.words) words.add(w);
+        for (const w of (pool[(offset + j - 1) % pool.length] as Piece).words) {
+          if (baseWords.has(w) || added.has(w)) continue;
+          added.add(w);
+          if (rootWords.has(w)) shared++;
+          else union++;
+        }
       }
-      if ((base === root && j === 0) || used.has(text)) continue;
-      const o = setOverlap(rootWords, words);
+      if (base === root && j === 0) continue;
+      const o = union === 0 ? 0 : shared / union;
+      // Appending mostly lowers the overlap: well below the target, more sentences only move away.
+      if (o < target - 0.1 && j > 0) break;
       const score = Math.abs(o - target) + (o < overlap ? 1 : 0);
-      if (!best || score < best.score) best = { entry: base, text, score };
+      if (!best || score < best.score) {
+        const text = j === 0 ? base.entry.content : appendedText(base.entry.content, pool, offset, j);
+        if (!used.has(text)) best = { base, appended: j, score };
+      }
     }
   }
   if (!best) return undefined;
-  const e = best.entry.entry;
-  return best.text === e.content ? e : { ...e, id: benignEntryId([e.id, best.text]), content: best.text };
+  const e = best.base.entry;
+  if (best.appended === 0) return e;
+  const content = appendedText(e.content, pool, offset, best.appended);
+  const words = new Set(contentWords(e.content));
+  for (let i = 0; i < best.appended; i++) for (const w of (pool[(offset + i) % pool.length] as Piece).words) words.add(w);
+  BUILT_WORDS.set(content, words);
+  return { ...e, id: `${e.id}~${tag}`, content };
+}
+
+/** Content words of the near-repeats built by `nearRepeatOf` (known when built; saves re-reading long texts). Cleared per case. */
+const BUILT_WORDS = new Map<string, ReadonlySet<string>>();
+
+/** `text` with `j` sentences of `pool` appended from `offset` on. */
+function appendedText(text: string, pool: readonly Piece[], offset: number, j: number): string {
+  let out = text;
+  for (let i = 0; i < j; i++) out = `${out} ${(pool[(offset + i) % pool.length] as Piece).text}`;
+  return out;
 }
 
 /**
@@ -238,6 +266,7 @@ function placeInTrajectory(parts: TrajectoryParts, shape: Shape): FuzzCase {
   const ctx = parts.context;
   const { history } = shape;
   if (ctx === null || history === 0) return { ...entryCase, truth: { ...entryCase.truth, context: { ownEpisode: 0, repeat: 'none' } } };
+  BUILT_WORDS.clear();
   const labels = layout(shape.episodeLength, history, ctx.place);
   const [g0, r0] = shape.cells[pick(shape.cellWeights, ctx.groups)] ?? [1, 0];
   const g = Math.max(1, Math.min(g0, history + 1));
@@ -245,9 +274,12 @@ function placeInTrajectory(parts: TrajectoryParts, shape: Shape): FuzzCase {
   const slots: Array<MemoryEntry | undefined> = new Array<MemoryEntry | undefined>(history).fill(undefined);
   const free = (own: boolean | undefined): number[] => slots.flatMap((s, i) => (s === undefined && (own === undefined || (labels[i] === 0) === own) ? [i] : []));
   // Separate sentences for the two groups, so that appended sentences never link one group to the other.
-  const sentences = sentencesOf(ctx.dilution);
-  const ownPool = sentences.filter((_, i) => i % 2 === 0);
-  const rivalPool = sentences.filter((_, i) => i % 2 === 1);
+  // Split lazily: most cases need one pool or none.
+  let sentences: Piece[] | undefined;
+  const halves: Array<Piece[] | undefined> = [undefined, undefined];
+  const half = (parity: number) => (): Piece[] => (halves[parity] ??= (sentences ??= sentencesOf(ctx.dilution)).filter((_, i) => i % 2 === parity));
+  const ownPool = half(0);
+  const rivalPool = half(1);
   const used = new Set<string>([entryCase.entry.content]);
   const place = (i: number, e: MemoryEntry): void => {
     slots[i] = e;
@@ -260,13 +292,13 @@ function placeInTrajectory(parts: TrajectoryParts, shape: Shape): FuzzCase {
     const own = free(true);
     const choices = ownRoll < shape.ownShare * ROLL && own.length > 0 ? own : free(false).length > 0 ? free(false) : own;
     const slot = choices[at % choices.length] as number;
-    const e = nearRepeatOf(entryCase, parts.entry.slice(1), drawSimilarity(shape.similarity, sim), ownPool, m, used, shape.overlap);
+    const e = nearRepeatOf(entryCase, parts.entry.slice(1), drawSimilarity(shape.similarity, sim), ownPool(), m, used, shape.overlap, `g${m}`);
     if (!e) continue;
     place(slot, e);
     if (labels[slot] === 0) repeat = 'own';
     else if (repeat === 'none') repeat = 'other';
   }
-  const wordsOf = (e: MemoryEntry): ReadonlySet<string> => contentWords(e.content);
+  const wordsOf = (e: MemoryEntry): ReadonlySet<string> => BUILT_WORDS.get(e.content) ?? contentWords(e.content);
   const joins = (e: MemoryEntry, others: readonly ReadonlySet<string>[]): boolean => {
     const w = wordsOf(e);
     return others.some((o) => setOverlap(w, o) >= shape.overlap);
@@ -293,7 +325,7 @@ function placeInTrajectory(parts: TrajectoryParts, shape: Shape): FuzzCase {
       const choices = free(undefined);
       if (choices.length === 0) break;
       const slot = choices[at % choices.length] as number;
-      const e = m === 0 ? rootCase.entry : nearRepeatOf(rootCase, twins, drawSimilarity(shape.similarity, sim), rivalPool, m, used, shape.overlap);
+      const e = m === 0 ? rootCase.entry : nearRepeatOf(rootCase, twins, drawSimilarity(shape.similarity, sim), rivalPool(), m, used, shape.overlap, `r${m}`);
       if (e && (m === 0 || !joins(e, own))) place(slot, e);
     }
   }

@@ -32,7 +32,7 @@ export function trustForSource(source: string): 'VERIFIED' | 'UNVERIFIED' {
 }
 
 /** Deterministic entry id: a hash of the parts that make the entry (16 hex chars). */
-export function benignEntryId(parts: readonly string[]): string {
+function benignEntryId(parts: readonly string[]): string {
   return `mem-${createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 16)}`;
 }
 

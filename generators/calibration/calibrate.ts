@@ -88,7 +88,7 @@ interface TrajectoryCalibration {
 }
 
 /** What one generator domain draws its trajectories from, and how closely a probe of them matches the real structure. */
-export interface DomainTrajectory {
+interface DomainTrajectory {
   profile: string;
   episodeLength: number[];
   groups: Record<string, number>;

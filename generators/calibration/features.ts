@@ -128,11 +128,15 @@ const FUNCTION_WORDS = new Set(
 const WORDS_CACHE = new Map<string, Set<string>>();
 const WORDS_CACHE_SIZE = 4096;
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** Lower-cased words (letters and digits) of a text, function words left out (cached; do not mutate the set). */
 export function contentWords(text: string): ReadonlySet<string> {
   const hit = WORDS_CACHE.get(text);
   if (hit) return hit;
-  const words = new Set((normalise(text).match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !FUNCTION_WORDS.has(w)));
+  // ASCII text (most of it): NFKC changes nothing and letters/digits are [a-z0-9], so the fast path gives the same words.
+  const tokens = ASCII.test(text) ? text.toLowerCase().match(/[a-z0-9]+/g) : normalise(text).match(/[\p{L}\p{N}]+/gu);
+  const words = new Set((tokens ?? []).filter((w) => !FUNCTION_WORDS.has(w)));
   if (WORDS_CACHE.size >= WORDS_CACHE_SIZE) WORDS_CACHE.clear();
   WORDS_CACHE.set(text, words);
   return words;

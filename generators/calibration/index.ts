@@ -11,7 +11,7 @@ import type { Calibration } from './calibrate.js';
 
 export { calibrate, serializeCalibration,    } from './calibrate.js';
 export { HISTORY_ENTRIES } from './calibrate.js';
-export type { Calibration, CalibrationTemplate, DomainTrajectory } from './calibrate.js';
+export type { Calibration, CalibrationTemplate } from './calibrate.js';
 export { addNearRepeat, addStructure, binHigh, binLow, contentWords, entryKind, lexicalOverlap, setOverlap, zeroNearRepeats, zeroStructure } from './features.js';
 export type { BenignKind, NearRepeatCounts, StructureCounts } from './features.js';
 
