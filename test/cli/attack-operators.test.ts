@@ -13,6 +13,12 @@ describe('fuzz --attack-operators', () => {
     expect(r.stderr).toContain('homoglyph');
   });
 
+  it('suggests the closest operator id for a typo', async () => {
+    const r = await runCli(['fuzz', '--family', 'adaptive', '--domain', 'ehr', '--no-real', '--no-corpus', '--attack-operators', 'homoglyf']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--attack-operators: unknown operator homoglyf (did you mean "homoglyph"?)');
+  });
+
   it('attacks with the named operators only', async () => {
     const out = mkdtempSync(path.join(tmpdir(), 'farma-attack-ops-'));
     const r = await runCli(['fuzz', '--family', 'adaptive', '--domain', 'ehr', '--no-real', '--no-corpus', '--seed', '1', '--attack-bases', '40', '--attack-operators', 'typo,role-play', '--out', out]);

@@ -5,6 +5,7 @@
 import type { OperatorId } from '../../../generators/paraphrase/index.js';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
+import { didYouMean } from '../../domain/suggest.js';
 import { UsageError } from '../../domain/errors.js';
 import { RUN_DEFAULTS } from '../../domain/defaults.js';
 import { DOMAINS, type DomainId } from '../../domain/fuzz-case.js';
@@ -213,6 +214,6 @@ async function attackOperators(list: string): Promise<OperatorId[]> {
   const { OPERATOR_IDS, isOperatorId } = await import('../../../generators/paraphrase/index.js');
   const ids = list.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
   const unknown = ids.filter((id) => !isOperatorId(id));
-  if (ids.length === 0 || unknown.length > 0) throw new UsageError(`--attack-operators: ${ids.length === 0 ? 'no operator given' : `unknown operator ${unknown.join(', ')}`} (valid: ${OPERATOR_IDS.join(', ')})`);
+  if (ids.length === 0 || unknown.length > 0) throw new UsageError(`--attack-operators: ${ids.length === 0 ? 'no operator given' : `unknown operator ${unknown.join(', ')}${didYouMean(unknown[0]!, OPERATOR_IDS)}`} (valid: ${OPERATOR_IDS.join(', ')})`);
   return ids as OperatorId[];
 }
