@@ -137,6 +137,30 @@ function parseJson(text: string, file: string, issues: JsonlIssue[]): unknown {
 }
 
 /**
+ * The files of `files` whose whole-file JSON value has the expected top-level shape (`list`: an
+ * array; `object`: an object that is not an array), with their text and value. A file that does
+ * not parse, or has another shape, is recorded in `issues` (line 1, "expected a JSON list|object
+ * of <what>") and skipped.
+ */
+function* jsonFiles(
+  files: ReadonlyMap<string, string>,
+  issues: JsonlIssue[],
+  shape: 'list' | 'object',
+  what: string,
+): Generator<{ file: string; text: string; value: unknown }> {
+  for (const [file, text] of files) {
+    const value = parseJson(text, file, issues);
+    if (value === undefined) continue;
+    const isList = Array.isArray(value);
+    if (shape === 'list' ? !isList : typeof value !== 'object' || value === null || isList) {
+      issues.push({ file, line: 1, message: `expected a JSON ${shape} of ${what}` });
+      continue;
+    }
+    yield { file, text, value };
+  }
+}
+
+/**
  * Reflexion ALFWorld and WebShop run logs (`env_results_trial_N.json`: a list of `{ name, memory:
  * string[], is_success }`, one per environment). Every memory item is a self-reflection the agent
  * wrote after a failed trial and carried into the next; the list of a later trial holds all the
@@ -145,13 +169,7 @@ function parseJson(text: string, file: string, issues: JsonlIssue[]): unknown {
 function extractReflexionMemory(spec: Pick<RealSetSpec, 'name' | 'timestamp'>) {
   return (files: ReadonlyMap<string, string>, isExemplar: (text: string) => boolean): Extraction => {
     const b = new SetBuilder(spec, isExemplar);
-    for (const [file, text] of files) {
-      const value = parseJson(text, file, b.issues);
-      if (value === undefined) continue;
-      if (!Array.isArray(value)) {
-        b.issues.push({ file, line: 1, message: 'expected a JSON list of environment records' });
-        continue;
-      }
+    for (const { file, text, value } of jsonFiles(files, b.issues, 'list', 'environment records')) {
       for (const rec of value as unknown[]) {
         const r = rec as { name?: unknown; memory?: unknown };
         if (typeof r !== 'object' || r === null || typeof r.name !== 'string' || !Array.isArray(r.memory)) {
@@ -273,13 +291,7 @@ const REFLEXION_PROGRAMMING = {
 function extractVoyagerSkills(spec: Pick<RealSetSpec, 'name' | 'timestamp'>) {
   return (files: ReadonlyMap<string, string>, isExemplar: (text: string) => boolean): Extraction => {
     const b = new SetBuilder(spec, isExemplar);
-    for (const [file, text] of files) {
-      const value = parseJson(text, file, b.issues);
-      if (value === undefined) continue;
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        b.issues.push({ file, line: 1, message: 'expected a JSON object of skill name to description' });
-        continue;
-      }
+    for (const { file, text, value } of jsonFiles(files, b.issues, 'object', 'skill name to description')) {
       for (const [skill, description] of Object.entries(value as Record<string, unknown>)) {
         if (typeof description !== 'string') {
           b.issues.push({ file, line: lineOf(text, JSON.stringify(skill)), message: `description of skill "${skill}" is not a string` });
@@ -308,13 +320,7 @@ const VOYAGER_SKILLS = {
 function extractSweAgentThoughts(spec: Pick<RealSetSpec, 'name' | 'timestamp'>) {
   return (files: ReadonlyMap<string, string>, isExemplar: (text: string) => boolean): Extraction => {
     const b = new SetBuilder(spec, isExemplar);
-    for (const [file, text] of files) {
-      const value = parseJson(text, file, b.issues);
-      if (value === undefined) continue;
-      if (!Array.isArray(value)) {
-        b.issues.push({ file, line: 1, message: 'expected a JSON list of trajectory records' });
-        continue;
-      }
+    for (const { file, text, value } of jsonFiles(files, b.issues, 'list', 'trajectory records')) {
       for (const rec of value as unknown[]) {
         const r = rec as { trajectory?: unknown; thoughts?: unknown } | null;
         if (typeof r !== 'object' || r === null || typeof r.trajectory !== 'string' || !Array.isArray(r.thoughts) || !r.thoughts.every((t) => typeof t === 'string')) {
@@ -354,13 +360,7 @@ function thoughtLines(text: string): string[] {
 function extractFireactTrajs(spec: Pick<RealSetSpec, 'name' | 'timestamp'>) {
   return (files: ReadonlyMap<string, string>, isExemplar: (text: string) => boolean): Extraction => {
     const b = new SetBuilder(spec, isExemplar);
-    for (const [file, text] of files) {
-      const value = parseJson(text, file, b.issues);
-      if (value === undefined) continue;
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        b.issues.push({ file, line: 1, message: 'expected a JSON object of question id to trajectory record' });
-        continue;
-      }
+    for (const { file, text, value } of jsonFiles(files, b.issues, 'object', 'question id to trajectory record')) {
       for (const [qid, rec] of Object.entries(value as Record<string, unknown>)) {
         const traj = (rec as { traj?: unknown } | null)?.traj;
         let agentText: string[] | undefined;
@@ -398,13 +398,7 @@ const FIREACT_HOTPOTQA = {
 function extractGenerativeAgentsNodes(spec: Pick<RealSetSpec, 'name' | 'timestamp'>) {
   return (files: ReadonlyMap<string, string>, isExemplar: (text: string) => boolean): Extraction => {
     const b = new SetBuilder(spec, isExemplar);
-    for (const [file, text] of files) {
-      const value = parseJson(text, file, b.issues);
-      if (value === undefined) continue;
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        b.issues.push({ file, line: 1, message: 'expected a JSON object of node id to memory node' });
-        continue;
-      }
+    for (const { file, text, value } of jsonFiles(files, b.issues, 'object', 'node id to memory node')) {
       const nodes: Array<{ node: string; n: number; type: string; depth: unknown; created: string; description: string }> = [];
       for (const [node, rec] of Object.entries(value as Record<string, unknown>)) {
         const r = rec as { type?: unknown; depth?: unknown; created?: unknown; description?: unknown } | null;
