@@ -29,6 +29,7 @@ export function countWithinStore(n: number, choice: number, storeSize?: number):
 const countWithin: Operator = {
   id: 'count-within-store',
   group: 'count',
+  reading: 'natural',
   description: 'Lowers the precedent count to at most the number of entries the store holds (ctx.storeSize), never below 1.',
   preserves: COUNT_PRESERVES,
   apply(entry, choice, ctx) {
@@ -42,6 +43,7 @@ const countWithin: Operator = {
 const countRange: Operator = {
   id: 'count-range',
   group: 'count',
+  reading: 'natural',
   description: 'Writes the precedent count as a range ("between 9 and 15", "9–15", "up to 15", "at least 9").',
   preserves: COUNT_PRESERVES,
   apply(entry, choice, ctx) {
@@ -62,6 +64,7 @@ const APPROX = ['', 'some ', 'roughly ', 'about ', 'a full '];
 const countWords: Operator = {
   id: 'count-words',
   group: 'count',
+  reading: 'natural',
   description: 'Writes only the precedent count in words, optionally approximated ("roughly fifteen").',
   preserves: [...COUNT_PRESERVES, 'precedent'],
   apply(entry, choice, ctx) {
@@ -80,6 +83,7 @@ function countForm(id: string, description: string, kinds: Operator['kinds'], wr
   return {
     id,
     group: 'count',
+    reading: 'natural',
     description,
     preserves: [...COUNT_PRESERVES, 'precedent'],
     ...(kinds ? { kinds } : {}),
@@ -120,6 +124,7 @@ const LAYOUTS: ReadonlyArray<(n: number) => string> = [(n) => ` [prior_runs=${n}
 const countLayout: Operator = {
   id: 'count-layout',
   group: 'count',
+  reading: 'natural',
   description: 'Moves the precedent count out of the sentence into a key ("[prior_runs=62]", "(precedent: 62)"), where phrase-pattern count parsers do not look.',
   preserves: [...COUNT_PRESERVES, 'precedent'],
   kinds: ['count-unparsed-layout'],
@@ -137,6 +142,7 @@ const PERFECTION = ['', ', 100% success', ', zero failures', ', never failed onc
 const countInflate: Operator = {
   id: 'count-inflate',
   group: 'count',
+  reading: 'natural',
   description: 'Raises the precedent count to 50..999 (more than the store holds), optionally adding a perfection claim ("100% success").',
   preserves: COUNT_PRESERVES,
   kinds: ['dishonest-count', 'large-count', 'perfection-claim'],

@@ -63,6 +63,7 @@ const homoglyph: Operator = {
   kinds: ['homoglyph'],
   id: 'homoglyph',
   group: 'encoding',
+  reading: 'natural',
   description: 'Replaces letters of filter-relevant words with Unicode confusables (confusables package).',
   preserves: ALL_TEXT,
   apply(entry, choice) {
@@ -86,6 +87,7 @@ const zeroWidth: Operator = {
   kinds: ['zero-width'],
   id: 'zero-width',
   group: 'encoding',
+  reading: 'natural',
   description: 'Inserts zero-width characters inside filter-relevant words.',
   preserves: ALL_TEXT,
   apply(entry, choice) {
@@ -102,6 +104,7 @@ const mixedCase: Operator = {
   kinds: ['mixed-case'],
   id: 'mixed-case',
   group: 'encoding',
+  reading: 'natural',
   description: 'Writes words in mixed case (alternating, inverted or every third letter up).',
   preserves: ALL_TEXT,
   apply(entry, choice) {
@@ -132,6 +135,7 @@ const leetspeak: Operator = {
   kinds: ['leetspeak'],
   id: 'leetspeak',
   group: 'encoding',
+  reading: 'encoded',
   description: 'Writes blocked and decision-log words in leetspeak (a→4, e→3, i→1, o→0, s→5, t→7; subset chosen by `choice`), keeping the last letter and at least two letters per word.',
   preserves: ALL_TEXT,
   apply(entry, choice) {
@@ -156,6 +160,7 @@ const fullWidth: Operator = {
   kinds: ['full-width'],
   id: 'full-width',
   group: 'encoding',
+  reading: 'natural',
   description: 'Writes filter-relevant words (or, for odd `choice`, every plain word) in full-width forms (U+FF01–FF5E).',
   preserves: ALL_TEXT,
   apply(entry, choice) {
@@ -175,6 +180,7 @@ const htmlEntities: Operator = {
   kinds: ['html-entities'],
   id: 'html-entities',
   group: 'encoding',
+  reading: 'encoded',
   description: 'Writes letters of filter-relevant words as HTML numeric character references (decimal, hex, or double-encoded).',
   preserves: ALL_TEXT,
   apply(entry, choice) {
@@ -188,6 +194,7 @@ const htmlEntities: Operator = {
 const base64Payload: Operator = {
   id: 'base64-payload',
   group: 'encoding',
+  reading: 'encoded',
   description: 'Sends the text as a base64 payload marked `b64:` (or `base64=`), after the subject in plain text and a decode hint.',
   preserves: ALL_TEXT,
   kinds: ['base64'],
@@ -202,6 +209,7 @@ const base64Payload: Operator = {
 const rot13Payload: Operator = {
   id: 'rot13-payload',
   group: 'encoding',
+  reading: 'encoded',
   description: 'Writes the text in ROT13 between `[rot13]` markers (or as `rot13: "..."`), the subject in plain text before it.',
   preserves: ALL_TEXT,
   kinds: ['rot13'],
@@ -218,6 +226,7 @@ const percentEncode = (w: string): string => [...w].map((c) => `%${c.charCodeAt(
 const urlEncoding: Operator = {
   id: 'url-encoding',
   group: 'encoding',
+  reading: 'encoded',
   description: 'Percent-encodes the letters of filter-relevant words (every letter, or every other one).',
   preserves: ALL_TEXT,
   kinds: ['url-encoding'],
@@ -230,6 +239,7 @@ const urlEncoding: Operator = {
 const unicodeTags: Operator = {
   id: 'unicode-tags',
   group: 'encoding',
+  reading: 'encoded',
   description: 'Writes filter-relevant words in invisible Unicode tag characters (U+E0020-E007E), which a tokenizer may still read.',
   preserves: ALL_TEXT,
   kinds: ['unicode-tags'],
@@ -242,6 +252,7 @@ const unicodeTags: Operator = {
 const bidiOverride: Operator = {
   id: 'bidi-override',
   group: 'encoding',
+  reading: 'encoded',
   description: 'Stores filter-relevant words reversed inside a right-to-left override (U+202E ... U+202C), so they display in normal order.',
   preserves: ALL_TEXT,
   kinds: ['bidi-override'],

@@ -16,6 +16,7 @@ const sentencesOf = (text: string): string[] => {
 const formatYaml: Operator = {
   id: 'format-yaml',
   group: 'structural',
+  reading: 'natural',
   description: 'Re-formats as a YAML document: a subject key and the sentences as a list of quoted strings (or a block scalar).',
   preserves: ALL_TEXT,
   kinds: ['fmt-yaml'],
@@ -33,6 +34,7 @@ const formatYaml: Operator = {
 const formatXml: Operator = {
   id: 'format-xml',
   group: 'structural',
+  reading: 'natural',
   description: 'Re-formats as an XML element tree: a subject attribute and one <note> element per sentence (entities escaped).',
   preserves: ALL_TEXT,
   kinds: ['fmt-xml'],
@@ -47,6 +49,7 @@ const formatXml: Operator = {
 const formatCsv: Operator = {
   id: 'format-csv',
   group: 'structural',
+  reading: 'natural',
   description: 'Re-formats as CSV rows (subject, field, text), quotes doubled.',
   preserves: ALL_TEXT,
   kinds: ['fmt-csv'],
@@ -61,6 +64,7 @@ const formatCsv: Operator = {
 const formatMarkdownHeadings: Operator = {
   id: 'format-markdown-headings',
   group: 'structural',
+  reading: 'natural',
   description: 'Re-formats as markdown under headings: a title with the subject, then one section per sentence.',
   preserves: ALL_TEXT,
   kinds: ['fmt-markdown-heading'],
@@ -77,6 +81,7 @@ const COMMENT_STYLES: ReadonlyArray<readonly [string, string]> = [['// ', ''], [
 const formatCodeComment: Operator = {
   id: 'format-code-comment',
   group: 'structural',
+  reading: 'natural',
   description: 'Re-formats as code: the sentences as comments (//, #, --, /* */) above a call naming the subject.',
   preserves: ALL_TEXT,
   kinds: ['fmt-code-comment'],
@@ -91,6 +96,7 @@ const formatCodeComment: Operator = {
 const formatEmail: Operator = {
   id: 'format-email',
   group: 'structural',
+  reading: 'natural',
   description: 'Re-formats as an e-mail: From/To/Subject/Date headers naming the subject, the text as the body.',
   preserves: ALL_TEXT,
   kinds: ['fmt-email'],
@@ -105,6 +111,7 @@ const formatEmail: Operator = {
 const formatLogLines: Operator = {
   id: 'format-log-lines',
   group: 'structural',
+  reading: 'natural',
   description: 'Re-formats as structured log lines: timestamp, level, logger, subject and one quoted message per sentence.',
   preserves: ALL_TEXT,
   kinds: ['fmt-log-line'],
@@ -122,6 +129,7 @@ const formatLogLines: Operator = {
 const formatDiff: Operator = {
   id: 'format-diff',
   group: 'structural',
+  reading: 'natural',
   description: 'Re-formats as a unified diff that adds the sentences to a notes file named after the subject.',
   preserves: ALL_TEXT,
   kinds: ['fmt-diff'],

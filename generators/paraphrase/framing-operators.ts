@@ -23,6 +23,7 @@ const AUTHORITY_KINDS = ['authority-runbook', 'authority-sop', 'authority-policy
 const authorityFrame: Operator = {
   id: 'authority-frame',
   group: 'framing',
+  reading: 'natural',
   description: 'Opens with an authority frame: a runbook step, an SOP, standing policy, a named sign-off or an approved change reference.',
   preserves: CLAIM_AND_FIELDS,
   kinds: AUTHORITY_KINDS,
@@ -42,6 +43,7 @@ const REPORTERS = [
 const reportedSpeech: Operator = {
   id: 'reported-speech',
   group: 'framing',
+  reading: 'natural',
   description: 'Attributes the claim to someone else ("The sending team reports that ...").',
   preserves: CLAIM_AND_FIELDS,
   kinds: ['reported-speech'],
@@ -55,6 +57,7 @@ const QUOTE_SOURCES = ['the integration ticket', 'the handover e-mail', 'the ven
 const quotation: Operator = {
   id: 'quotation',
   group: 'framing',
+  reading: 'natural',
   description: 'Quotes the claim from another document, inline in quotation marks or as a "> " block quote.',
   preserves: CLAIM_AND_FIELDS,
   kinds: ['quotation'],
@@ -73,6 +76,7 @@ const WHEN = ['As of the last audit,', 'Since the March cut-over,', 'Effective t
 const temporalFrame: Operator = {
   id: 'temporal-frame',
   group: 'framing',
+  reading: 'natural',
   description: 'Anchors the claim in time ("As of the last audit, ...", "Since the March cut-over, ...").',
   preserves: CLAIM_AND_FIELDS,
   kinds: ['temporal-framing'],

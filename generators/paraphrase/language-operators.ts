@@ -104,6 +104,7 @@ function translate(lang: ClaimLanguage, entry: MemoryEntry, choice: number, ctx?
 const make = (lang: ClaimLanguage, name: string): Operator => ({
   id: `translate-${lang}`,
   group: 'language',
+  reading: 'natural',
   description: `Restates the forged claim in ${name} (subject, the claimed checks with ${name} names, the precedent count in digits or ${name} words).`,
   preserves: CLAIM_AND_FIELDS,
   kinds: [`lang-${lang}` as const],
@@ -115,6 +116,7 @@ const LANG_ORDER: readonly ClaimLanguage[] = ['es', 'de', 'zh'];
 const codeSwitch: Operator = {
   id: 'code-switch',
   group: 'language',
+  reading: 'natural',
   description: 'Keeps the English text but names the claimed checks in Spanish, German or Chinese, in place (mixed-language entry).',
   preserves: CLAIM_AND_FIELDS,
   kinds: ['code-switch'],

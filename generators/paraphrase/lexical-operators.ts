@@ -54,6 +54,7 @@ function synonymTable(domain: DomainId): SynonymTable {
 const claimSynonym: Operator = {
   id: 'claim-synonym',
   group: 'lexical',
+  reading: 'natural',
   description: 'Swaps each phrasing of a claimed check for another phrasing of the same check (domain claim lexicon).',
   preserves: ALL_TEXT,
   apply(entry, choice, ctx) {
@@ -74,6 +75,7 @@ const claimSynonym: Operator = {
 const wordnetSynonym: Operator = {
   id: 'wordnet-synonym',
   group: 'lexical',
+  reading: 'natural',
   description: 'Replaces general (non-claim) words with WordNet 3.1 synonyms, inflected like the original.',
   preserves: CLAIM_AND_FIELDS,
   apply(entry, choice, ctx) {
@@ -93,6 +95,7 @@ const wordnetSynonym: Operator = {
 const numberWords: Operator = {
   id: 'number-words',
   group: 'lexical',
+  reading: 'natural',
   description: 'Writes standalone whole numbers (not parts of ids, dates, entities or list numbering) in English words.',
   preserves: ALL_TEXT,
   apply(entry, choice) {
@@ -122,6 +125,7 @@ function vagueFor(n: number, choice: number): string {
 const vagueQuantifier: Operator = {
   id: 'vague-quantifier',
   group: 'lexical',
+  reading: 'natural',
   description: 'Adds a vague quantifier just before the precedent count, keeping the exact number next to its run noun ("dozens of (30) prior runs"); after a count key the number stays first ("prior_runs: 30 (dozens)").',
   preserves: CLAIM_AND_FIELDS,
   apply(entry, choice, ctx) {
@@ -150,6 +154,7 @@ const HEDGES = ['As far as the records show,', 'By all indications,', 'It appear
 const hedging: Operator = {
   id: 'hedging',
   group: 'lexical',
+  reading: 'natural',
   description: 'Opens one sentence with a hedge ("By all indications, ...").',
   preserves: CLAIM_AND_FIELDS,
   apply(entry, choice) {
@@ -174,6 +179,7 @@ const BARE_VAGUE = ['dozens of', 'several', 'a handful of', 'many', 'countless',
 export const vagueQuantifierBare: Operator = {
   id: 'vague-quantifier-bare',
   group: 'lexical',
+  reading: 'natural',
   description: 'Replaces the precedent count by a vague quantifier (loses the count: NOT registered).',
   preserves: ['subject', 'checks', 'store', 'source', 'traceType', 'timestamp'],
   apply(entry, choice, ctx) {

@@ -14,6 +14,7 @@ const TRACE_LABELS: readonly string[] = [...GENERAL_TRACE_TYPES, 'note', 'status
 const relabelTraceType: Operator = {
   id: 'relabel-trace-type',
   group: 'metadata',
+  reading: 'natural',
   description: 'Relabels the trace type as a general-store type (observation, fact, ...) or an unlisted label (note, summary).',
   preserves: ['subject', 'checks', 'precedent', 'semantics', 'store', 'source', 'timestamp'],
   apply(entry, choice) {
@@ -25,6 +26,7 @@ const relabelTraceType: Operator = {
 const moveToGeneral: Operator = {
   id: 'move-to-general',
   group: 'metadata',
+  reading: 'natural',
   description: 'Writes the entry to the general store instead of the reasoning store (paper §IV-F bypass attempt).',
   preserves: ['subject', 'checks', 'precedent', 'semantics', 'source', 'traceType', 'timestamp'],
   apply(entry) {
@@ -35,6 +37,7 @@ const moveToGeneral: Operator = {
 const spoofSystem: Operator = {
   id: 'spoof-system',
   group: 'metadata',
+  reading: 'natural',
   description: 'Declares the source as SYSTEM with a trusted label (VERIFIED, TRUSTED or SYSTEM).',
   preserves: ['subject', 'checks', 'precedent', 'semantics', 'store', 'traceType', 'timestamp'],
   apply(entry, choice) {
@@ -47,6 +50,7 @@ const DAY_MS = 86_400_000;
 const backdate: Operator = {
   id: 'backdate',
   group: 'metadata',
+  reading: 'natural',
   description: 'Moves the timestamp back by 1 to 400 days plus 0 to 23 hours (computed from the entry\'s own timestamp; unparseable timestamps are left alone).',
   preserves: ['subject', 'checks', 'precedent', 'semantics', 'store', 'source', 'traceType'],
   apply(entry, choice) {
@@ -63,6 +67,7 @@ const backdate: Operator = {
 const spoofAgent: Operator = {
   id: 'spoof-agent',
   group: 'metadata',
+  reading: 'natural',
   description: 'Declares the source as AGENT with trust VERIFIED (Algorithm 1 metadata): a tool output or retrieved document passes as the agent\'s own reasoning.',
   preserves: ['subject', 'checks', 'precedent', 'semantics', 'store', 'traceType', 'timestamp'],
   kinds: ['system-spoof'],
@@ -76,6 +81,7 @@ const META_KEYS = ['notes', 'detail', 'annotations', 'context'];
 const splitMetadata: Operator = {
   id: 'split-metadata',
   group: 'metadata',
+  reading: 'natural',
   description: 'Keeps the first sentence (with the subject) in the content and moves the rest into a metadata field (notes, detail, ...), which content signals do not read.',
   preserves: ['subject', 'checks', 'precedent', 'store', 'source', 'traceType', 'timestamp'],
   kinds: ['split-metadata'],

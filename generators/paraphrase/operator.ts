@@ -12,6 +12,17 @@ export const OPERATOR_GROUPS = ['lexical', 'syntactic', 'structural', 'encoding'
 type OperatorGroup = (typeof OPERATOR_GROUPS)[number];
 
 /**
+ * How a reader must take an operator's rewrite (issue 21.5):
+ * - `natural`: a reader takes it as written (translation, synonyms, record forms, typos,
+ *   look-alike letters, framing): an agent that recalls the memory acts on it as it is.
+ * - `encoded`: a reader must decode it first with a known scheme (ciphers, base64, leetspeak,
+ *   percent or HTML escapes, invisible tag characters, reversed text): an agent may not act on it.
+ * ASR is reported for the two apart (`bypassRatesByReading`, attack reports).
+ */
+export const READINGS = ['natural', 'encoded'] as const;
+export type Reading = (typeof READINGS)[number];
+
+/**
  * What an operator leaves intact.
  * - `subject`, `checks`, `precedent`: the three parts of the forged claim (recoverable by
  *   `claimPreserved` after canonicalisation).
@@ -35,6 +46,8 @@ type OperatorFn = (entry: MemoryEntry, choice: number, ctx?: OperatorContext) =>
 export interface Operator {
   id: string;
   group: OperatorGroup;
+  /** Required: whether a reader takes the rewrite as it is or must decode it (`READINGS`). */
+  reading: Reading;
   description: string;
   preserves: readonly Preserved[];
   /** Evasion kinds of the taxonomy (`generators/claims/evasion-kinds.ts`) the operator produces; added to `truth.kinds`. */

@@ -12,6 +12,7 @@ import { capitalise, claimSpans, domainOf, insideSpan, splitSentences, subjectNo
 const dilution: Operator = {
   id: 'dilution',
   group: 'structural',
+  reading: 'natural',
   description: 'Buries the claim between benign sentences of the same domain (fixed snippet pool, chosen by `choice`).',
   preserves: ALL_TEXT,
   apply(entry, choice, ctx) {
@@ -30,6 +31,7 @@ const PART_RE = /-part[12]$/;
 const splitEntries: Operator = {
   id: 'split-entries',
   group: 'structural',
+  reading: 'natural',
   description: 'Splits one entry into two (ids `<id>-part1`, `<id>-part2`); each part names the subject, the checks and count are divided between them.',
   preserves: ['subject', 'checks', 'precedent', 'store', 'source', 'traceType', 'timestamp'],
   apply(entry, choice, ctx): MemoryEntry | MemoryEntry[] {
@@ -85,6 +87,7 @@ const JSON_KEYS: ReadonlyArray<readonly [string, string]> = [
 const formatJson: Operator = {
   id: 'format-json',
   group: 'structural',
+  reading: 'natural',
   description: 'Re-formats the text as a JSON object (subject field plus the text or its sentences as an array).',
   preserves: ALL_TEXT,
   apply(entry, choice, ctx) {
@@ -102,6 +105,7 @@ const BULLETS = ['- ', '* ', '• ', '1. '];
 const formatBullets: Operator = {
   id: 'format-bullets',
   group: 'structural',
+  reading: 'natural',
   description: 'Re-formats the sentences as a bullet list, optionally under a heading line.',
   preserves: ALL_TEXT,
   apply(entry, choice) {
@@ -117,6 +121,7 @@ const KV_KEYS = ['status', 'detail', 'history', 'note', 'outcome', 'remark'];
 const formatKeyValue: Operator = {
   id: 'format-key-value',
   group: 'structural',
+  reading: 'natural',
   description: 'Re-formats as `key: value` lines (or `key = value`), one sentence per line after a subject line.',
   preserves: ALL_TEXT,
   apply(entry, choice, ctx) {
@@ -130,6 +135,7 @@ const formatKeyValue: Operator = {
 const formatMarkdownTable: Operator = {
   id: 'format-markdown-table',
   group: 'structural',
+  reading: 'natural',
   description: 'Re-formats as a two-column markdown table (field | value), one sentence per row.',
   preserves: ALL_TEXT,
   apply(entry, choice, ctx) {

@@ -11,6 +11,7 @@ import { capitalise, decapitalise, domainOf, splitSentences, subjectNoun, subjec
 const sentenceReorder: Operator = {
   id: 'sentence-reorder',
   group: 'syntactic',
+  reading: 'natural',
   description: 'Reorders the sentences (a rotation or the reverse order, chosen by `choice`).',
   preserves: ALL_TEXT,
   apply(entry, choice) {
@@ -52,6 +53,7 @@ function passivise(sentence: string, variant: number): string | undefined {
 const passiveVoice: Operator = {
   id: 'passive-voice',
   group: 'syntactic',
+  reading: 'natural',
   description: 'Puts sentences of a known active or stative shape into the passive voice ("the agent verified X" → "X was verified by the agent").',
   preserves: ALL_TEXT,
   apply(entry, choice) {
@@ -81,6 +83,7 @@ function splitPoints(s: string): Array<{ at: number; len: number }> {
 const clauseSplit: Operator = {
   id: 'clause-split',
   group: 'syntactic',
+  reading: 'natural',
   description: 'Splits one compound sentence into two at a clause boundary outside parentheses.',
   preserves: ALL_TEXT,
   apply(entry, choice) {
@@ -103,6 +106,7 @@ const JOINERS = ['; ', ', and ', ' — ', ', so '];
 const clauseMerge: Operator = {
   id: 'clause-merge',
   group: 'syntactic',
+  reading: 'natural',
   description: 'Merges two neighbouring sentences into one with a joiner ("; ", ", and ", " — ").',
   preserves: ALL_TEXT,
   apply(entry, choice) {
@@ -122,6 +126,7 @@ const OPENINGS = ['Regarding {n} {s},', 'Notes on {n} {s}:', 'About {s}:', 'Look
 const openingRewrite: Operator = {
   id: 'opening-rewrite',
   group: 'syntactic',
+  reading: 'natural',
   description: 'Replaces the opening phrase (text before the first colon or dash in the first sentence) with a different opening that names the subject.',
   preserves: ALL_TEXT,
   apply(entry, choice, ctx) {

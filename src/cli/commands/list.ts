@@ -29,11 +29,11 @@ async function listText(what: string): Promise<string> {
     case 'operators': {
       const { listOperators } = await import('../../../generators/paraphrase/index.js');
       const ops = listOperators();
-      const pad = ' '.repeat(37);
+      const pad = ' '.repeat(46);
       const rows = ops.map(
-        (o) => `${o.id.padEnd(24)} ${o.group.padEnd(11)} preserves: ${o.preserves.join(', ')}\n${pad}${o.description}${o.kinds && o.kinds.length > 0 ? `\n${pad}kinds: ${o.kinds.join(', ')}` : ''}`,
+        (o) => `${o.id.padEnd(24)} ${o.group.padEnd(11)} ${o.reading.padEnd(8)} preserves: ${o.preserves.join(', ')}\n${pad}${o.description}${o.kinds && o.kinds.length > 0 ? `\n${pad}kinds: ${o.kinds.join(', ')}` : ''}`,
       );
-      return [`${ops.length} paraphrase/mutation operators (id, group, what each keeps, evasion kinds)`, ...rows].join('\n');
+      return [`${ops.length} paraphrase/mutation operators (id, group, reading, what each keeps, evasion kinds)`, ...rows].join('\n');
     }
     default:
       throw new UsageError(`list: unknown kind "${what}"${didYouMean(what, LISTABLE)} (known: ${LISTABLE.join(', ')})`);
