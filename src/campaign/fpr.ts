@@ -29,6 +29,7 @@ import { evaluateCase } from '../fuzz/evaluate.js';
 import { mapInOrder } from '../fuzz/in-flight.js';
 import { realSetCases } from '../fuzz/measure.js';
 import { realismGap as realismGapOf } from '../metrics/realism-gap.js';
+import { validatePredictors } from '../metrics/predictor-validation.js';
 import { interval, type Interval } from '../report/model.js';
 import { formatSignals } from '../report/format-verdict.js';
 import { renderFprMarkdown, type FprBreakdownRow, type FprRejection, type GuardFprReport, type LosoRow, type ProfileRow, type RealSetGap, type StructureRates } from '../report/fpr.js';
@@ -300,6 +301,16 @@ export async function measureGuardFpr(o: GuardFprOptions, progress: Progress): P
     : [];
   progress.stop();
 
+  // Which predictor to trust (docs/calibration.md, "Which estimate to trust"): on each bundled set,
+  // the plain estimate calibrated without it (leave-one-source-out) against its matched estimate.
+  const losoGap = new Map(loso.flatMap((l) => (l.gap === undefined ? [] : [[l.leftOut, l.gap] as const])));
+  const validation = validatePredictors(
+    profiles.flatMap((x) => {
+      const plainGap = losoGap.get(x.set);
+      return x.userExport === true || plainGap === undefined || x.matched?.gap === undefined ? [] : [{ set: x.set, halfWidth: x.halfWidth, plainGap, matchedGap: x.matched.gap }];
+    }),
+  );
+
   // Errored rows are neither admissions nor rejections: the gap is taken over judged rows only.
   const r = realAll.get('real');
   const realismGap = r ? realismGapOf(tallyOf(est), tallyOf(r)) : undefined;
@@ -316,6 +327,7 @@ export async function measureGuardFpr(o: GuardFprOptions, progress: Progress): P
     realGaps,
     loso,
     profiles,
+    ...(validation !== undefined ? { validation } : {}),
     rejections,
     issues,
   };

@@ -8,6 +8,7 @@ import type { Phase } from '../domain/guard.js';
 import { pct } from './markdown.js';
 import { printableLine } from './format-verdict.js';
 import type { Interval, LosoCheckRow } from './model.js';
+import { exportVerdict, type PredictorValidation } from '../metrics/predictor-validation.js';
 
 /** A benign entry the guard rejected, with the layer and the signals that fired. */
 export interface FprRejection {
@@ -105,11 +106,57 @@ export interface GuardFprReport {
   loso: LosoRow[];
   /** Every real set beside its profile's and its matched estimate (matched absent with `--no-matched`). */
   profiles: ProfileRow[];
+  /**
+   * The plain estimate (leave-one-source-out) against the matched one on every bundled set, and
+   * the one this validation backs for this guard (`src/metrics/predictor-validation.ts`). Absent
+   * without the leave-one-source-out check or without matched estimates.
+   */
+  validation?: PredictorValidation;
   rejections: FprRejection[];
   issues: string[];
 }
 
 const pp = (x: number | undefined): string => (x === undefined ? 'n/a (no judged row)' : `${(x * 100).toFixed(2)} pp`);
+
+/** The section "Which estimate to trust": plain (leave-one-source-out) against matched, per bundled set. */
+function renderValidation(v: PredictorValidation): string[] {
+  const yn = (b: boolean): string => (b ? 'yes' : 'no');
+  const out = ['', '### Which estimate to trust (validated on the bundled sets)', ''];
+  out.push("For every bundled set: the *plain* estimate calibrated on all the other sets (leave-one-source-out, so the set is out of sample) and the *matched* estimate calibrated on the set's own text, each against the FPR measured on the set. Within noise: the gap is at most the set's Wilson half-width.", '');
+  out.push('| set | half-width | plain gap | within noise | matched gap | within noise |');
+  out.push('| --- | ---: | ---: | --- | ---: | --- |');
+  for (const s of v.sets) out.push(`| ${s.set} | ${pp(s.halfWidth)} | ${pp(s.plainGap)} | ${yn(s.plainWithinNoise)} | ${pp(s.matchedGap)} | ${yn(s.matchedWithinNoise)} |`);
+  const line = (name: string, x: PredictorValidation['plain']): string => `${name}: within noise on ${x.withinNoise} of ${v.sets.length} sets, mean gap ${pp(x.meanGap)}, largest ${pp(x.maxGap)}`;
+  out.push('', `${line('Plain', v.plain)}; ${line('matched', v.matched)}. The validation backs the **${v.preferred}** estimate for this guard (more sets within noise, then the smaller mean gap; plain on a tie).`);
+  return out;
+}
+
+/** The section "Your export": the validated prediction for the user's memory, and what its gap means. */
+function renderExport(x: ProfileRow, v: PredictorValidation | undefined): string[] {
+  const out = ['', `### Your export: ${x.set}`, ''];
+  const useMatched = v?.preferred === 'matched' && x.matched !== undefined;
+  const estimate = useMatched ? x.matched!.estimate : x.profileEstimate;
+  const gap = useMatched ? x.matched!.gap : x.profileGap;
+  const maxGap = v === undefined ? undefined : useMatched ? v.matched.maxGap : v.plain.maxGap;
+  const name = useMatched ? "the matched estimate (the natural mix calibrated on your export's text alone: kinds, trace types, episode lengths, store structure; never a verdict)" : `the plain estimate (the checked-in calibration, ${x.profile})`;
+  const backing = v === undefined ? 'no validation ran (it needs the bundled real sets, the leave-one-source-out check and the matched estimates)' : `the validation on ${v.sets.length} bundled sets backs it for this guard (largest held-out gap ${pp(maxGap)})`;
+  out.push(`Real FPR on your export ${pct(x.real)} (half-width ${pp(x.halfWidth)}). Prediction: ${name}, ${pct(estimate)}; ${backing}.`);
+  if (gap === undefined) {
+    out.push('', 'No entry of the export was judged: no gap.');
+    return out;
+  }
+  const verdict = exportVerdict(gap, x.halfWidth, maxGap);
+  const said = {
+    'within-noise': 'within sampling noise: the prediction holds on your memory',
+    'within-validated-error': `outside sampling noise, but within the error this predictor showed on held-out sets (half-width + ${pp(maxGap)}): the tool cannot say your memory behaves differently`,
+    outside: `beyond both the sampling noise and the largest error this predictor showed on held-out sets (half-width + ${pp(maxGap)}): the estimate does not describe memory like yours for this guard; trust the FPR measured on your export`,
+    unvalidated: 'outside sampling noise; without a validation run the tool makes no claim about what that means',
+  }[verdict];
+  out.push('', `Gap ${pp(gap)}: ${said}.`);
+  const other = useMatched ? `plain estimate ${pct(x.profileEstimate)} (gap ${pp(x.profileGap)})` : x.matched ? `matched estimate ${pct(x.matched.estimate)} (gap ${pp(x.matched.gap)})` : undefined;
+  if (other !== undefined) out.push('', `For comparison, the ${other}${v ? ` — the validation does not back it for this guard (within noise on ${(useMatched ? v.plain : v.matched).withinNoise} of ${v.sets.length} held-out sets)` : ''}.`);
+  return out;
+}
 
 /** Markdown: the estimate and the calibration check first, then stress, breakdowns and rejections. */
 export function renderFprMarkdown(r: GuardFprReport, options: { maxRejections?: number } = {}): string {
@@ -133,6 +180,8 @@ export function renderFprMarkdown(r: GuardFprReport, options: { maxRejections?: 
   for (const row of r.rows.filter((x) => x.kind === 'curated' && x.dimension === 'all')) out.push(`| hand-written (not real) | ${row.set} | ${pct(row.fpr)} | ${row.fpr.k}/${row.fpr.n} | ${row.errors} | | | |`);
   out.push('');
   out.push(`Realism gap |FPR_estimate − FPR_real| over all real sets: ${pp(r.realismGap)}; largest over the real sets: ${pp(r.realGaps.reduce<number | undefined>((m, g) => (g.gap === undefined ? m : Math.max(m ?? 0, g.gap)), undefined))}.`);
+  const bundledGaps = r.realGaps.filter((g) => g.source !== 'user export' && g.gap !== undefined);
+  if (bundledGaps.length > 0) out.push('', `Estimate inside the set's Wilson 95% interval: ${bundledGaps.filter((g) => g.estimateInCi).length} of ${bundledGaps.length} bundled sets; gap within the set's half-width (sampling noise): ${bundledGaps.filter((g) => (g.gap ?? 1) <= g.halfWidth).length} of ${bundledGaps.length}.`);
   if (r.profiles.length > 0) {
     const matched = r.profiles.some((x) => x.matched !== undefined);
     out.push('');
@@ -142,19 +191,17 @@ export function renderFprMarkdown(r: GuardFprReport, options: { maxRejections?: 
       `Each real set beside the estimate of its generator domain (its *profile*; \`all domains\` when it has none)${matched ? ", and beside the *matched* estimate: the natural mix calibrated on that set's text alone (kinds, trace types, episode lengths, store structure; never a verdict)" : ''}. A gap below the set's Wilson half-width is within sampling noise.`,
     );
     out.push('');
-    out.push(`| set | profile | FPR [95% CI] | half-width | profile estimate | gap |${matched ? ' matched estimate | gap |' : ''} within noise |`);
+    out.push(`| set | profile | FPR [95% CI] | half-width | profile estimate | gap |${matched ? ' matched estimate | gap |' : ''} within noise${matched ? ' (profile / matched)' : ''} |`);
     out.push(`| --- | --- | --- | ---: | --- | ---: |${matched ? ' --- | ---: |' : ''} --- |`);
-    const noise = (x: ProfileRow): string => {
-      const gap = x.matched?.gap ?? x.profileGap;
-      return gap === undefined ? 'n/a' : gap <= x.halfWidth ? 'yes' : 'no';
-    };
+    const within = (gap: number | undefined, x: ProfileRow): string => (gap === undefined ? 'n/a' : gap <= x.halfWidth ? 'yes' : 'no');
     for (const x of r.profiles) {
       const m = x.matched ? ` ${pct(x.matched.estimate)} | ${pp(x.matched.gap)} |` : matched ? ' | |' : '';
-      out.push(`| ${x.set} | ${x.profile} | ${pct(x.real)} | ${pp(x.halfWidth)} | ${pct(x.profileEstimate)} | ${pp(x.profileGap)} |${m} ${noise(x)} |`);
+      out.push(`| ${x.set} | ${x.profile} | ${pct(x.real)} | ${pp(x.halfWidth)} | ${pct(x.profileEstimate)} | ${pp(x.profileGap)} |${m} ${within(x.profileGap, x)}${x.matched ? ` / ${within(x.matched.gap, x)}` : ''} |`);
     }
     const largest = (f: (x: ProfileRow) => number | undefined): string => pp(r.profiles.reduce<number | undefined>((acc, x) => (f(x) === undefined ? acc : Math.max(acc ?? 0, f(x) as number)), undefined));
     const bundled = r.profiles.filter((x) => x.userExport !== true);
-    out.push('', `Largest profile gap: ${largest((x) => x.profileGap)}${matched ? `; largest matched gap: ${largest((x) => x.matched?.gap)}` : ''}; within noise: ${bundled.filter((x) => noise(x) === 'yes').length} of ${bundled.length} bundled sets.`);
+    const count = (f: (x: ProfileRow) => number | undefined): number => bundled.filter((x) => within(f(x), x) === 'yes').length;
+    out.push('', `Largest profile gap: ${largest((x) => x.profileGap)}${matched ? `; largest matched gap: ${largest((x) => x.matched?.gap)}` : ''}; within noise: profile ${count((x) => x.profileGap)}${matched ? `, matched ${count((x) => x.matched?.gap)}` : ''} of ${bundled.length} bundled sets. The profile estimate is in sample (its calibration saw the set); the validated comparison is below.`);
     const withStructure = r.profiles.filter((x) => x.matched?.structure !== undefined);
     if (withStructure.length > 0) {
       const share = (x: number): string => `${Math.round(x * 100)}%`;
@@ -167,12 +214,8 @@ export function renderFprMarkdown(r: GuardFprReport, options: { maxRejections?: 
         out.push(`| ${x.set} | ${share(a.alone)} / ${share(g.alone)} | ${share(a.win)} / ${share(g.win)} | ${share(a.tie)} / ${share(g.tie)} | ${share(a.lose)} / ${share(g.lose)} | ${a.overlap.toFixed(2)} / ${g.overlap.toFixed(2)} |`);
       }
     }
-    for (const x of r.profiles.filter((y) => y.userExport === true && y.matched !== undefined)) {
-      out.push('', `### Your export: ${x.set}`, '');
-      out.push(
-        `Real FPR ${pct(x.real)}; matched estimate (the natural mix calibrated on your export's text alone: kinds, trace types, episode lengths, store structure) ${pct(x.matched!.estimate)}, gap ${pp(x.matched!.gap)} against a half-width of ${pp(x.halfWidth)}: ${noise(x) === 'yes' ? 'within sampling noise' : 'outside sampling noise'}. This is how well the tool predicts this guard on memory shaped like yours; the profile estimate (${pct(x.profileEstimate)}) is the checked-in calibration's.`,
-      );
-    }
+    if (r.validation !== undefined) out.push(...renderValidation(r.validation));
+    for (const x of r.profiles.filter((y) => y.userExport === true)) out.push(...renderExport(x, r.validation));
   }
   if (r.loso.length > 0) {
     out.push('');

@@ -64,7 +64,12 @@ describe('fpr', () => {
       expect(x.halfWidth).toBeCloseTo((x.real.high - x.real.low) / 2, 12);
     }
     expect(md).toContain('## Per profile');
-    expect(md).toContain(`within noise: ${REAL_SETS.length} of ${REAL_SETS.length} bundled sets`);
+    expect(md).toContain(`within noise: profile ${REAL_SETS.length}, matched ${REAL_SETS.length} of ${REAL_SETS.length} bundled sets`);
+    // Both predictors are exact on every held-out set: the validation backs the plain one (tie rule).
+    expect(r.validation?.sets.map((x) => x.set)).toEqual(REAL_SETS);
+    expect(r.validation?.plain).toEqual({ meanGap: 0, maxGap: 0, withinNoise: REAL_SETS.length });
+    expect(r.validation?.preferred).toBe('plain');
+    expect(md).toContain('### Which estimate to trust (validated on the bundled sets)');
     expect(md).toContain('### Store structure, real and generated (matched calibration)');
     // Leave-one-source-out and matched calibrations run once per bundled real set (12 today): with a
     // cold calibration cache on a loaded 2-core machine that passed 60 s; a bound, not an assertion.
@@ -105,7 +110,11 @@ describe('fpr', () => {
       expect(real.win).toBeGreaterThan(0.5);
       const md = renderFprMarkdown(r);
       expect(md).toContain('### Your export: my-memory.jsonl');
-      expect(md).toContain('within noise: 0 of 0 bundled sets');
+      expect(md).toContain('within noise: profile 0, matched 0 of 0 bundled sets');
+      // Without the bundled sets nothing validated a predictor: the export never reads "outside".
+      expect(r.validation).toBeUndefined();
+      expect(md).toContain('no validation ran');
+      expect(md).not.toMatch(/estimate does not describe memory like yours/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
