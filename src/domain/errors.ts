@@ -82,15 +82,16 @@ export class CorpusError extends FarmaError {
  * Why an LLM call failed:
  * - `auth`: the server refused the key (HTTP 401/403);
  * - `not-found`: no such endpoint or model (HTTP 404);
+ * - `not-openai`: the start-up check got a 200 that is not a JSON chat completion (an HTML page);
  * - `unreachable`: no connection (refused, unknown host, timed out);
  * - `config`: LLM features asked for without configuration;
  * - `rate-limit` (429), `server` (5xx), `bad-request` (other 4xx), `bad-output` (no text,
  *   wrong vector count), `replay-miss` (no recorded fixture).
  */
-export type LlmFailure = 'auth' | 'not-found' | 'unreachable' | 'config' | 'rate-limit' | 'server' | 'bad-request' | 'bad-output' | 'replay-miss';
+export type LlmFailure = 'auth' | 'not-found' | 'not-openai' | 'unreachable' | 'config' | 'rate-limit' | 'server' | 'bad-request' | 'bad-output' | 'replay-miss';
 
 /** Failures that no retry or later call can fix: the run must stop (exit 2) rather than count them. */
-const FATAL_LLM_FAILURES: readonly LlmFailure[] = ['auth', 'not-found', 'unreachable', 'config'];
+const FATAL_LLM_FAILURES: readonly LlmFailure[] = ['auth', 'not-found', 'not-openai', 'unreachable', 'config'];
 
 /** An LLM call failed, or LLM features were asked for without configuration (code `llm`). */
 export class LlmError extends FarmaError {

@@ -41,9 +41,84 @@ export interface LlmClient {
    * One tiny chat completion (at most 1 token), sent straight to the server and never recorded,
    * to find a dead endpoint before a run starts. Resolves at once in `replay` mode, and also
    * when the server is only busy or failing (429, 5xx): the run then counts its errors.
-   * @throws LlmError whose `failure` is `auth`, `not-found` or `unreachable`.
+   * @throws LlmError whose `failure` is `auth`, `not-found` or `unreachable`, or `not-openai` when a
+   *   200 reply is not a JSON chat completion with at least one choice (an HTML page, `{}`, an empty
+   *   `choices` list, truncated JSON).
    */
   preflight?(): Promise<void>;
+  /**
+   * Live calls so far (`complete` and `embed` that reached the server or the fixture store, not
+   * `preflight`) and how many of them threw, with the first error's redacted message: a run in
+   * which every call failed measured nothing (issue 22.6).
+   */
+  readonly calls?: LlmCallTally;
+}
+
+/** See {@link LlmClient.calls}. */
+export interface LlmCallTally {
+  total: number;
+  failed: number;
+  firstError?: string;
+}
+
+/** Most bytes of one reply that are read (a chat completion or a batch of embeddings is far smaller). */
+const MAX_REPLY_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A `fetch` for the SDK that bounds the whole request, body included, by `timeoutMs` (the SDK's
+ * own timeout stops at the headers, so a server that sends headers and never ends the body
+ * would hang the run: issue 22.7), and reads at most {@link MAX_REPLY_BYTES}. The body is read
+ * here in full and handed on as a buffered `Response`. A timeout rejects with an `AbortError`,
+ * which the SDK retries and then reports as `APIConnectionTimeoutError`.
+ */
+function boundedFetch(timeoutMs: number): typeof fetch {
+  return async (input, init) => {
+    const ctl = new AbortController();
+    const outer = init?.signal ?? undefined;
+    const onAbort = (): void => ctl.abort(outer?.reason);
+    outer?.addEventListener('abort', onAbort, { once: true });
+    const timer = setTimeout(() => ctl.abort(new DOMException(`no complete reply within ${timeoutMs} ms (timed out)`, 'AbortError')), timeoutMs);
+    try {
+      const res = await fetch(input, { ...init, signal: ctl.signal });
+      const chunks: Uint8Array[] = [];
+      let size = 0;
+      if (res.body) {
+        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+          size += chunk.byteLength;
+          if (size > MAX_REPLY_BYTES) {
+            ctl.abort();
+            throw new Error(`the reply is larger than ${MAX_REPLY_BYTES} bytes`);
+          }
+          chunks.push(chunk);
+        }
+      }
+      const body = res.status === 204 || res.status === 304 ? null : Buffer.concat(chunks);
+      return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+    } finally {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', onAbort);
+    }
+  };
+}
+
+/** Whether `res` has the shape of a chat completion: an object with a non-empty `choices` list whose first item has a `message`. */
+function isChatCompletion(res: unknown): boolean {
+  const choices = (res as { choices?: unknown } | null)?.choices;
+  if (typeof res !== 'object' || !Array.isArray(choices) || choices.length === 0) return false;
+  const message = (choices[0] as { message?: unknown } | null)?.message;
+  return typeof message === 'object' && message !== null;
+}
+
+/** A short description of a reply that is not a chat completion (never its full text). */
+function describeReply(res: unknown, contentType: string | null): string {
+  const type = contentType ? `content-type ${contentType}` : 'no content-type';
+  if (typeof res === 'string') return `${type}, ${res.length} characters of text starting ${JSON.stringify(res.trim().slice(0, 40))}`;
+  if (typeof res === 'object' && res !== null) {
+    const choices = (res as { choices?: unknown }).choices;
+    const what = Array.isArray(choices) ? (choices.length === 0 ? 'an empty "choices" list' : 'a "choices" item with no "message"') : 'no "choices" list';
+    return `${type}, a JSON ${Array.isArray(res) ? 'array' : 'object'} with ${what}`;
+  }
+  return `${type}, ${typeof res}`;
 }
 
 /** Classifies an SDK error: HTTP status first, then the connection error's code or name. */
@@ -100,6 +175,7 @@ export function createLlmClient(config: LlmConfig, options: LlmClientOptions = {
       apiKey: config.apiKey,
       timeout: config.timeoutMs,
       maxRetries: config.maxRetries,
+      fetch: boundedFetch(config.timeoutMs),
     }));
 
   /** Runs `call` per mode, with fixture lookup/storage around it. */
@@ -150,23 +226,54 @@ export function createLlmClient(config: LlmConfig, options: LlmClientOptions = {
     return new LlmError(`${what} failed${status}: ${message}${hint}`, { cause, failure });
   }
 
+  const calls: LlmCallTally = { total: 0, failed: 0 };
+  /** Counts one call of `run` in {@link calls}, and its failure. */
+  async function counted<T>(run: () => Promise<T>): Promise<T> {
+    calls.total += 1;
+    try {
+      return await run();
+    } catch (err) {
+      calls.failed += 1;
+      calls.firstError ??= redact(err instanceof Error ? err.message : String(err));
+      throw err;
+    }
+  }
+
   return {
     mode,
     model: config.model,
+    calls,
     async preflight() {
       if (mode === 'replay') return;
+      const what = `LLM check of ${redact(config.baseURL)} (model "${config.model}")`;
+      let reply: { data: unknown; response: Response };
       try {
-        await api().chat.completions.create({ model: config.model, messages: [{ role: 'user', content: 'Reply with OK.' }], temperature: 0, max_tokens: 1 });
+        reply = await api().chat.completions.create({ model: config.model, messages: [{ role: 'user', content: 'Reply with OK.' }], temperature: 0, max_tokens: 1 }).withResponse();
       } catch (err) {
-        const e = wrap(`LLM check of ${redact(config.baseURL)} (model "${config.model}")`, err);
-        // A busy or failing server (429, 5xx) may recover: the run goes on and counts its errors.
+        const e = wrap(what, err);
+        // A 200 whose body the SDK cannot parse (truncated or broken JSON) is no model either.
+        if (e.failure === 'bad-output') {
+          throw new LlmError(`${what} failed: the reply is not an OpenAI chat completion (the body is not valid JSON: ${e.message.replace(/^.*? failed: /, '')})`, { cause: e, failure: 'not-openai' });
+        }
         if (isFatalLlmError(e)) throw e;
+        // A busy or failing server (429, 5xx) may recover: the run goes on and counts its errors.
+        return;
+      }
+      // A 200 from a web server, a proxy's login page or a health endpoint is not a model (issue 22.6):
+      // the check needs a JSON chat completion with at least one choice.
+      const contentType = reply.response.headers.get('content-type');
+      if (!/\bjson\b/i.test(contentType ?? '') || !isChatCompletion(reply.data)) {
+        throw new LlmError(
+          `${what} failed: the reply is not an OpenAI chat completion (${redact(describeReply(reply.data, contentType))}); ` +
+            'check that OPENAI_BASE_URL points at an OpenAI-compatible API, including its /v1 prefix',
+          { failure: 'not-openai' },
+        );
       }
     },
     async complete(messages, opts = {}) {
       const role = opts.role ?? DEFAULT_ROLE;
       const msgs = messages.map((m) => ({ role: m.role, content: m.content }));
-      return through({ kind: 'chat', role, model: config.model, messages: msgs }, async () => {
+      return counted(() => through({ kind: 'chat', role, model: config.model, messages: msgs }, async () => {
         let res: OpenAI.Chat.Completions.ChatCompletion;
         try {
           res = await api().chat.completions.create({
@@ -183,12 +290,12 @@ export function createLlmClient(config: LlmConfig, options: LlmClientOptions = {
           throw new LlmError(`LLM chat completion (role "${role}", model "${config.model}") returned no text`, { failure: 'bad-output' });
         }
         return redact(content);
-      });
+      }));
     },
     async embed(texts) {
       if (texts.length === 0) return [];
       const input = [...texts];
-      return through({ kind: 'embedding', role: EMBED_ROLE, model: embeddingModel, input }, async () => {
+      return counted(() => through({ kind: 'embedding', role: EMBED_ROLE, model: embeddingModel, input }, async () => {
         let res: OpenAI.Embeddings.CreateEmbeddingResponse;
         try {
           res = await api().embeddings.create({ model: embeddingModel, input, encoding_format: 'float' });
@@ -200,7 +307,25 @@ export function createLlmClient(config: LlmConfig, options: LlmClientOptions = {
           throw new LlmError(`LLM embedding (model "${embeddingModel}") returned ${rows.length} vectors for ${input.length} texts`, { failure: 'bad-output' });
         }
         return rows;
-      });
+      }));
     },
   };
+}
+
+/**
+ * Throws when `client` made at least one call and every one of them failed: such a run measured
+ * nothing from the model (each failure was counted as an error or an unparseable answer), so it
+ * must not end as a success (issue 22.6). `after` says what was already written.
+ * @throws LlmError (exit 2) naming the count and the first error.
+ * @example
+ * const rows = await runLlmFamily({ ...o, client });
+ * assertSomeLlmCallSucceeded(client, 'the report is written');
+ */
+export function assertSomeLlmCallSucceeded(client: LlmClient | undefined, after?: string): void {
+  const t = client?.calls;
+  if (t === undefined || t.total === 0 || t.failed < t.total) return;
+  throw new LlmError(
+    `every one of the ${t.total} LLM calls failed (first: ${t.firstError ?? 'unknown error'}), so nothing was measured from the model${after ? `; ${after}` : ''}`,
+    { failure: 'server' },
+  );
 }

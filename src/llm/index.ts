@@ -15,8 +15,8 @@ export {
 } from './config.js';
 export type { LlmConfig,   } from './config.js';
 ;
-export { createLlmClient } from './client.js';
-export type { LlmClient,  LlmMode,  } from './client.js';
+export { assertSomeLlmCallSucceeded, createLlmClient } from './client.js';
+export type { LlmCallTally, LlmClient,  LlmMode,  } from './client.js';
 export { FixtureStore, fixtureKey, DEFAULT_FIXTURE_DIR } from './fixtures.js';
 ;
 export { llmParaphrase,   } from './paraphrase.js';

@@ -11,7 +11,7 @@ import { DOMAINS, FarmaError, UsageError, type DomainId } from '../../domain/ind
 import { createGuard } from '../../guards/registry.js';
 import { LAYER_IDS, createSentinel, type LayerId } from '../../guards/sentinel/index.js';
 import { consensusFilter, consensusFilterAsync, createAMemGuard } from '../../guards/amemguard/index.js';
-import { createLlmClient, llmConfigFromEnv, type LlmClient } from '../../llm/index.js';
+import { assertSomeLlmCallSucceeded, createLlmClient, llmConfigFromEnv, type LlmClient } from '../../llm/index.js';
 import { llmPlanner, plainRetrieve, surrogatePlanner, type Planner } from '../../agents/index.js';
 import {
   guardRetrieve,
@@ -130,7 +130,8 @@ export type EvalCommandResult = EvalCampaignResult;
  * Runs the evaluation and writes `eval.md` and `eval.json` into the report directory.
  * @throws UsageError when `--planner llm` is asked for with no LLM configuration (the reason
  *   names the missing variables); LlmError when the configured endpoint refuses the key, has no
- *   such model or URL, or cannot be reached (checked before anything runs, and on any later call);
+ *   such model or URL, cannot be reached or does not answer chat completions (checked before
+ *   anything runs, and on any later call), and after the run when every LLM call failed;
  *   StoreError/TemplateError from the parts.
  */
 export async function runEvalCommand(o: EvalCommandOptions): Promise<EvalCommandResult> {
@@ -158,7 +159,7 @@ export async function runEvalCommand(o: EvalCommandOptions): Promise<EvalCommand
     sweep: { domain: 'ehr', cycles: Array.from({ length: o.sweepMax + 1 }, (_, i) => i) },
   };
   const command = `farma-fuzz eval --planner ${o.planner} --trials ${o.trials} --seeds ${o.seeds} --cycles ${o.cycles} --k ${o.k} --seed ${o.seed}`;
-  return runEvalCampaign({
+  const result = await runEvalCampaign({
     settings,
     planner,
     defenses: tableDefenses(client),
@@ -170,6 +171,10 @@ export async function runEvalCommand(o: EvalCommandOptions): Promise<EvalCommand
     progress: createProgress(!o.quiet),
     logCells: !o.quiet && !process.stderr.isTTY,
   });
+  // The planner and the judge count a failed call as an unparseable answer or a fail-closed
+  // verdict; when every call failed, the tables measured the endpoint's failure, not the model.
+  assertSomeLlmCallSucceeded(client, `the tables in ${path.join(outDir, 'eval.md')} count each failure as unparseable or fail-closed and measure nothing`);
+  return result;
 }
 
 /**

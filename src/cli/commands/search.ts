@@ -6,7 +6,8 @@
  * a function of the budget (Wilson 95%), the minimal operator sets, and the templates that
  * resist. Writes `reports/search-<date>-<time>-<guard>-<mode>-<strategy>-<budget>-<seed>/search.md|json`.
  * With `--llm` it also runs the LLM paraphrase family, or says why that family is off.
- * Exit code 0 (a search finding is a measurement, not a failed invariant); 2 on usage errors;
+ * Exit code 0 (a search finding is a measurement, not a failed invariant); 2 on usage errors and
+ * when every LLM call of `--llm` failed;
  * 4 when every start case got a guard error unmutated (nothing could be searched).
  */
 import { UsageError } from '../../domain/errors.js';
@@ -24,6 +25,7 @@ import type { LlmFamilyRow } from '../../report/search.js';
 import { START_FAMILIES, type StartFamily } from '../../../generators/adaptive.js';
 import { parseGuardOptionFlags } from '../../guards/guard-options.js';
 import { llmFamilyAvailability } from '../../../generators/llm-paraphrase.js';
+import { assertSomeLlmCallSucceeded } from '../../llm/index.js';
 import { runLlmFamily, runSearch, writeSearchReport } from '../../campaign/search.js';
 import { loadGuard, parseList, parseSeed, positiveInt, reportsDir, writableDir } from '../context.js';
 import { versions } from '../../campaign/versions.js';
@@ -122,6 +124,8 @@ export function registerSearchCommand(program: Command, exit: (code: number) => 
           exit(4);
           return;
         }
+        // Each failed paraphrase is counted as a model error; when every call failed, the LLM family measured nothing.
+        if (avail) assertSomeLlmCallSucceeded(avail.client, `the report ${path.join(outDir, 'search.md')} counts each failure as a model error`);
         exit(0);
       } finally {
         await guard.close?.();
