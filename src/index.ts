@@ -54,3 +54,8 @@ export type { WilsonInterval } from './metrics/index.js';
 export { buildReport } from './report/model.js';
 export type { ReportData } from './report/model.js';
 export { renderMarkdown } from './report/markdown.js';
+export { compareReports, configDifferences, describeDifferences, renderComparisonText } from './report/compare.js';
+export type { Comparison, ConfigDifference, OperatorRow, RateChange, RateRow, ReportSide, SignatureRow } from './report/compare.js';
+export { parseReportJson } from './report/report-file.js';
+export { fisherExact, holmAdjust } from './metrics/fisher-exact.js';
+export type { Proportion } from './metrics/fisher-exact.js';

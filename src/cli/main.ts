@@ -21,6 +21,7 @@ import { registerCheckCommand } from './commands/check.js';
 import { registerFprCommand } from './commands/fpr.js';
 import { registerImportCommand } from './commands/import.js';
 import { registerMergeReportsCommand } from './commands/merge-reports.js';
+import { registerCompareCommand } from './commands/compare.js';
 import { registerListCommand } from './commands/list.js';
 
 /**
@@ -66,7 +67,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .addHelpText('after', `\n${EXIT_CODES_HELP}`)
     .exitOverride();
   // Each command is registered by its own module (src/cli/commands/), in the order --help lists them.
-  for (const register of [registerFuzzCommand, registerReplayCommand, registerCheckCommand, registerFprCommand, registerImportCommand, registerMergeReportsCommand, registerListCommand]) register(program, exit);
+  for (const register of [registerFuzzCommand, registerReplayCommand, registerCheckCommand, registerFprCommand, registerImportCommand, registerMergeReportsCommand, registerCompareCommand, registerListCommand]) register(program, exit);
   return program;
 }
 

@@ -1,0 +1,97 @@
+/**
+ * `farma-fuzz compare <reportA> <reportB>`: what changed from run A (before: version 1 of a
+ * guard) to run B (after): each rate with Fisher's exact test, counterexamples new, gone and
+ * still open by signature, operators that started or stopped getting through
+ * (`src/report/compare.ts`). Refuses reports of different configurations unless
+ * `--allow-config-diff`, naming every field that differs.
+ *
+ * Exit codes: 0 compared, B not significantly worse in any rate; 1 B significantly worse in
+ * at least one rate; 2 the configurations differ (without --allow-config-diff) or a bad flag;
+ * 3 a report is missing, unreadable or not a farma-fuzz report.json.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { InputError, UsageError } from '../../domain/errors.js';
+import type { ReportData } from '../../report/model.js';
+import { EXIT } from '../exit-codes.js';
+
+/** Reads and checks a report: a report.json, or a report folder holding one. @throws InputError naming the path. */
+async function readReport(given: string, role: string): Promise<{ report: ReportData; file: string }> {
+  let file = path.resolve(given);
+  let st;
+  try {
+    st = statSync(file);
+  } catch {
+    throw new InputError(`${role}: no such file or folder (give the report.json of a fuzz run, or its report folder)`, { file: given });
+  }
+  if (st.isDirectory()) {
+    file = path.join(file, 'report.json');
+    try {
+      statSync(file);
+    } catch {
+      throw new InputError(`${role}: this folder holds no report.json (give the report folder of a fuzz or merge-reports run)`, { file: given });
+    }
+  }
+  const shown = path.relative(process.cwd(), file) || file;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (cause) {
+    throw new InputError(`cannot read ${role}: ${cause instanceof Error ? cause.message : String(cause)}`, { file: shown }, { cause });
+  }
+  const { parseReportJson } = await import('../../report/report-file.js');
+  return { report: parseReportJson(text, shown), file: shown };
+}
+
+function parseAlpha(value: string): number {
+  const n = value.trim() === '' ? Number.NaN : Number(value);
+  if (!(n > 0 && n < 1)) throw new UsageError(`--alpha must be a significance level in (0,1), got "${value}"`);
+  return n;
+}
+
+/** The refusal when configurations differ, naming each difference and the flag. */
+function configRefusal(differences: ReadonlyArray<{ key: string; a: string; b: string }>, flag = '--allow-config-diff'): string {
+  const lines = differences.map((d) => `  ${d.key}: ${d.a} in A, ${d.b} in B`);
+  return `the two reports come from different configurations, so a change of rate may come from the configuration rather than the guard:\n${lines.join('\n')}\nPass ${flag} to compare them anyway (a guard author comparing two versions of a guard usually means to); the differences are then printed above the table.`;
+}
+
+/** Registers `compare` on the program. */
+export function registerCompareCommand(program: Command, exit: (code: number) => void): Command {
+  return program
+    .command('compare')
+    .description('compare two fuzz reports, A (before) and B (after): each rate with Fisher\'s exact test, counterexamples new, gone and still open, operators that started or stopped getting through')
+    .argument('<reportA>', 'report.json of the earlier run (or its report folder)')
+    .argument('<reportB>', 'report.json of the later run (or its report folder)')
+    .option('--allow-config-diff', 'compare reports whose configurations differ (guard, guard options, seed, runs, domains, families, versions); the differences are printed')
+    .option('--alpha <p>', 'significance level on Holm-adjusted p-values for calling a rate better or worse', '0.05')
+    .option('--json', 'print the comparison as one JSON object on stdout instead of the tables')
+    .addHelpText(
+      'after',
+      `
+Rates: each cell's bypass rate (forged families) or FPR (benign, benign-stress), each real
+set's FPR, and the attack success rate in attack mode; lower is better for all. Each change
+is tested with Fisher's exact test (two-sided) on the two proportions, and called better or
+worse when its Holm-adjusted p-value is below --alpha.
+
+Exit codes of compare:
+  0  compared: B is not significantly worse than A in any rate
+  1  B is significantly worse than A in at least one rate
+  2  the configurations differ and --allow-config-diff was not given (each difference is named), or a bad flag
+  3  a report is missing, unreadable, not JSON or not a farma-fuzz report.json (the file and key are named)
+
+Example:
+  farma-fuzz compare reports/v1/report.json reports/v2 --allow-config-diff`,
+    )
+    .action(async (fileA: string, fileB: string, opts: { allowConfigDiff?: boolean; alpha: string; json?: boolean }) => {
+      const alpha = parseAlpha(opts.alpha);
+      const a = await readReport(fileA, 'report A');
+      const b = await readReport(fileB, 'report B');
+      const { compareReports, configDifferences, renderComparisonText } = await import('../../report/compare.js');
+      const differences = configDifferences(a.report, b.report);
+      if (differences.length > 0 && opts.allowConfigDiff !== true) throw new UsageError(`compare: ${configRefusal(differences)}`);
+      const c = compareReports(a.report, b.report, { alpha, fileA: a.file, fileB: b.file });
+      process.stdout.write(opts.json === true ? `${JSON.stringify(c, null, 2)}\n` : `${renderComparisonText(c)}\n`);
+      exit(c.verdict.regressed ? EXIT.failed : EXIT.ok);
+    });
+}

@@ -1,0 +1,102 @@
+/**
+ * `farma-fuzz compare`: the refusal of different configurations (exit 2, each difference
+ * named) and --allow-config-diff, exit 1 when B is significantly worse, --json, and exit 3
+ * with the file (and line, or key) named for missing, malformed and foreign reports.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { cell, handReport } from '../report/fixture.js';
+import type { ReportData } from '../../src/report/model.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'farma-compare-'));
+afterEach(() => vi.restoreAllMocks());
+
+function write(name: string, r: unknown): string {
+  const file = path.join(dir, name);
+  writeFileSync(file, typeof r === 'string' ? r : JSON.stringify(r, null, 2));
+  return file;
+}
+
+const v1 = handReport([cell('ehr', 'seed', 300, 1000), cell('ehr', 'benign', 2, 1000)]);
+const better: ReportData = { ...structuredClone(v1), cells: [cell('ehr', 'seed', 100, 1000), cell('ehr', 'benign', 3, 1000)] };
+const worse: ReportData = { ...structuredClone(v1), cells: [cell('ehr', 'seed', 300, 1000), cell('ehr', 'benign', 40, 1000)] };
+const tuned: ReportData = structuredClone(better);
+tuned.config.guardOptions = { tauGuard: 0.25 };
+tuned.config.guardConfigHash = 'abc123';
+
+describe('farma-fuzz compare', () => {
+  it('exits 0 and prints the table when B is better', async () => {
+    const r = await runCli(['compare', write('v1.json', v1), write('better.json', better)]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\| ehr\/seed +\| bypass rate +\| 30\.0% \(300\/1000\) +\| 10\.0% \(100\/1000\) +\| −20\.0 pp +\| <0\.0001 +\| <0\.0001 +\| better +\|/);
+    expect(r.stdout).toContain('B is not significantly worse than A in any rate (better in 1 of 2).');
+  });
+
+  it('exits 1 when B is significantly worse in a rate', async () => {
+    const r = await runCli(['compare', write('v1.json', v1), write('worse.json', worse)]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/ehr\/benign .*\| worse +\|/);
+  });
+
+  it('refuses different configurations with exit 2, naming each difference, and compares them with --allow-config-diff', async () => {
+    const a = write('v1.json', v1);
+    const b = write('tuned.json', tuned);
+    const refused = await runCli(['compare', a, b]);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain('guardOptions.tauGuard: (absent) in A, 0.25 in B');
+    expect(refused.stderr).toContain('guardConfigHash: none in A, abc123 in B');
+    expect(refused.stderr).toContain('--allow-config-diff');
+    const allowed = await runCli(['compare', a, b, '--allow-config-diff']);
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toContain('configurations differ (allowed): guardConfigHash: none in A, abc123 in B; guardOptions.tauGuard: (absent) in A, 0.25 in B');
+  });
+
+  it('--json prints one JSON object with the rates, signatures, operators and differences', async () => {
+    const r = await runCli(['compare', write('v1.json', v1), write('tuned.json', tuned), '--allow-config-diff', '--json']);
+    expect(r.code).toBe(0);
+    const c = JSON.parse(r.stdout) as { rates: Array<{ name: string; change: string; p: number }>; configDifferences: unknown[]; counterexamples: Record<string, unknown[]>; alpha: number };
+    expect(c.alpha).toBe(0.05);
+    expect(c.rates.map((x) => [x.name, x.change])).toEqual([['ehr/seed', 'better'], ['ehr/benign', 'not significant']]);
+    expect(c.configDifferences).toHaveLength(2);
+    expect(Object.keys(c.counterexamples)).toEqual(['new', 'gone', 'open']);
+  });
+
+  it('takes a report folder for a report.json', async () => {
+    const folder = path.join(dir, 'run-v1');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, 'report.json'), JSON.stringify(v1));
+    const r = await runCli(['compare', folder, write('better.json', better)]);
+    expect(r.code).toBe(0);
+  });
+
+  it.each([
+    ['a missing file', () => path.join(dir, 'nope.json'), /nope\.json: report A: no such file or folder/],
+    ['a folder without report.json', () => mkdtempSync(path.join(dir, 'empty-')), /report A: this folder holds no report\.json/],
+    ['broken JSON, with its line and column', () => write('broken.json', '{\n  "tool": {"name": "farma-fuzz",\n  oops\n}'), /broken\.json: not valid JSON at line 3, column 3/],
+    ['a JSON array', () => write('array.json', '[1,2]'), /array\.json: not a farma-fuzz report: expected a JSON object/],
+    ['a shard blob', () => write('blob.json', { format: 'farma-fuzz-shard', shard: { index: 1, total: 2 }, outcome: {} }), /blob\.json: this is a shard blob .* merge-reports first/],
+    ['another tool\'s JSON', () => write('other.json', { results: [] }), /other\.json: not a farma-fuzz report: no "tool"/],
+    ['a report with a bad field, by key path', () => write('badkey.json', { ...v1, cells: [{ ...v1.cells[0], runs: 'many' }] }), /badkey\.json: not a readable farma-fuzz report: cells\[0\]\.runs: /],
+  ])('exits 3 on %s', async (_what, file, message) => {
+    const r = await runCli(['compare', file(), write('better.json', better)]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+  });
+
+  it('exits 2 on a bad --alpha', async () => {
+    const r = await runCli(['compare', write('v1.json', v1), write('better.json', better), '--alpha', '2']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--alpha must be a significance level in \(0,1\), got "2"/);
+  });
+
+  it('documents its exit codes in --help', async () => {
+    const r = await runCli(['compare', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Exit codes of compare:[\s\S]*1 {2}B is significantly worse/);
+  });
+});
