@@ -143,8 +143,6 @@ function redactDeep<T>(value: T): T {
   return redactDeepIn(value);
 }
 
-;
-
 const nonEmpty = (o: Record<string, unknown> | undefined): o is Record<string, unknown> => o !== undefined && Object.keys(o).length > 0;
 
 /** The corpus file of this guard configuration: `<guard>.jsonl`, or `<guard>.opts-<hash>.jsonl` with guard options. */

@@ -8,4 +8,3 @@ export * from './store-context.js';
 export * from './errors.js';
 export * from './keys.js';
 export * from './package-root.js';
-;

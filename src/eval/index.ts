@@ -1,14 +1,11 @@
 /** Public surface of the evaluation (paper §V), listed one by one. */
 export { differentialOutcome, classifyAction, emptyOutcomeCounts, DIFFERENTIAL_OUTCOMES } from './differential.js';
-export type { ActionClass,  } from './differential.js';
-export type {   AttackSource, BenignSource, Defense } from './eval-inputs.js';
+export type { ActionClass } from './differential.js';
+export type { AttackSource, BenignSource, Defense } from './eval-inputs.js';
 export { guardRetrieve, setFilterRetrieve } from './retrieve-paths.js';
-;
-;
 export { runTrial } from './trial.js';
-;
-export { runEvaluation,   } from './run-eval.js';
-export type { EvalSettings,  EvalResult, CellResult,   FprSet, AblationRow, AblationVariant,  } from './run-eval.js';
+export { runEvaluation } from './run-eval.js';
+export type { EvalSettings, EvalResult, CellResult, FprSet, AblationRow, AblationVariant } from './run-eval.js';
 export {
   renderEvalMarkdown,
   renderDefenseTable,

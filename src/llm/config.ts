@@ -109,7 +109,7 @@ export function llmConfigFromEnv(env: Env = process.env): LlmConfigResult {
 }
 
 // Secret redaction lives in src/domain/secrets.ts (guards' text needs it too); re-exported here.
-export {     redactDeep, redactSecrets,  } from '../domain/secrets.js';
+export { redactDeep, redactSecrets } from '../domain/secrets.js';
 
 /**
  * A config for `replay` mode when no server is configured: only `model` (and the embedding
