@@ -201,7 +201,8 @@ export interface AdaptiveNeighbours {
  * discarded ones in `.stats`. Cases already at `maxOperators` (default 8) get no neighbours.
  * A case this function did not produce counts as a base with no operators.
  * @throws UsageError for an empty operator list.
- * @example const nb = adaptiveNeighbours('ehr'); searchBypass({ ..., start, mutate: nb }); nb.stats.discarded
+ * Internal to the search engine (not exported by `farma-fuzz/generators`).
+ * @example const nb = adaptiveNeighbours('ehr'); nb(start, { nextInt: (n) => n - 1 }).length // <= 6; nb.stats.discarded
  */
 export function adaptiveNeighbours(
   domain: DomainId,

@@ -15,6 +15,7 @@ import { FAMILY_IDS, type FamilyId } from './family-ids.js';
 
 export { FAMILY_IDS, type FamilyId };
 
+/** A family of the registry: the label of its cases, a description, and its arbitrary per domain. */
 export interface FamilySpec {
   label: Label;
   description: string;
@@ -22,6 +23,7 @@ export interface FamilySpec {
   arbitrary: (domain: DomainId) => fc.Arbitrary<FuzzCase>;
 }
 
+/** Every built-in family by id, with its label, description and arbitrary. */
 export const FAMILY_REGISTRY = {
   seed: {
     label: 'forged',
@@ -59,12 +61,15 @@ export const FAMILY_REGISTRY = {
     arbitrary: (domain) => benignInTrajectory(domain, { stress: true }).map((c) => ({ ...c, truth: { ...c.truth, family: 'benign-stress' } })),
   },
 } as const satisfies Record<FamilyId, FamilySpec>;
+/** The built-in domain ids (the same list as `DOMAINS`). */
 export const DOMAIN_IDS: readonly DomainId[] = DOMAINS;
 
+/** True when `id` names a family of `FAMILY_REGISTRY`. */
 export function isFamilyId(id: string): id is FamilyId {
   return Object.hasOwn(FAMILY_REGISTRY, id);
 }
 
+/** True when `id` names a built-in domain. */
 export function isDomainId(id: string): id is DomainId {
   return (DOMAINS as readonly string[]).includes(id);
 }

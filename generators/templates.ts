@@ -30,6 +30,7 @@ export interface TemplateMeta {
   [key: string]: unknown;
 }
 
+/** A template file compiled by handlebars, with its id, domain, family, name, file, meta and slots. */
 export interface CompiledTemplate {
   /** `<domain>/<family>/<name>` */
   id: string;

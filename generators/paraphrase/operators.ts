@@ -109,6 +109,7 @@ export const OPERATORS = {
   'count-dated': V.countDated,
 } as const satisfies Record<string, Operator>;
 
+/** The id of a registered paraphrase operator (a key of `OPERATORS`). */
 export type OperatorId = keyof typeof OPERATORS;
 
 /** Operator ids in registry order (simplest-first order for `fc.constantFrom`). */

@@ -5,10 +5,12 @@
 
 /** The two parts of the persistent memory store (paper §II-A). */
 export const STORE_NAMES = ['reasoning', 'general'] as const;
+/** `reasoning` or `general`: the store an entry is written to. */
 export type StoreName = (typeof STORE_NAMES)[number];
 
 /** Declared sources that SENTINEL's provenance layer recognises (paper §IV-B). */
 export const KNOWN_SOURCES = ['SYSTEM', 'AGENT', 'TOOL', 'EXTERNAL'] as const;
+/** One of `KNOWN_SOURCES`. */
 export type KnownSource = (typeof KNOWN_SOURCES)[number];
 /** Any other string is allowed and counts as an unknown source. */
 export type Source = KnownSource | (string & {});
@@ -20,7 +22,9 @@ export const KNOWN_TRUST_LABELS = ['VERIFIED', 'UNVERIFIED'] as const;
 export const REASONING_TRACE_TYPES = ['decision_log', 'thought_chain', 'reflection', 'rationale'] as const;
 /** Trace types that belong to the general store (paper §II-A). */
 export const GENERAL_TRACE_TYPES = ['observation', 'fact', 'experience', 'example', 'tool_output'] as const;
+/** Every known trace type: the reasoning ones, then the general ones. */
 export const TRACE_TYPES = [...REASONING_TRACE_TYPES, ...GENERAL_TRACE_TYPES] as const;
+/** One of `TRACE_TYPES`. */
 export type KnownTraceType = (typeof TRACE_TYPES)[number];
 /** Other values are allowed (DESIGN.md). */
 export type TraceType = KnownTraceType | (string & {});

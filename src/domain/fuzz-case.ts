@@ -5,14 +5,18 @@
  */
 import type { MemoryEntry } from './entry.js';
 
+/** The ground truth of a case: `benign` must be admitted, `forged` must be rejected. */
 export type Label = 'benign' | 'forged';
 
 /** Built-in families; other strings are allowed for user generators. */
 export const FAMILIES = ['seed', 'amplification', 'naive', 'adaptive', 'benign', 'benign-stress'] as const;
 type KnownFamily = (typeof FAMILIES)[number];
+/** A family id: one of `FAMILIES`, or a user generator's own string. */
 export type Family = KnownFamily | (string & {});
 
+/** The three built-in domains: EHR pipelines, ReAct question answering, and RAP shopping (paper §V-A). */
 export const DOMAINS = ['ehr', 'react-qa', 'rap'] as const;
+/** One of `DOMAINS`. */
 export type DomainId = (typeof DOMAINS)[number];
 
 /** What a forgery asserts (paper §III-B/C). */
@@ -25,6 +29,7 @@ export interface Claim {
   precedent?: number;
 }
 
+/** The ground truth the generator attached to a case: label, family, domain, template and, for forgeries, the claim. */
 export interface Truth {
   label: Label;
   family: Family;
@@ -73,6 +78,7 @@ export interface Truth {
   context?: { ownEpisode: number; repeat?: 'own' | 'other' | 'none'; groups?: { own: number; rival: number } };
 }
 
+/** One generated test case: the entry a guard checks, its ground truth, and the entries stored before it. */
 export interface FuzzCase {
   entry: MemoryEntry;
   truth: Truth;

@@ -46,6 +46,7 @@ export const EMPTY_STORE: StoreView = {
   search: () => [],
 };
 
+/** What a guard sees besides the entry: the path under test (`write` or `retrieve`) and a read-only view of the store. */
 export interface GuardContext {
   phase: Phase;
   store: StoreView;
@@ -66,6 +67,7 @@ export interface Guard {
   close?(): void | Promise<void>;
 }
 
+/** A guard whose `check` answers synchronously (`mode: 'sync'`); the engine then needs no event-loop turn per case. */
 export interface SyncGuard extends Guard {
   readonly mode: 'sync';
   check(entry: MemoryEntry, ctx: GuardContext): Verdict;

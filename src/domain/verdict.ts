@@ -5,6 +5,7 @@
  */
 
 export const DECISIONS = ['admit', 'reject', 'error'] as const;
+/** A guard's answer for one entry: `admit`, `reject`, or `error` (never counted as a rejection). */
 export type Decision = (typeof DECISIONS)[number];
 
 /** What one layer of a layered guard did with the entry. */
@@ -18,8 +19,17 @@ export interface LayerResult {
   reasons: string[];
 }
 
+/**
+ * Why a verdict is `error`: the guard `threw`, hit its `timeout`, answered `malformed`
+ * output, its process `crashed`, or it was `unavailable` (not reachable, or stopped after
+ * repeated failures, or closed).
+ */
 export type GuardErrorKind = 'threw' | 'timeout' | 'malformed' | 'crashed' | 'unavailable';
 
+/**
+ * What a guard decided for one entry, with its evidence (layer trace, signals, forgery
+ * score) and the time it took. The wire form is `getVerdictSchema()` (docs/guard-protocol.md).
+ */
 export interface Verdict {
   decision: Decision;
   /** The layer that decided (for `reject`, the rejecting layer; for `admit`, usually the last one run). */

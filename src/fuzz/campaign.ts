@@ -9,6 +9,7 @@ import type { Guard, Phase } from '../domain/guard.js';
 import type { ScratchStore } from './evaluate.js';
 import { runCell, type CellOutcome } from './property.js';
 
+/** One cell of a campaign: a domain, a family, its arbitrary, and optional cases tried first. */
 export interface CellSpec {
   domain: string;
   family: string;
@@ -16,6 +17,7 @@ export interface CellSpec {
   examples?: FuzzCase[];
 }
 
+/** Options of `runCampaign`: the guard, the cells, a scratch store, the path, runs per cell and the seed. */
 export interface CampaignOptions {
   guard: Guard;
   cells: CellSpec[];
@@ -45,6 +47,7 @@ export interface CampaignOptions {
   onCellEnd?: (outcome: CellOutcome, index: number) => void;
 }
 
+/** Every cell's outcome of one campaign, with its guard id, seed, path and time in ms. */
 export interface CampaignOutcome {
   guardId: string;
   seed: number;

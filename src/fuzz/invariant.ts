@@ -18,6 +18,7 @@ import type { Verdict } from '../domain/verdict.js';
 import { evaluateAsync, evaluateSync, type ScratchStore } from './evaluate.js';
 import { judge, propertyFor, type Judgement, type PropertyId } from './oracle.js';
 
+/** The property a case is judged by, the judgement, and the guard's verdict. */
 export interface InvariantResult {
   property: PropertyId;
   judgement: Judgement;

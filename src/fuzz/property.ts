@@ -38,6 +38,7 @@ export const DEFAULT_RECHECK = RUN_DEFAULTS.recheck;
 /** Default guard calls in flight for async guards (`--concurrency`); sync guards always use 1. */
 const DEFAULT_ASYNC_CONCURRENCY = RUN_DEFAULTS.asyncConcurrency;
 
+/** One failing case of a cell: the shrunk case, its verdict, what kind of finding it is once re-checked, and the fast-check seed and path that reproduce it. */
 export interface Counterexample {
   domain: string;
   family: string;
@@ -103,6 +104,7 @@ const BATCH_RUNS = 2000;
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+/** What one cell (domain × family) of a campaign found: its statistics, its counterexamples, whether the time limit cut it short, and its time in ms. */
 export interface CellOutcome {
   domain: string;
   family: string;

@@ -71,6 +71,7 @@ export interface ReplayOptions {
   timeoutMs?: number;
 }
 
+/** Result of `replayRecords`: one result per record and the count per status. */
 export interface ReplaySummary {
   results: ReplayResult[];
   counts: Record<ReplayStatus, number>;

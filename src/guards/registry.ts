@@ -8,6 +8,7 @@ import { createSentinel, LAYER_IDS, type LayerId, type SentinelConfig } from './
 import { amemguardFactory } from './amemguard/index.js';
 import { markTrustedGuard } from '../domain/trusted-guard.js';
 
+/** A built-in guard in `GUARDS`: a one-line description and its factory. */
 export interface GuardEntry {
   /** One line for `farma-fuzz guards` listings. */
   description: string;
@@ -61,6 +62,7 @@ export const GUARDS = {
   },
 } as const satisfies Record<string, GuardEntry>;
 
+/** The id of a built-in guard (a key of `GUARDS`). */
 export type BuiltinGuardId = keyof typeof GUARDS;
 
 /** True when `id` names a built-in guard. */

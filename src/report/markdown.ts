@@ -37,6 +37,7 @@ function gapPp(est: BenignTally, real: BenignTally): string {
   return g === undefined ? 'n/a' : `${(g * 100).toFixed(2)} pp`;
 }
 
+/** The Markdown report (`report.md`) of a report model. Pure; dates and timings come from `r`. */
 export function renderMarkdown(r: ReportData): string {
   const out: string[] = [];
   const c = r.config;

@@ -93,6 +93,7 @@ export interface RealSetFpr {
   rejected: Array<{ id: string; content: string; layer?: string; signals: string; reasons: string[] }>;
 }
 
+/** Everything a report shows (the shape of `report.json`); built by `buildReport`, rendered by `renderMarkdown`. */
 export interface ReportData {
   tool: { name: 'farma-fuzz'; version: string };
   generatedAt: string;

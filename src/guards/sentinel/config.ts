@@ -14,10 +14,12 @@ import { UsageError } from '../../domain/index.js';
 
 /** Layer ids, in pipeline order (paper §IV-A..E). */
 export const LAYER_IDS = ['L1-keyword', 'L2-provenance', 'L3-taint', 'L4-pattern-risk', 'L5-reasoning-guard'] as const;
+/** One of `LAYER_IDS`. */
 export type LayerId = (typeof LAYER_IDS)[number];
 
 /** Reasoning Guard signal ids (paper §IV-E). */
 export const SIGNAL_IDS = ['s1', 's2', 's3', 's4', 's5'] as const;
+/** One of `SIGNAL_IDS`. */
 export type SignalId = (typeof SIGNAL_IDS)[number];
 
 /** Integrity labels assigned by Layer 2 (paper §IV-B). */
@@ -37,6 +39,7 @@ export type RiskTransform =
 /** Which committed entries count as "matching" for s2 (reconstruction). */
 type PrecedentCountStore = 'reasoning' | 'general' | 'all';
 
+/** Every SENTINEL constant (docs/sentinel.md gives each value and its source); `DEFAULT_SENTINEL_CONFIG` is the paper's. */
 export interface SentinelConfig {
   /** Signal weights w1..w5, summing to 1 (paper §IV-E: 0.2 each). */
   weights: Readonly<Record<SignalId, number>>;
