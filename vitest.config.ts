@@ -1,15 +1,47 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import type { TestProjectInlineConfiguration } from 'vitest/config';
 
-// Under CI (CI=true, as .ci/run sets it) vitest also writes its JSON report, from which
-// .ci/run prints the plain "N passed, N failed" line.
+// Two test tiers, as vitest projects (README "Tests"):
+//   fast  `npm test`          about a minute on two cores; heavy property files draw a fixed
+//                             smaller sample (test/helpers/tier.ts), the slowest files wait
+//                             for the full tier.
+//   full  `npm run test:all`  every file with its full sample; .ci/run runs both.
+// Each project sets FARMA_TEST_TIER to its name, which test/helpers/tier.ts reads.
+// Without a --project flag (`npx vitest run test/x.test.ts`) only `fast` is defined, so one
+// file runs once, not once per tier; `--project full` runs it at the full sample.
+//
+// Under CI (CI=true, as .ci/run sets it) vitest also writes its JSON report to
+// FARMA_TEST_REPORT (default .tmp/vitest-report.json), from which .ci/run prints the plain
+// "N passed, N failed" line.
 const ci = process.env.CI === 'true' || process.env.CI === '1';
+const report = process.env.FARMA_TEST_REPORT ?? '.tmp/vitest-report.json';
+
+/**
+ * Files that run in the full tier only: each takes tens of seconds to minutes on a quiet
+ * two-core machine (per-file durations measured with vitest's JSON reporter, docs/results/).
+ * What they cover in the fast tier, if anything, is said next to each.
+ */
+export const FULL_TIER_ONLY: readonly string[] = [];
+
+const argv = process.argv.slice(2);
+const projectFlag = argv.some((a) => a === '--project' || a.startsWith('--project='));
+
+const tier = (name: 'fast' | 'full'): TestProjectInlineConfiguration => ({
+  extends: true,
+  test: {
+    name,
+    include: ['test/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, ...(name === 'fast' ? FULL_TIER_ONLY : [])],
+    env: { FARMA_TEST_TIER: name },
+  },
+});
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    reporters: ci ? ['default', ['json', { outputFile: '.tmp/vitest-report.json' }]] : ['default'],
+    projects: projectFlag ? [tier('fast'), tier('full')] : [tier('fast')],
+    reporters: ci ? ['default', ['json', { outputFile: report }]] : ['default'],
   },
 });

@@ -14,6 +14,10 @@ import { OPERATOR_GROUPS, PRESERVABLE } from '../../generators/paraphrase/operat
 import type { Operator, OperatorContext } from '../../generators/paraphrase/operator.js';
 import { claimPreserved } from '../../generators/paraphrase/claim-check.js';
 import { sampleForgedCases } from '../helpers/sample-entries.js';
+import { FAST, runs } from '../helpers/tier.js';
+
+// The fast tier (npm test) draws 8 generated cases and 3 choices per template; the full tier 40 and 12.
+const CHOICES = FAST ? 3 : 12;
 
 const forgedCase: fc.Arbitrary<FuzzCase> = fc.oneof(...DOMAINS.flatMap((d) => [seedTrace(d), amplificationChain(d, { maxSeeds: 3, maxCycles: 4 })]));
 
@@ -56,15 +60,15 @@ describe('operator registry', () => {
 describe.each(OPERATOR_IDS)('operator %s', (id) => {
   const op: Operator = OPERATORS[id];
 
-  test.prop([forgedCase, fc.nat({ max: 4095 })], { numRuns: 40 })('keeps the forged claim of generated attacks', (c, choice) => {
+  test.prop([forgedCase, fc.nat({ max: 4095 })], { numRuns: runs(40, 8) })('keeps the forged claim of generated attacks', (c, choice) => {
     const ctx = ctxOf(c);
     keeps(op, c.entry, asArray(op.apply(c.entry, choice, ctx)), ctx);
   });
 
-  test('keeps the claim of every sample template, for choices 0..11', () => {
+  test(`keeps the claim of every sample template, for choices 0..${CHOICES - 1}`, () => {
     for (const s of sampleForgedCases()) {
       const ctx: OperatorContext = { domain: s.domain, claim: s.claim, storeSize: 4 };
-      for (let choice = 0; choice < 12; choice++) keeps(op, s.entry, asArray(op.apply(s.entry, choice, ctx)), ctx);
+      for (let choice = 0; choice < CHOICES; choice++) keeps(op, s.entry, asArray(op.apply(s.entry, choice, ctx)), ctx);
     }
   });
 
