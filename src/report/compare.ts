@@ -65,6 +65,7 @@ export interface OperatorRow {
   status: 'started working' | 'stopped working' | 'still working' | 'never worked';
 }
 
+/** The result of `compareReports`: both sides, their configuration differences, every rate row with its test, counterexamples new/gone/open, operators, and the overall verdict. */
 export interface Comparison {
   a: ReportSide;
   b: ReportSide;
@@ -78,6 +79,7 @@ export interface Comparison {
   verdict: { better: number; worse: number; unchanged: number; regressed: boolean };
 }
 
+/** One of the two reports compared: its file, guard, guard configuration hash and date. */
 export interface ReportSide {
   /** The file it came from, as given. */
   file: string;

@@ -12,39 +12,41 @@ import * as generators from '../../generators/index.js';
 import { exportedNames } from '../helpers/exports.js';
 
 const API_VALUES = [
-    'CorpusError', 'DEFAULT_SENTINEL_CONFIG', 'DOMAINS', 'EMPTY_STORE', 'FAMILIES', 'FarmaError',
-    'GENERAL_TRACE_TYPES', 'GUARDS', 'GuardLoadError', 'InputError', 'KNOWN_SOURCES', 'LAYER_IDS',
-    'LlmError', 'MemoryStore', 'PROPERTIES', 'REASONING_TRACE_TYPES', 'SIGNAL_IDS', 'STORE_NAMES',
-    'StoreError', 'TRACE_TYPES', 'TemplateError', 'UsageError', 'appendRegressions', 'buildReport',
-    'caseId', 'checkInvariant', 'checkInvariantSync', 'consensusFilter', 'createAMemGuard',
-    'createGuard', 'createKeywordFilter', 'createNoDefense', 'createSentinel', 'errorVerdict',
-    'extractKeys', 'getVerdictSchema', 'judge', 'listGuards', 'loadBenignJsonl',
-    'loadCuratedBenign', 'loadReactThoughts', 'loadRegressions', 'parseVerdict', 'propertyFor',
-    'regressionFile', 'renderMarkdown', 'replayRecords', 'resolveGuard', 'rocAuc', 'runCampaign',
-    'sentinelConfigHash', 'thresholdSweep', 'wilson',
+   'CorpusError', 'DEFAULT_SENTINEL_CONFIG', 'DOMAINS', 'EMPTY_STORE', 'FAMILIES', 'FarmaError',
+   'GENERAL_TRACE_TYPES', 'GUARDS', 'GuardLoadError', 'InputError', 'KNOWN_SOURCES', 'LAYER_IDS',
+   'LlmError', 'MemoryStore', 'PROPERTIES', 'REASONING_TRACE_TYPES', 'SIGNAL_IDS', 'STORE_NAMES',
+   'StoreError', 'TRACE_TYPES', 'TemplateError', 'UsageError', 'appendRegressions', 'buildReport',
+   'caseId', 'checkInvariant', 'checkInvariantSync', 'compareReports', 'configDifferences',
+   'consensusFilter', 'createAMemGuard', 'createGuard', 'createKeywordFilter', 'createNoDefense',
+   'createSentinel', 'describeDifferences', 'errorVerdict', 'extractKeys', 'fisherExact',
+   'getVerdictSchema', 'holmAdjust', 'judge', 'listGuards', 'loadBenignJsonl', 'loadCuratedBenign',
+   'loadReactThoughts', 'loadRegressions', 'parseReportJson', 'parseVerdict', 'propertyFor',
+   'regressionFile', 'renderComparisonText', 'renderMarkdown', 'replayRecords', 'resolveGuard',
+   'rocAuc', 'runCampaign', 'sentinelConfigHash', 'thresholdSweep', 'wilson',
 ];
 const API_TYPES = [
-    'BuiltinGuardId', 'CampaignOptions', 'CampaignOutcome', 'CellOutcome', 'CellSpec', 'Claim',
-    'Counterexample', 'Decision', 'DomainId', 'Family', 'FuzzCase', 'Guard', 'GuardContext',
-    'GuardEntry', 'GuardErrorKind', 'GuardFactory', 'InvariantResult', 'Judgement', 'KnownSource',
-    'KnownTraceType', 'Label', 'LayerId', 'LayerResult', 'MemoryEntry', 'Phase', 'PropertyId',
-    'RegressionRecord', 'ReplayStatus', 'ReplaySummary', 'ReportData', 'ScratchStore',
-    'SentinelConfig', 'SignalId', 'Source', 'StoreName', 'StoreView', 'SyncGuard', 'TraceType',
-    'Truth', 'Verdict', 'WilsonInterval',
+   'BuiltinGuardId', 'CampaignOptions', 'CampaignOutcome', 'CellOutcome', 'CellSpec', 'Claim',
+   'Comparison', 'ConfigDifference', 'Counterexample', 'Decision', 'DomainId', 'Family', 'FuzzCase',
+   'Guard', 'GuardContext', 'GuardEntry', 'GuardErrorKind', 'GuardFactory', 'InvariantResult',
+   'Judgement', 'KnownSource', 'KnownTraceType', 'Label', 'LayerId', 'LayerResult', 'MemoryEntry',
+   'OperatorRow', 'Phase', 'PropertyId', 'Proportion', 'RateChange', 'RateRow', 'RegressionRecord',
+   'ReplayStatus', 'ReplaySummary', 'ReportData', 'ReportSide', 'ScratchStore', 'SentinelConfig',
+   'SignalId', 'SignatureRow', 'Source', 'StoreName', 'StoreView', 'SyncGuard', 'TraceType',
+   'Truth', 'Verdict', 'WilsonInterval',
 ];
 const GENERATOR_VALUES = [
-    'CLAIM_CHECKS', 'DOMAIN_IDS', 'FAMILY_IDS', 'FAMILY_REGISTRY', 'OPERATORS', 'OPERATOR_IDS',
-    'adaptiveAttack', 'amplificationChain', 'applyOperators', 'benignHistory', 'benignInTrajectory',
-    'benignStressTrace', 'benignTrace', 'benignTraceAnyDomain', 'buildAdaptiveCase',
-    'buildChainCase', 'buildNaiveCase', 'buildSeedCase', 'chainValue', 'claimOf', 'claimPreserved',
-    'compileTemplate', 'defaultTemplates', 'fakerValue', 'findClaim', 'isDomainId', 'isFamilyId',
-    'listOperators', 'llmFamilyAvailability', 'loadTemplates', 'naiveAttack', 'naiveValue',
-    'operatorChoiceArb', 'operatorGroupMap', 'renderAmplification', 'renderSeed',
-    'runLlmParaphraseFamily', 'seedTrace', 'seedValue',
+   'CLAIM_CHECKS', 'DOMAIN_IDS', 'FAMILY_IDS', 'FAMILY_REGISTRY', 'OPERATORS', 'OPERATOR_IDS',
+   'adaptiveAttack', 'amplificationChain', 'applyOperators', 'benignHistory', 'benignInTrajectory',
+   'benignStressTrace', 'benignTrace', 'benignTraceAnyDomain', 'buildAdaptiveCase',
+   'buildChainCase', 'buildNaiveCase', 'buildSeedCase', 'chainValue', 'claimOf', 'claimPreserved',
+   'compileTemplate', 'defaultTemplates', 'fakerValue', 'findClaim', 'isDomainId', 'isFamilyId',
+   'listOperators', 'llmFamilyAvailability', 'loadTemplates', 'naiveAttack', 'naiveValue',
+   'operatorChoiceArb', 'operatorGroupMap', 'renderAmplification', 'renderSeed',
+   'runLlmParaphraseFamily', 'seedTrace', 'seedValue',
 ];
 const GENERATOR_TYPES = [
-    'AmplificationOptions', 'AttackOptions', 'ChainValue', 'CompiledTemplate', 'EntryValue',
-    'FamilyId', 'FamilySpec', 'OperatorChoice', 'OperatorId', 'TemplateMeta', 'TemplateSet',
+   'AmplificationOptions', 'AttackOptions', 'ChainValue', 'CompiledTemplate', 'EntryValue',
+   'FamilyId', 'FamilySpec', 'OperatorChoice', 'OperatorId', 'TemplateMeta', 'TemplateSet',
 ];
 
 const sorted = (xs: Iterable<string>): string[] => [...xs].sort();
