@@ -19,6 +19,12 @@ export function reportsDir(): string {
 const BUILTIN_GUARD_IDS = Object.keys(GUARDS);
 
 /**
+ * Set once code farma-fuzz does not own may run (a module, HTTP or exec guard, a config file):
+ * an uncaught exception is then counted as a guard error (exit 4), not an internal one (main.ts).
+ */
+export const foreignCode = { loaded: false };
+
+/**
  * Resolves `--guard` (built-in id, module path, http(s) URL or exec:CMD).
  * @throws GuardLoadError as resolveGuard; UsageError when a module, HTTP or exec guard
  *   claims the id of a built-in guard (it would write into that guard's corpus).
@@ -31,6 +37,7 @@ export async function loadGuard(spec: string, timeoutMs?: number, guardOptions?:
   }
   // guard-options.ts holds zod schemas: loaded only when options were given.
   const options = given && isBuiltinGuardId(spec) ? (await import('../guards/guard-options.js')).validateGuardOptions(spec, guardOptions) : undefined;
+  if (guardSpecKind(spec) !== 'builtin') foreignCode.loaded = true;
   if (guardSpecKind(spec) === 'module') routeConsoleToStderr();
   const headers = guardSpecKind(spec) === 'http' ? guardHeadersFromEnv(process.env) : undefined;
   const guard = await resolveGuard(

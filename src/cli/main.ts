@@ -8,13 +8,14 @@
  * plus the invariants with `--require-invariants` (see `exit-verdict.ts`).
  */
 import path from 'node:path';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeSync } from 'node:fs';
 import { PACKAGE_ROOT } from '../domain/package-root.js';
 import { Command, CommanderError } from 'commander';
 import { FarmaError, errorMessage } from '../domain/errors.js';
 import { redactSecrets } from '../domain/secrets.js';
 import { EXIT, EXIT_CODES_HELP, exitCodeOfError } from './exit-codes.js';
 import { closeOpenGuards, session } from './guard-session.js';
+import { foreignCode } from './context.js';
 import { registerFuzzCommand } from './commands/fuzz.js';
 import { registerReplayCommand } from './commands/replay.js';
 import { registerCheckCommand } from './commands/check.js';
@@ -99,9 +100,38 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** The command being run (`fuzz`, `check`, …), named in the early-exit message. */
+let runningCommand = 'the command';
+/** The exit code `main` settled on; undefined while the command runs. */
+let settledCode: number | undefined;
+/** True while farma-fuzz itself ends the process (a second Ctrl-C), so the exit is not blamed on a guard. */
+let ownExit = false;
+
+/** Ends the process with `code` on farma-fuzz's own behalf (never rewritten as a guard's early exit). */
+function exitNow(code: number): never {
+  ownExit = true;
+  process.exit(code);
+}
+
+/** Writes to stderr synchronously (for the `exit` path, where asynchronous writes are lost). */
+function stderrNow(text: string): void {
+  try {
+    writeSync(2, text);
+  } catch {
+    // stderr closed: nothing more can be said.
+  }
+}
+
 /**
  * Process-level safety nets for the real CLI: an exit code that is never a silent 0, guard
  * promise rejections that nobody awaited, and Ctrl-C closing guard subprocesses.
+ * - Guard or config code that ends the process before the command has finished
+ *   (`process.exit(n)`, `process.reallyExit(n)`, or `process.exitCode = 0` and nothing left to
+ *   wait on) gives exit 4 (guard), with a line saying so: a crash must never read as a pass
+ *   or as a finding (issue 22.1). After the command has finished, a later exit cannot change
+ *   its code to 0.
+ * - An exception thrown outside any call (a guard's timer or event handler) gives exit 4 when
+ *   foreign code (a guard module, exec or HTTP guard, a config file) was loaded, else 5.
  */
 export function installProcessHandlers(): void {
   // Until main() settles the code is 4 (guard): if the event loop drains first (a guard module,
@@ -116,8 +146,40 @@ export function installProcessHandlers(): void {
   process.on('beforeExit', () => {
     if (!settled) {
       settled = true;
-      process.stderr.write('farma-fuzz: stopped before finishing: something it waited on (a guard module, a config file or a guard call) never completed\n');
+      process.exitCode = EXIT.guard;
+      process.stderr.write(`farma-fuzz: stopped before ${runningCommand} had finished: something it waited on (a guard module, a config file or a guard call) never completed; exit ${EXIT.guard} (guard)\n`);
     }
+  });
+  // Every way out of the process passes here, the event loop draining included: before main
+  // settles only farma-fuzz's own exits keep their code.
+  let requestedExit: number | undefined;
+  process.on('exit', (code) => {
+    requestedExit ??= code;
+    if (settledCode === undefined && !ownExit) process.exitCode = EXIT.guard;
+    else if (settledCode !== undefined && settledCode !== EXIT.ok && !ownExit) process.exitCode = settledCode;
+  });
+  const proc = process as unknown as { reallyExit: (code?: number) => void; _exiting?: boolean };
+  const reallyExit = proc.reallyExit.bind(process);
+  proc.reallyExit = (requested?: number) => {
+    let code = requested ?? 0;
+    if (!ownExit && settledCode === undefined) {
+      stderrNow(`\nfarma-fuzz: guard or config code ended the process (process.exit(${requestedExit ?? code})) before ${runningCommand} had finished; counted as a guard error, exit ${EXIT.guard}. Nothing more was written: a guard must return verdicts, never end the process.\n`);
+      code = EXIT.guard;
+      // process.reallyExit called directly skips the 'exit' event: run its listeners (they end exec guards' process groups).
+      if (proc._exiting !== true) {
+        proc._exiting = true;
+        process.emit('exit', code);
+      }
+    } else if (!ownExit && settledCode !== undefined && settledCode !== EXIT.ok) {
+      code = settledCode;
+    }
+    reallyExit(code);
+  };
+  process.on('uncaughtException', (e) => {
+    const code = foreignCode.loaded ? EXIT.guard : EXIT.internal;
+    const who = foreignCode.loaded ? 'most likely from guard or config code (a timer or event handler outside any call)' : 'an internal error of farma-fuzz (please report it)';
+    stderrNow(`\nfarma-fuzz: uncaught exception, ${who}: ${redactSecrets(e instanceof Error ? (e.stack ?? e.message) : errorMessage(e))}\nexit ${code}: the command did not finish.\n`);
+    exitNow(settledCode !== undefined && settledCode !== EXIT.ok ? settledCode : code);
   });
   process.on('unhandledRejection', (reason) => {
     process.stderr.write(`warning: a promise was rejected and nobody handled it (often a guard): ${redactSecrets(errorMessage(reason))}\n`);
@@ -129,13 +191,14 @@ export function installProcessHandlers(): void {
       process.stderr.write('\nfarma-fuzz: stopping after the current batch; the partial report and corpus will be written (Ctrl-C again to quit now)\n');
       return;
     }
-    if (quitting) process.exit(130);
+    if (quitting) exitNow(130);
     quitting = true;
     process.stderr.write('\nfarma-fuzz: interrupted; closing guards (Ctrl-C again to force). Corpus appends already written are kept.\n');
-    void closeOpenGuards().finally(() => process.exit(130));
+    void closeOpenGuards().finally(() => exitNow(130));
   });
   mainSettled = () => {
     settled = true;
+    settledCode = typeof process.exitCode === 'number' ? process.exitCode : Number(process.exitCode ?? 0);
   };
 }
 
@@ -157,6 +220,7 @@ function useCallersFolder(env: NodeJS.ProcessEnv): void {
 /** Runs the CLI as a program: sets the process exit code from `main`. */
 export async function runAsProgram(argv: string[]): Promise<void> {
   installProcessHandlers();
+  runningCommand = commandWord(argv) ?? runningCommand;
   useCallersFolder(process.env);
   try {
     process.exitCode = await main(argv);

@@ -16,7 +16,7 @@ import { parseShard, shardBlobName, type ShardSpec } from '../../report/merge.js
 import { cliCommand } from '../../campaign/cli-command.js';
 import type { FuzzWorkerPool } from '../../campaign/fuzz.js';
 import { FAMILY_IDS } from '../../../generators/family-ids.js';
-import { checkBenignFile, defaultRunId, MAX_TIMEOUT_MS, parseList, parsePhase, parseSeed, positiveInt, reportsDir, writableDir, writableFile } from '../context.js';
+import { checkBenignFile, defaultRunId, foreignCode, MAX_TIMEOUT_MS, parseList, parsePhase, parseSeed, positiveInt, reportsDir, writableDir, writableFile } from '../context.js';
 import { FUZZ_EXIT_HELP } from '../exit-verdict.js';
 import type { FuzzWorkerGuard } from '../fuzz-worker.js';
 import { session, withGuard } from '../guard-session.js';
@@ -115,6 +115,7 @@ export function registerFuzzCommand(program: Command, exit: (code: number) => vo
       const flags = configFlags(opts, (k) => cmd.getOptionValueSource(k));
       // The config loader validates with zod: loaded only by the commands that read a config file.
       const { loadConfigFile } = await import('../../config/load-config-file.js');
+      foreignCode.loaded = true;
       const { config: fileConfig, file: configFile } = await loadConfigFile(typeof opts.config === 'string' ? opts.config : undefined, process.cwd(), { families: FAMILY_IDS });
       const cfg = mergeConfig(fileConfig, flags, DEFAULT_CONFIG);
       const guardSpec = cfg.guard ?? 'sentinel';
