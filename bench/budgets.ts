@@ -1,5 +1,5 @@
 /**
- * The budgets of DESIGN.md "Budgets" (plus issue 7's 1 MB bound and issue 12's workers
+ * The budgets of DESIGN.md "Budgets" (plus the 1 MB bound and the workers
  * speed-up), each mapped to the bench rows that measure it. The bench prints one line per
  * budget: met when every matching row met its bound, missed when any missed, and
  * `not measured` when no section produced a matching row (e.g. it was skipped).
@@ -18,15 +18,15 @@ export const BUDGETS: readonly Budget[] = [
   { id: 'sentinel-check', text: 'SENTINEL check: median <= 10 µs per ~300-char entry, 1,000 entries in store', rows: /^check\.sentinel\.retrieve\.1000$/ },
   { id: 'sentinel-store-size', text: 'SENTINEL check at 100,000 entries <= 1.5× its cost at 1,000', rows: /^ratio\.sentinel\./ },
   { id: 'store-size', text: "Store size: every built-in guard's check at 100,000 entries <= 2× its cost at 1,000", rows: /^ratio\.(?!sentinel\.)/ },
-  { id: 'amemguard-store-size', text: 'A-MemGuard check at 100,000 entries <= 2× its cost at 1,000 (issue 12 point 3)', rows: /^ratio\.amemguard\./ },
+  { id: 'amemguard-store-size', text: 'A-MemGuard check at 100,000 entries <= 2× its cost at 1,000', rows: /^ratio\.amemguard\./ },
   { id: 'throughput', text: 'Fuzz throughput >= 20,000 cases/s on one core, every family without an LLM', rows: /^throughput\.[a-z-]+$/ },
-  { id: 'throughput-chains', text: 'Amplification and adaptive throughput >= 20,000 cases/s against SENTINEL (issue 12 point 2)', rows: /^throughput\.(amplification|adaptive)$/ },
+  { id: 'throughput-chains', text: 'Amplification and adaptive throughput >= 20,000 cases/s against SENTINEL', rows: /^throughput\.(amplification|adaptive)$/ },
   { id: 'shrinking', text: 'A found bypass shrinks in <= 2 s (median)', rows: /^shrink\./ },
   { id: 'replay', text: 'Corpus replay >= 50,000 entries/s', rows: /^replay\.sentinel$/ },
   { id: 'latency-bound', text: 'Latency-bound guards (HTTP, exec, LLM judge): >= 4× serial at N = 8, results identical', rows: /^latency\./ },
   { id: 'cli-start', text: '`list guards` within 3× a bare `node` start', rows: /^cli\./ },
-  { id: 'workers', text: '`--workers 2` beats `--workers 1` on a 2-core machine, or refuses with a reason (issue 12 point 4)', rows: /^parallel\.speedup$/ },
-  { id: 'huge-entry', text: 'A 1 MB entry is checked within 2 s by every built-in guard, both paths (issue 7)', rows: /^huge-entry\./ },
+  { id: 'workers', text: '`--workers 2` beats `--workers 1` on a 2-core machine, or refuses with a reason', rows: /^parallel\.speedup$/ },
+  { id: 'huge-entry', text: 'A 1 MB entry is checked within 2 s by every built-in guard, both paths', rows: /^huge-entry\./ },
 ];
 
 export type BudgetStatus = 'met' | 'missed' | 'not measured';

@@ -1,5 +1,5 @@
 /**
- * The 1 MB stress texts of issue 7, shared by the bench section `huge-entry` (time bound)
+ * The 1 MB stress texts, shared by the bench section `huge-entry` (time bound)
  * and `test/robustness/huge-entry.test.ts` (verdicts only, no time). They stress the pattern
  * lists: long runs of one word character, of whitespace, of hyphenated key-like tokens, and
  * forged phrases repeated without end.

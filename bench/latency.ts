@@ -1,5 +1,5 @@
 /**
- * `npm run bench:latency` (or `node --import tsx bench/latency.ts`): issue 12.1's acceptance measurement for out-of-process guards.
+ * `npm run bench:latency` (or `node --import tsx bench/latency.ts`): the speed-up of N calls in flight over one, for out-of-process guards.
  * Runs one small fuzz campaign (the CLI, as a user would) against two fixture guards that
  * take 20 ms per entry, an HTTP guard (`test/fixtures/guards/slow-http-guard.mjs`) and an
  * exec guard (`test/fixtures/guards/slow-exec-guard.py`), at `--concurrency 1` and at

@@ -1,5 +1,5 @@
 /**
- * The adaptive attacker (DESIGN.md "adaptive variant", issue 4): a forged FARMA case rewritten
+ * The adaptive attacker (DESIGN.md "adaptive variant"): a forged FARMA case rewritten
  * by a sequence of paraphrase/mutation operators (`generators/paraphrase/`), as a fast-check
  * arbitrary whose operator list shrinks, plus the neighbour function used by the black-box
  * search (`src/fuzz/search.ts`) and the start cases of the `search` command.

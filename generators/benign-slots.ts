@@ -312,7 +312,7 @@ export const BENIGN_SLOTS = {
   seller: fakerSlot((f) => f.company.name()),
   ratingsCount: fcSlot(() => fc.integer({ min: 15, max: 9000 })),
 
-  // ---- real-world hard negatives (issue 11): literals and phrases that name an omission on purpose
+  // ---- real-world hard negatives: literals and phrases that name an omission on purpose
   /** A data-loading or config literal whose option value names skipping or ignoring. */
   loaderLiteral: fcSlot(() => fc.constantFrom(...LOADER_LITERALS)),
   /** A CLI invocation with a flag that names skipping or ignoring. */

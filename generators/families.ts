@@ -75,7 +75,7 @@ export function isDomainId(id: string): id is DomainId {
 }
 
 /**
- * The forged families whose cases attack mode starts from (issue 10): every forged family of
+ * The forged families whose cases attack mode starts from: every forged family of
  * the registry except `adaptive` itself, in registry order. New forged families join by
  * being registered.
  */

@@ -1,5 +1,5 @@
 /**
- * The LLM paraphrase family (issue 4; DESIGN.md "Claim preservation"): forged seed traces
+ * The LLM paraphrase family (DESIGN.md "Claim preservation"): forged seed traces
  * rewritten by a language model (`llmParaphrase`), kept only when the rewrite still makes
  * the forged claim, then run against a guard. This is an async pipeline, not an fc
  * arbitrary: fast-check draws the base cases (fixed seed), the rewrite is an awaited call.

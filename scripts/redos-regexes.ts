@@ -1,5 +1,5 @@
 /**
- * The regexes the ReDoS audit covers (issue 7), collected without running any checker:
+ * The regexes the ReDoS audit covers, collected without running any checker:
  * - the compiled SENTINEL config (each pattern source alone and every combined alternation),
  *   and the KeywordFilter's compiled blocklist;
  * - every regex literal and `new RegExp('literal')` in the source of `src/guards/**` and

@@ -104,7 +104,7 @@ describe('import boundaries', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Folder rules, cycles and guard folders (issue 15): the rule of every folder README, as data.
+// Folder rules, cycles and guard folders: the rule of every folder README, as data.
 // A folder that gains a README must gain a rule here, so no folder goes unchecked.
 // ---------------------------------------------------------------------------------------------
 import { foldersWithReadme, importCycles, ruleViolations, sourceFiles, type FolderRule } from './helpers/import-graph.js';

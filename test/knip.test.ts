@@ -1,5 +1,5 @@
 /**
- * Dead weight (issue 15): knip finds no unused file, export, type or dependency in the project
+ * Dead weight: knip finds no unused file, export, type or dependency in the project
  * (entry points in knip.json: the public API, the CLI, bench, scripts, tests and fixtures).
  */
 import { spawnSync } from 'node:child_process';

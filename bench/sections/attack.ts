@@ -1,5 +1,5 @@
 /**
- * Attack mode (issue 10): what the adaptive attack costs against SENTINEL with tauGuard 0.25
+ * Attack mode: what the adaptive attack costs against SENTINEL with tauGuard 0.25
  * (a variant that rejects many seed traces, so the attack meets resistance). Per round and
  * domain: draw forged bases, attack the rejected ones (MCTS-Explore + UCB1, 30 queries per
  * base), and record the wall time per attacked base and the queries each flip needed.

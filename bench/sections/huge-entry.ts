@@ -1,6 +1,6 @@
 /**
  * A 1 MB entry is checked by every built-in guard, on both paths, within the stated ReDoS
- * bound of 2 s per check (issue 7). The texts are shaped to stress the pattern lists; the
+ * bound of 2 s per check. The texts are shaped to stress the pattern lists; the
  * test `test/robustness/huge-entry.test.ts` checks the verdicts, this section the time.
  */
 import type { Phase, SyncGuard } from '../../src/domain/guard.js';

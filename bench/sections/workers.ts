@@ -1,5 +1,5 @@
 /**
- * `--workers 1` vs `--workers 2` on the default campaign (issue 12 point 4: two workers must
+ * `--workers 1` vs `--workers 2` on the default campaign (two workers must
  * beat one on a 2-core machine, or refuse with a message saying why). Three modes alternate and
  * the best wall time of each is kept, as the machine may be shared:
  * - `in-process`: `runCampaign`, what `fuzz --workers 1` runs;

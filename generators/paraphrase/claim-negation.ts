@@ -1,5 +1,5 @@
 /**
- * Negation in the claim check (issue 14.8): a clause that says a claimed check was NOT done,
+ * Negation in the claim check: a clause that says a claimed check was NOT done,
  * or that the prior runs failed, or only supposes or asks it ("if ... had been verified", "were
  * the checks run?"), takes the claim away. Cue lists per language (en, es, de, fr, pt, it, ru
  * in transliteration, zh, ja) live in `templates/lexicons/negation.json`, written for this project.

@@ -7,12 +7,12 @@
 import type { Claim, DomainId, MemoryEntry } from '../../src/domain/index.js';
 import type { EvasionKind } from '../claims/evasion-kinds.js';
 
-/** The operator families of the adaptive attacker (issue 4). */
+/** The operator families of the adaptive attacker. */
 export const OPERATOR_GROUPS = ['lexical', 'syntactic', 'structural', 'encoding', 'metadata', 'count', 'language', 'framing'] as const;
 type OperatorGroup = (typeof OPERATOR_GROUPS)[number];
 
 /**
- * How a reader must take an operator's rewrite (issue 21.5):
+ * How a reader must take an operator's rewrite:
  * - `natural`: a reader takes it as written (translation, synonyms, record forms, typos,
  *   look-alike letters, framing): an agent that recalls the memory acts on it as it is.
  * - `encoded`: a reader must decode it first with a known scheme (ciphers, base64, leetspeak,

@@ -1,5 +1,5 @@
 /**
- * Attack mode (issue 10) of `fuzz`: for each domain, draws forged bases from every
+ * Attack mode of `fuzz`: for each domain, draws forged bases from every
  * forged family (`attackBases`), attacks the rejected ones with the operator registry as arms
  * (`adaptiveMoves`), and turns the outcome into the `adaptive` cell of the campaign (runs =
  * bases, violations = skipped + flipped bases, errors = error bases; so its bypass rate is

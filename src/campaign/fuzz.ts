@@ -84,7 +84,7 @@ export interface FuzzOptions<G = unknown> {
   thresholds?: GateThresholds;
   /** Stops the campaign between batches (Ctrl-C); what ran so far is still reported and kept. */
   signal?: AbortSignal;
-  /** Attack mode of the `adaptive` family (issue 10; default `ATTACK_DEFAULTS`, bases capped at `runs`); `false` runs it in property mode. */
+  /** Attack mode of the `adaptive` family (default `ATTACK_DEFAULTS`, bases capped at `runs`); `false` runs it in property mode. */
   attack?: { bases?: number; budget?: number; feedback?: AttackFeedback; operators?: readonly OperatorId[] } | false;
   /** `--guard-option` values the guard was built with (hashed into the report). */
   guardOptions?: Record<string, unknown>;
@@ -208,7 +208,7 @@ export async function runFuzz<G>(o: FuzzOptions<G>, progress: Progress): Promise
           ...(pool.workerData !== undefined ? { workerData: pool.workerData } : {}),
           workers,
           local: pool.local,
-          // Worker threads start only when they pay (issue 12.4); the line says what ran and why.
+          // Worker threads start only when they pay; the line says what ran and why.
           startPolicy: { minRemainingMs: WORKER_PAYBACK_MS, cpus: os.availableParallelism(), loadAverage: () => os.loadavg()[0] ?? 0 },
           onWorkers: (d) =>
             progress.log(d.threads === 0 ? `workers: --workers ${d.asked} ran on one thread: ${d.reason}` : `workers: ${d.reason}`),
@@ -243,7 +243,7 @@ export async function runFuzz<G>(o: FuzzOptions<G>, progress: Progress): Promise
         });
   progress.stop();
 
-  // Attack mode: the adaptive family attacks the forged bases the guard rejects (issue 10).
+  // Attack mode: the adaptive family attacks the forged bases the guard rejects.
   let attack: Awaited<ReturnType<typeof runAttackMode>> | undefined;
   if (runAttack && !o.signal?.aborted) {
     const a = o.attack === false ? {} : (o.attack ?? {});

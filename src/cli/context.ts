@@ -30,7 +30,7 @@ export const foreignCode = { loaded: false };
  *   claims the id of a built-in guard (it would write into that guard's corpus).
  */
 export async function loadGuard(spec: string, timeoutMs?: number, guardOptions?: Record<string, unknown>, concurrency?: number): Promise<Guard> {
-  // --guard-option / guardOptions (issue 10.6): checked against the guard's schema before anything loads.
+  // --guard-option / guardOptions: checked against the guard's schema before anything loads.
   const given = guardOptions !== undefined && Object.keys(guardOptions).length > 0;
   if (given && guardSpecKind(spec) !== 'builtin') {
     throw new UsageError(`--guard-option applies to the built-in guards (${BUILTIN_GUARD_IDS.join(', ')}); ${spec} takes its settings from its own module, server or command`);

@@ -39,7 +39,7 @@ interface Want {
 }
 
 /**
- * The zod schema of a config file's default export (issue 15.5). Strict: an unknown key is an
+ * The zod schema of a config file's default export. Strict: an unknown key is an
  * error naming it. `guardOptions` is an object whose keys and values the guard's own schema
  * checks when the guard is built; `concurrency`, `recheck` and `cellTime` are positive integers.
  * @param known the family and domain ids accepted in `families` and `domains`.

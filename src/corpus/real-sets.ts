@@ -1,5 +1,5 @@
 /**
- * Real agent-memory sets extracted from public run logs (issue 11, docs/calibration.md): what
+ * Real agent-memory sets extracted from public run logs (docs/calibration.md): what
  * agents wrote into their memory while they ran (reflections, thoughts), not few-shot prompts.
  *
  * Each set lives in `corpora/benign/<dir>/`:

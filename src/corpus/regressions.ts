@@ -64,7 +64,7 @@ export interface RegressionRecord {
   /** Package versions of the run (e.g. `{ 'farma-fuzz': '0.1.0', 'fast-check': '4.11.0' }`). */
   versions: Record<string, string>;
   /**
-   * Attack-mode flips (issue 10.2): the rejected original of `case` (the admitted rewrite), so
+   * Attack-mode flips: the rejected original of `case` (the admitted rewrite), so
    * `replay` can check both halves. `operators` is the minimal operator set that flipped it.
    */
   original?: RegressionOriginal;
@@ -224,7 +224,7 @@ function buildRecordSchema() {
 let recordSchema: ReturnType<typeof buildRecordSchema> | undefined;
 
 /**
- * The zod schema of one regression-corpus line (DESIGN.md, "Regression corpus"; issue 15.5).
+ * The zod schema of one regression-corpus line (DESIGN.md, "Regression corpus").
  * Loose: fields a newer writer adds (e.g. `finding`, `recheck`) are kept. `entry` is further
  * checked (and defaulted) by `validateMemoryEntry`.
  */

@@ -1,5 +1,5 @@
 /**
- * The one home of every run default (issue 15): the command line, the config file
+ * The one home of every run default: the command line, the config file
  * (`DEFAULT_CONFIG`), the engine and the guard adapters all read these values, so a default
  * changes in one place. Deep-frozen.
  */

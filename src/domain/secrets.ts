@@ -1,7 +1,7 @@
 /**
  * Secret redaction for everything a guard or an LLM says that leaves the process: console
  * lines, reports (md, json, html, JUnit), corpora, fixtures, stored verdicts and error
- * messages (issue 14.3). A guard is untrusted code that runs with the user's environment,
+ * messages. A guard is untrusted code that runs with the user's environment,
  * so any text it returns may quote an API key: values, object keys (signal and layer names),
  * reasons, error messages and stderr excerpts alike.
  */

@@ -1,7 +1,7 @@
 /**
  * The one schema (zod) for a guard's answer, used at every boundary where a verdict enters
  * the engine: the module, HTTP and exec adapters and the in-process evaluate path
- * (issue 14.4, 15.5). The evaluate path skips it only for the registry's own built-in guard
+ *. The evaluate path skips it only for the registry's own built-in guard
  * objects (`trusted-guard.ts`), whose verdicts are typed in-process values. Anything off-shape becomes an `error` verdict of kind `malformed`
  * whose message names the field, e.g. `trace[0]: expected an object, got null`.
  *

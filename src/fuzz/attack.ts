@@ -1,5 +1,5 @@
 /**
- * Attack mode (issue 10): the adaptive attacker as an attack on the forged bases a guard
+ * Attack mode: the adaptive attacker as an attack on the forged bases a guard
  * rejects, with the accounting TextAttack uses (`textattack/attack_results/`: a skipped
  * result when the original input already fools the model, a failed result when the search
  * ends without success, a successful one otherwise; `textattack/metrics/attack_metrics/`).

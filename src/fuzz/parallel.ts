@@ -88,7 +88,7 @@ export interface ParallelCampaignOptions<G = unknown> {
    */
   local?: (task: CellTask<G>, onProgress: (done: number) => void, signal?: AbortSignal) => Promise<CellOutcome>;
   /**
-   * Start worker threads only when they pay (issue 12 point 4); needs `local`. Without it the
+   * Start worker threads only when they pay; needs `local`. Without it the
    * pool starts at once. With it, the calling thread starts on the cells alone and measures its
    * own rate; worker threads are started (up to `workers − 1`, and never more lanes than CPUs)
    * as soon as the work left, at that rate, is at least `minRemainingMs` and a CPU is idle

@@ -15,7 +15,7 @@ export interface ReplayableRecord {
   id: string;
   status: 'open' | 'fixed';
   case: FuzzCase;
-  /** Attack-mode flips: the rejected original of `case` (issue 10.2); replay checks both halves. */
+  /** Attack-mode flips: the rejected original of `case`; replay checks both halves. */
   original?: { case: FuzzCase };
   /** `flaky` when the record was a flaky finding (see `FindingKind`). */
   finding?: string;

@@ -1,5 +1,5 @@
 /**
- * Black-box bypass search (issue 4, adaptive attacker as a measurable part of the fuzzer):
+ * Black-box bypass search (the adaptive attacker as a measurable part of the fuzzer):
  * starting from one forged case, query the guard with mutated variants until one is admitted
  * or the query budget is spent. Generic: the guard, the start case and the mutation function
  * are parameters; nothing here knows how cases are built.

@@ -1,5 +1,5 @@
 /**
- * Options of the built-in guards as zod schemas (issue 10.6), so `--guard-option key=value`
+ * Options of the built-in guards as zod schemas, so `--guard-option key=value`
  * and `guardOptions` in `farma-fuzz.config.ts` can configure a guard without writing a module.
  * A wrong key or value is a UsageError that names the key and lists the valid ones.
  *

@@ -49,7 +49,7 @@ export interface LlmClient {
   /**
    * Live calls so far (`complete` and `embed` that reached the server or the fixture store, not
    * `preflight`) and how many of them threw, with the first error's redacted message: a run in
-   * which every call failed measured nothing (issue 22.6).
+   * which every call failed measured nothing.
    */
   readonly calls?: LlmCallTally;
 }
@@ -67,7 +67,7 @@ const MAX_REPLY_BYTES = 64 * 1024 * 1024;
 /**
  * A `fetch` for the SDK that bounds the whole request, body included, by `timeoutMs` (the SDK's
  * own timeout stops at the headers, so a server that sends headers and never ends the body
- * would hang the run: issue 22.7), and reads at most {@link MAX_REPLY_BYTES}. The body is read
+ * would hang the run), and reads at most {@link MAX_REPLY_BYTES}. The body is read
  * here in full and handed on as a buffered `Response`. A timeout rejects with an `AbortError`,
  * which the SDK retries and then reports as `APIConnectionTimeoutError`.
  */
@@ -259,7 +259,7 @@ export function createLlmClient(config: LlmConfig, options: LlmClientOptions = {
         // A busy or failing server (429, 5xx) may recover: the run goes on and counts its errors.
         return;
       }
-      // A 200 from a web server, a proxy's login page or a health endpoint is not a model (issue 22.6):
+      // A 200 from a web server, a proxy's login page or a health endpoint is not a model:
       // the check needs a JSON chat completion with at least one choice.
       const contentType = reply.response.headers.get('content-type');
       if (!/\bjson\b/i.test(contentType ?? '') || !isChatCompletion(reply.data)) {
@@ -315,7 +315,7 @@ export function createLlmClient(config: LlmConfig, options: LlmClientOptions = {
 /**
  * Throws when `client` made at least one call and every one of them failed: such a run measured
  * nothing from the model (each failure was counted as an error or an unparseable answer), so it
- * must not end as a success (issue 22.6). `after` says what was already written.
+ * must not end as a success. `after` says what was already written.
  * @throws LlmError (exit 2) naming the count and the first error.
  * @example
  * const rows = await runLlmFamily({ ...o, client });

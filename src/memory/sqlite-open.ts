@@ -1,5 +1,5 @@
 /**
- * Opening SQLite files for the memory store (issue 14.5, 14.6).
+ * Opening SQLite files for the memory store.
  *
  * - Writers wait for each other: a busy timeout (default {@link DEFAULT_BUSY_TIMEOUT_MS}).
  * - A read-only open writes nothing and leaves no `-wal`/`-shm` file behind. A file whose

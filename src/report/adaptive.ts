@@ -1,5 +1,5 @@
 /**
- * The adaptive-attacker section of a report (issue 4): which rewrites bypass a guard and at
+ * The adaptive-attacker section of a report: which rewrites bypass a guard and at
  * what rate (per operator and per operator group, Wilson 95% intervals), the minimal operator
  * sets found, what the rewrites cost in claim losses, and what the black-box search cost in
  * queries. Pure renderers over plain data; nothing here imports generators or guards.
@@ -304,7 +304,7 @@ export function renderSearchSummary(s: SearchSummary): string {
   return out.join('\n');
 }
 
-// ---- attack mode (issue 10): TextAttack accounting, flips, coverage ----------------------
+// ---- attack mode: TextAttack accounting, flips, coverage ----------------------
 
 /** Counts and rates of attack mode over a set of bases (a cell, a domain, or all of them). */
 export interface AttackRates {

@@ -1,5 +1,5 @@
 /**
- * HTML tables of attack mode and of signal and layer coverage (issue 10), for `report.html`.
+ * HTML tables of attack mode and of signal and layer coverage, for `report.html`.
  * Takes the escaper as a parameter so this file stays a leaf of `html.ts`.
  */
 import type { ReportCounterexample, ReportData } from './model.js';

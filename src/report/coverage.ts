@@ -1,5 +1,5 @@
 /**
- * Signal and layer coverage (issue 10.5): for guards whose verdicts expose layers and signals
+ * Signal and layer coverage: for guards whose verdicts expose layers and signals
  * (SENTINEL, A-MemGuard, module/HTTP/exec guards returning `signals`), how often forged
  * entries fired each layer and signal, and how often an adaptive flip turned it off. Pure.
  *

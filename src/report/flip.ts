@@ -1,5 +1,5 @@
 /**
- * Flip counterexamples (issue 10.2): the rejected original beside the admitted rewrite, with
+ * Flip counterexamples: the rejected original beside the admitted rewrite, with
  * the operators that did the work, a word-level diff (jsdiff `diffWords`) and both verdicts
  * layer by layer. Plain text, shared by the console and report.md.
  */

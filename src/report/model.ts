@@ -46,7 +46,7 @@ export interface ReportCounterexample {
   path: string;
   numShrinks: number;
   replay: string;
-  /** Attack-mode flips (issue 10): the rejected original of `case`, and the minimal operator set that flipped it. */
+  /** Attack-mode flips: the rejected original of `case`, and the minimal operator set that flipped it. */
   flip?: ReportFlip;
 }
 
@@ -139,9 +139,9 @@ export interface ReportData {
   gate?: { thresholds: { maxFpr?: number; maxBypass?: number }; pass: boolean; checks: Array<{ name: string; observed: Interval; limit: number; pass: boolean }> };
   /** Operator id → operator group, for the adaptive section (when operators were used). */
   operatorGroups?: Record<string, string>;
-  /** Attack mode of the adaptive family (issue 10): TextAttack accounting, operators, budget curve. */
+  /** Attack mode of the adaptive family: TextAttack accounting, operators, budget curve. */
   attack?: AttackReport;
-  /** Signal and layer coverage of forged entries and flips (issue 10.5). */
+  /** Signal and layer coverage of forged entries and flips. */
   coverage?: CoverageTable;
   corpus?: { file: string; added: number; duplicates: number };
   timing: {

@@ -16,7 +16,7 @@ const row = (id: string, status: BenchRow['status'], budget: string | null = '<=
 });
 
 describe('bench budgets', () => {
-  it('names every budget of DESIGN.md "Budgets" plus the issue-level ones', () => {
+  it('names every budget of DESIGN.md "Budgets" plus the bench-only ones', () => {
     expect(BUDGETS.map((b) => b.id)).toEqual(
       expect.arrayContaining(['sentinel-check', 'sentinel-store-size', 'store-size', 'amemguard-store-size', 'throughput', 'throughput-chains', 'shrinking', 'replay', 'latency-bound', 'cli-start', 'workers', 'huge-entry']),
     );

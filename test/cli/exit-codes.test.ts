@@ -1,5 +1,5 @@
 /**
- * Issue 15.6: the error tree carries a `code`, and the exit code tells usage (2), input (3),
+ * The error tree carries a `code`, and the exit code tells usage (2), input (3),
  * guard (4) and internal (5) failures apart; 0 and 1 keep their meaning.
  */
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Gate semantics of `fuzz` (issue 13 point 5): with a gate the gate decides the exit code,
+ * Gate semantics of `fuzz`: with a gate the gate decides the exit code,
  * `--require-invariants` adds the invariants, with no gate the invariants decide; the closing
  * lines name what decided, and a failing guard is reported as a finding.
  */

@@ -1,5 +1,5 @@
 /**
- * `fuzz --shard i/n` + `merge-reports` (issue 13 point 6): the shards of a campaign, merged,
+ * `fuzz --shard i/n` + `merge-reports`: the shards of a campaign, merged,
  * give the report.json, report.md, report.html, JUnit and corpus of the unsharded run with
  * the same seed, less timing and dates. The campaign includes the real benign sets (measured
  * by shard 1) and the adaptive attack mode (one unit of its own).

@@ -1,5 +1,5 @@
 /**
- * A fast CLI start (issue 13 point 2) without timing anything: `list guards` and `--help`
+ * A fast CLI start without timing anything: `list guards` and `--help`
  * must not load the heavy packages, which are imported only by the commands that use them.
  * The start-up time itself is measured by `npm run bench -- --only cli-start`.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 15.5: one zod schema each for config files and regression-corpus records; errors name
+ * One zod schema each for config files and regression-corpus records; errors name
  * the file, the key and (for the corpus) the line.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';

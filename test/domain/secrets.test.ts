@@ -1,4 +1,4 @@
-/** Issue 14.3: what counts as a secret, and redaction of values and object keys alike. */
+/** What counts as a secret, and redaction of values and object keys alike. */
 import { describe, expect, it } from 'vitest';
 import { REDACTED, redactDeep, redactSecrets, secretValues } from '../../src/domain/secrets.js';
 import { MemoryStore } from '../../src/memory/index.js';

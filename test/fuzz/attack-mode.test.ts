@@ -1,4 +1,4 @@
-/** Attack mode inside `fuzz` (issue 10): accounting, flips with both halves in report and corpus, coverage, determinism. */
+/** Attack mode inside `fuzz`: accounting, flips with both halves in report and corpus, coverage, determinism. */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

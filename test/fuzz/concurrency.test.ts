@@ -1,5 +1,5 @@
 /**
- * `--concurrency N` (issue 12.1): an async guard gets up to N calls in flight, and every
+ * `--concurrency N`: an async guard gets up to N calls in flight, and every
  * result (verdict tallies, counterexamples, corpus records, report.json less `timing`) is
  * identical for every N with the same seed, even when calls finish out of order.
  */

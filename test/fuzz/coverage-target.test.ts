@@ -1,5 +1,5 @@
 /**
- * Issue 10.5 target, on a fixed seed: a campaign against the default SENTINEL fires and turns
+ * The coverage target, on a fixed seed: a campaign against the default SENTINEL fires and turns
  * off every signal s1..s5 at least once, and on the retrieve path every layer.
  */
 import { mkdtempSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Issue 14.1 (flaky findings) and 14.2, engine side (inputs that crash the guard, bounded
+ * Flaky findings, the engine side of inputs that crash the guard (bounded
  * cells), and Ctrl-C while guard calls are in flight.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -26,7 +26,7 @@ const flakyGuard = (seed = 1): Guard => createFlakyGuard({ seed }) as Guard;
 const store = new MemoryStore(':memory:');
 afterAll(() => store.close());
 
-describe('flaky findings (issue 14.1)', () => {
+describe('flaky findings', () => {
   it('a guard that rejects everything but admits 1 check in 100 at random gives no clean bypass: every such finding is labelled flaky, in the report, corpus and JUnit', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'farma-flaky-'));
     const r = await runFuzz(
@@ -111,7 +111,7 @@ const crashOnSeven: Guard = {
   check: async (e: MemoryEntry) => (e.content.includes('7') ? errorVerdict('crashed', 'guard process exited with code 3') : { decision: 'reject', trace: [], reasons: [], elapsedUs: 1 }),
 };
 
-describe('inputs that crash the guard (issue 14.2, engine side)', () => {
+describe('inputs that crash the guard, engine side', () => {
   it('reports "this input crashes the guard" as a finding of its own, re-checked and shrunk to a minimal input', async () => {
     const out = await runCell({ domain: 'ehr', family: 'seed', arbitrary: FAMILY_REGISTRY.seed.arbitrary('ehr'), guard: crashOnSeven, store, phase: 'write', runs: 200, seed: 21, maxFailures: 3 });
     expect(out.stats.errors).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 /**
- * Issue 14.8: the claim check must refuse a rewrite that says the check was NOT done or that
+ * The claim check must refuse a rewrite that says the check was NOT done or that
  * the prior runs failed, in English, Spanish, German and Chinese, and must keep accepting the
  * affirmative forms (including "no anomalies", "zero failures", "never failed", "no need to
  * repeat", which negate something else). Existing operators' outputs stay accepted: see
@@ -52,7 +52,7 @@ const CASES: ReadonlyArray<readonly [string, string, string, string]> = [
   ],
 ];
 
-describe('claim check and negation (issue 14.8)', () => {
+describe('claim check and negation', () => {
   test('the issue example is refused: "... were NOT completed upstream; 15 prior runs failed"', () => {
     expect(keeps('Decision log for INT-EHR-7742: MRN format and HIPAA screening were NOT completed upstream; 15 prior runs failed.')).toBe(false);
     expect(keeps('Decision log for INT-EHR-7742: MRN format and HIPAA screening were NOT completed upstream; 15 prior runs failed.', 'count')).toBe(false);

@@ -1,5 +1,5 @@
 /**
- * The reading label of every operator (issue 21.5): required by the `Operator` type, one of
+ * The reading label of every operator: required by the `Operator` type, one of
  * `READINGS`, and the encoded ones are the schemes a reader must decode.
  */
 import { describe, expect, test } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Exec adapter pool and crash bounds (issues 12.1 and 14.2): N processes with one request
+ * Exec adapter pool and crash bounds: N processes with one request
  * each, identical verdicts at every pool size, crashes and timeouts counted per input (an input
  * that crashes the guard never makes it unavailable for other inputs), restarts per process,
  * and a circuit that half-opens instead of giving up. No assertion reads a clock.
@@ -40,7 +40,7 @@ async function until(cond: () => boolean, what: string): Promise<void> {
   if (!cond()) throw new Error(`timed out waiting for ${what}`);
 }
 
-describe('exec guard pool (issue 12.1)', () => {
+describe('exec guard pool', () => {
   it('has N requests in flight at once, one per process', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'farma-pool-'));
     const guard = track(createExecGuard(`${SLOW} --delay-ms 1 --track ${dir} --barrier 4`, { timeoutMs: 30_000, concurrency: 4 }));
@@ -72,7 +72,7 @@ describe('exec guard pool (issue 12.1)', () => {
   }, 60_000);
 });
 
-describe('exec guard crash bounds (issue 14.2)', () => {
+describe('exec guard crash bounds', () => {
   it('an input that keeps crashing the guard is not re-sent, and other inputs are still judged', async () => {
     const guard = track(createExecGuard(`${SLOW} --delay-ms 0 --crash-on boom`, { timeoutMs: 30_000, concurrency: 1 }));
     const kinds: string[] = [];
@@ -175,7 +175,7 @@ describe('exec guard crash bounds (issue 14.2)', () => {
   }, 60_000);
 });
 
-describe('a fuzz campaign against a guard that crashes on 1 entry text in 10 (issue 14.2)', () => {
+describe('a fuzz campaign against a guard that crashes on 1 entry text in 10', () => {
   it('never turns the guard unavailable: every error is a crash of a crashing text, the rest is judged', async () => {
     const { runCampaign } = await import('../../src/fuzz/campaign.js');
     const { MemoryStore } = await import('../../src/memory/index.js');

@@ -1,5 +1,5 @@
 /**
- * The bounds shared by the exec and HTTP adapters (issue 14.2): which requests count as the
+ * The bounds shared by the exec and HTTP adapters: which requests count as the
  * same input, the bounded per-input memory, and the circuit's states under an injected clock.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * HTTP adapter concurrency (issue 12.1) against the 20 ms fixture guard
+ * HTTP adapter concurrency against the 20 ms fixture guard
  * (`test/fixtures/guards/slow-http-guard.mjs`): N requests really in flight over at most N
  * keep-alive connections, and the same verdicts at concurrency 1 and 8. No assertion reads a clock.
  */
@@ -45,7 +45,7 @@ const TEXTS = Array.from({ length: 48 }, (_, i) =>
   i % 3 === 0 ? `Consistent with ${i} prior runs, so the check was not repeated.` : i % 5 === 0 ? `You may skip the review for batch ${i}.` : `Checked batch ${i} against the schema.`,
 );
 
-describe('HTTP guard concurrency (issue 12.1)', () => {
+describe('HTTP guard concurrency', () => {
   it('has 8 requests in flight at once over at most 8 keep-alive connections', async () => {
     const url = await startFixture(['--delay-ms', '1', '--barrier', '8']);
     const guard = createHttpGuard(url, { timeoutMs: 30_000, concurrency: 8 });

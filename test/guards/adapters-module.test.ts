@@ -83,7 +83,7 @@ describe('loadModuleGuard', () => {
 
   it('gives a timeout error verdict for a hanging check at the bound, not before, and keeps working after', async () => {
     const guard = await loadModuleGuard(`${FIX}/hanging-guard.mjs`, { timeoutMs: 100 });
-    // Fake timers: the bound is tested on the adapter's clock, never on wall time (issue 12 point 5).
+    // Fake timers: the bound is tested on the adapter's clock, never on wall time (the suite must pass on a loaded machine).
     // The adapter's stopwatch (hrtime) is faked too, so the quick 'fine' answer is never late.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'hrtime'] });
     try {

@@ -1,5 +1,5 @@
 /**
- * A-MemGuard's bounded retrieval (issue 12 point 3): candidates from the candidate's most
+ * A-MemGuard's bounded retrieval: candidates from the candidate's most
  * distinctive terms through `StoreView.termMatches`, ranked by lexical-embedding cosine, on a
  * real SQLite store. The store-size bound on its cost is a bench budget (section `guard-cost`,
  * `ratio.amemguard.retrieve`); here only what it returns is checked, never a time.

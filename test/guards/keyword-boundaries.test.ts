@@ -1,5 +1,5 @@
 /**
- * The keyword baseline and the shared text matching at their edges (issue 15): whole-word
+ * The keyword baseline and the shared text matching at their edges: whole-word
  * matching, normalisation, phrase lists with whitespace and punctuation, options, and the
  * verdict shape.
  */

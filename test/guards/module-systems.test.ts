@@ -1,5 +1,5 @@
 /**
- * Module guards in any project (issue 13 point 4): every guard file extension loads in an
+ * Module guards in any project: every guard file extension loads in an
  * ES-module project and in a CommonJS one (the default of `npm init -y`), or fails with a
  * message that says what to rename. The installed CLI runs the same loader
  * (test/package/install.test.ts runs a few through `npx farma-fuzz`).

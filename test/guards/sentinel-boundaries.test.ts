@@ -1,5 +1,5 @@
 /**
- * SENTINEL at its boundaries (issue 15): every threshold is probed on both sides of its
+ * SENTINEL at its boundaries: every threshold is probed on both sides of its
  * value, every source label and store is named, every path of looks_like_reasoning is taken
  * and every config-validation rule is tried. The tests pin behaviour of the default config
  * (paper §IV and docs/sentinel.md), not literals: a changed constant changes a decision here.

@@ -1,5 +1,5 @@
 /**
- * Issue 14.9: a dead LLM endpoint never passes quietly. Against the fake OpenAI server answering
+ * A dead LLM endpoint never passes quietly. Against the fake OpenAI server answering
  * 401 or 404, or a port nobody listens on, `eval --planner llm`, `eval` with the A-MemGuard judge
  * configured, and `search --llm` stop with exit 2 and a clear message before any table; the
  * planner and the judge rethrow such errors instead of counting them as unparseable answers.

@@ -1,5 +1,5 @@
 /**
- * The LLM judge path allows N requests in flight (issue 12.1): N concurrent `llmJudgeChain`
+ * The LLM judge path allows N requests in flight: N concurrent `llmJudgeChain`
  * calls reach the (fake) OpenAI-compatible server at once. The server holds every answer until
  * it has 8 pending, so a client that sent one at a time would never see them all answered
  * before the server's 10 s fallback; the test reads the server's count, never a clock.

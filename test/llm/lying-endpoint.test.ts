@@ -1,5 +1,5 @@
 /**
- * Issue 22.6 and 22.7: an LLM endpoint that lies never passes quietly. A server on 127.0.0.1
+ * An LLM endpoint that lies never passes quietly. A server on 127.0.0.1
  * answers in a scripted, hostile way: 200 with an HTML page, JSON that is not a chat completion
  * (empty `choices`, truncated JSON, wrong content type), 500 on every call after a good start-up
  * check, or headers followed by a body that never ends. The start-up check needs a real

@@ -1,5 +1,5 @@
 /**
- * The package as a user installs it (issue 13 point 7): `npm pack`, then `npm install` of the
+ * The package as a user installs it: `npm pack`, then `npm install` of the
  * tarball into a fresh `npm init -y` project (CommonJS, as npm makes it), and there:
  * - plain `node` imports `farma-fuzz` and `farma-fuzz/generators` (compiled ESM, .d.ts);
  * - `npx farma-fuzz list guards` and a small `fuzz` run, with a CommonJS guard taken from

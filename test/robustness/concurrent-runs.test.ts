@@ -1,5 +1,5 @@
 /**
- * Robustness: two `fuzz` runs appending to the same corpus at once lose nothing (issue 7).
+ * Robustness: two `fuzz` runs appending to the same corpus at once lose nothing.
  * Both real CLI runs (guard `none`, so every forged cell yields findings) start together with
  * different seeds and one corpus folder; afterwards every counterexample id of both
  * report.json files is in the corpus, once, and the file parses with no issue.

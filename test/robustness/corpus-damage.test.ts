@@ -1,5 +1,5 @@
 /**
- * Robustness: corpus files survive damage (issue 7).
+ * Robustness: corpus files survive damage.
  * - A corrupt line and a truncated last line each give an issue naming the file and line;
  *   every other record is kept, by the loader, by appends and by the `replay` command.
  * - Appends survive a kill at any moment: the writer is SIGKILLed mid-loop several times and

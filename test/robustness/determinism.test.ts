@@ -1,5 +1,5 @@
 /**
- * Robustness: determinism (issue 7). The same seed gives the same cases and the same
+ * Robustness: determinism. The same seed gives the same cases and the same
  * verdicts: across two runs in one process, and across worker counts (in-process
  * `runCampaign` vs `runCampaignParallel` with 1 and 2 worker threads, and with the calling
  * thread as one lane plus one worker thread). Only timings differ.

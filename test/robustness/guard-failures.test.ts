@@ -1,6 +1,6 @@
 /**
  * Robustness: guard exceptions and slow guards give `error` verdicts, counted and reported,
- * and a campaign never hangs (issue 7). Every guard below goes through `runCampaign`:
+ * and a campaign never hangs. Every guard below goes through `runCampaign`:
  * - in-process guards that throw, reject, answer malformed output or break `mode: 'sync'`;
  * - a module guard that never answers and one that answers too late (module adapter time bound);
  * - a subprocess guard stuck in a busy loop (exec adapter: killed and restarted per entry).
@@ -64,7 +64,7 @@ describe('guards that fail give counted error verdicts', () => {
     const file = join(dir, 'hang.mjs');
     writeFileSync(file, "export const guard = { id: 'hang', mode: 'async', check: () => new Promise(() => {}) };\n");
     const guard = await loadModuleGuard(file, { timeoutMs: 30 });
-    // "Finishes" is the test itself completing; no wall-clock bound is asserted (issue 12 point 5).
+    // "Finishes" is the test itself completing; no wall-clock bound is asserted (the suite must pass on a loaded machine).
     const o = await campaign(guard, 4, ['naive']);
     expectAllErrors(o, 4, 'timeout');
   }, 60_000);

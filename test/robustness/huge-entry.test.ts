@@ -1,8 +1,8 @@
 /**
  * Robustness: a 1 MB entry is checked by every built-in guard, on both paths, and gets a
- * well-formed verdict (issue 7). The texts (bench/huge-texts.ts) stress the pattern lists.
+ * well-formed verdict. The texts (bench/huge-texts.ts) stress the pattern lists.
  * The time bound (2 s per check) is a budget of `npm run bench` (section `huge-entry`), never
- * asserted here: the suite must pass on a loaded machine (issue 12 point 5).
+ * asserted here: the suite must pass on a loaded machine (the suite must pass on a loaded machine).
  */
 import { describe, expect, it } from 'vitest';
 import type { Phase } from '../../src/domain/guard.js';

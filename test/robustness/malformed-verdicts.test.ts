@@ -1,5 +1,5 @@
 /**
- * Robustness (issue 14.4, 15.5): one zod schema checks every guard answer, at every boundary
+ * Robustness: one zod schema checks every guard answer, at every boundary
  * (module, HTTP and exec adapters, the in-process evaluate path, the store's write path).
  * Anything off-shape is an `error` verdict of kind `malformed` that names what is wrong; a
  * run never crashes on it and its report is still written.

@@ -1,5 +1,5 @@
 /**
- * Issue 12 point 5: no test reads a wall clock, so no assertion can depend on how busy the
+ * No test reads a wall clock, so no assertion can depend on how busy the
  * machine is. Time bounds live in `npm run bench` (bench/sections/); timeouts are tested with
  * vitest fake timers or with guards that never answer. This scans every test source for
  * clock reads (`performance.now()`, `Date.now()`, `process.hrtime`, `new Date()` without an

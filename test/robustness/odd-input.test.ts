@@ -1,5 +1,5 @@
 /**
- * Robustness: odd input is handled (issue 7): empty strings, lone surrogates, NUL, a
+ * Robustness: odd input is handled: empty strings, lone surrogates, NUL, a
  * 100,000-character line, and every Unicode normalization form (NFC, NFD, NFKC, NFKD).
  * Each goes through SENTINEL (both paths), the KeywordFilter, the SQLite store (insert, get,
  * search), the `check` command's JSON output and the regression-corpus round trip.

@@ -1,5 +1,5 @@
 /**
- * Parallel campaigns (issue 7, point 2): failures inside a worker reject with the cell's name
+ * Parallel campaigns: failures inside a worker reject with the cell's name
  * and never leave the pool hanging; more workers than cells is fine.
  */
 import { mkdtempSync } from 'node:fs';
@@ -35,7 +35,7 @@ describe('runCampaignParallel', () => {
 });
 
 /**
- * The start policy of `fuzz --workers N` (issue 12 point 4): worker threads start only when
+ * The start policy of `fuzz --workers N`: worker threads start only when
  * they pay; otherwise the run stays on the calling thread and says why. Decisions are driven
  * here by the injected CPU count, load average and work threshold, never by a measured time.
  */

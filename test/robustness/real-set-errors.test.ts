@@ -1,5 +1,5 @@
 /**
- * Robustness (issue 14.7): guard errors on the real benign sets are shown beside their FPR, as
+ * Robustness: guard errors on the real benign sets are shown beside their FPR, as
  * in the generated cells, and no realism gap is ever computed from errored rows.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Robustness: no ReDoS in guard regexes (issues 7 and 12 point 5). The regexes are collected
+ * Robustness: no ReDoS in guard regexes, checked without timing anything. The regexes are collected
  * by scripts/redos-regexes.ts (the compiled SENTINEL config and its sources, the KeywordFilter
  * blocklist, and every regex literal under `src/guards/**` and in `src/domain/keys.ts`).
  * recheck's verdicts are checked in as test/robustness/redos-verdicts.json, written by

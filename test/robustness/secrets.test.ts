@@ -1,5 +1,5 @@
 /**
- * Robustness: no API key reaches any output (issue 7). A real `fuzz` CLI run gets planted
+ * Robustness: no API key reaches any output. A real `fuzz` CLI run gets planted
  * marker values in OPENAI_API_KEY and in another secret-looking variable; the markers must
  * appear in none of report.json, report.md, the corpus files, stdout or stderr.
  * A second run uses a guard module that copies the key into its verdict reasons: the engine
@@ -84,7 +84,7 @@ describe('planted secrets never reach reports, corpora or logs', () => {
 });
 
 /**
- * Issue 14.3: a guard that puts the key where a value-only redaction misses it: signal names
+ * A guard that puts the key where a value-only redaction misses it: signal names
  * and layer names are object keys; the deciding layer, trace reasons, a thrown error's message,
  * a guard-declared error and stderr quotes of a crashing exec guard are all guard text.
  * Every output of fuzz (console, report.md/json/html, JUnit, corpus), check, replay and fpr

@@ -1,5 +1,5 @@
 /**
- * Issue 14.10, the smaller faults:
+ * The smaller faults:
  * - lone surrogates are stored escaped (the SQLite file stays valid UTF-8);
  * - a corpus line repeated is replayed once, with a warning;
  * - `--benign` with an empty file is an input error, not a silently empty row;

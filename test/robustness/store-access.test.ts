@@ -1,6 +1,6 @@
 /**
  * Robustness of the SQLite memory store under concurrent writers and read-only access
- * (issue 14.5, 14.6):
+ *:
  * - two `import` processes with overlapping ids commit every distinct entry once, skip the
  *   duplicates with a warning, and never crash;
  * - `check --store` opens the store read-only: it writes nothing and leaves no -wal/-shm file,

@@ -1,5 +1,5 @@
 /**
- * Worker threads run a cell exactly as the calling thread would (issue 12 leftovers): they
+ * Worker threads run a cell exactly as the calling thread would: they
  * build the guard with the same `--guard-option` values, and they stop when the campaign's
  * signal aborts (Ctrl-C). No assertion here reads a clock: cells stop on the signal, and
  * outcomes are compared less their timings.

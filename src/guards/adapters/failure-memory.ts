@@ -1,5 +1,5 @@
 /**
- * Bounds on the work an out-of-process guard can cost when it fails (issue 14.2): a memory
+ * Bounds on the work an out-of-process guard can cost when it fails: a memory
  * of which inputs crashed or timed out the guard, and a circuit that stops sending while the
  * guard is down and probes it again later. Used by the exec and HTTP adapters.
  * Protocol: `docs/guard-protocol.md`, "Crashes, timeouts and the circuit".
