@@ -12,7 +12,7 @@
  * Template meta may also set `countSlot` (the entry slot whose value is the claimed
  * precedent, instead of Algorithm 1's n_prior: dishonest and large counts), `subjectInWords`
  * (the claim's subject is the `subjectName` slot, not the id), `language` and `kinds`
- * (evasion kinds of `generators/evasion-kinds.ts`); see `templates/README.md`.
+ * (evasion kinds of `generators/claims/evasion-kinds.ts`); see `templates/README.md`.
  */
 import fc from 'fast-check';
 import type { MemoryEntry, StoreName } from '../src/domain/entry.js';
@@ -102,7 +102,7 @@ export function attackTemplates(domain: DomainId, family: AttackFamily, template
   for (const t of list) {
     const checks = t.meta.checks ?? [];
     if (!Array.isArray(checks) || checks.some((c) => typeof c !== 'string' || !isClaimCheck(domain, c))) {
-      throw new TemplateError(`${t.file}: meta.checks must list check ids of generators/claims.ts CLAIM_CHECKS.${domain}`);
+      throw new TemplateError(`${t.file}: meta.checks must list check ids of generators/claims/claims.ts CLAIM_CHECKS.${domain}`);
     }
     if (family !== 'amplification' && checks.length === 0) throw new TemplateError(`${t.file}: a ${family} template must claim at least one check`);
     const usesCount = t.slots.some((sl) => sl.startsWith('priorCount'));
@@ -121,7 +121,7 @@ export function attackTemplates(domain: DomainId, family: AttackFamily, template
     }
     const kinds = t.meta.kinds ?? [];
     if (!Array.isArray(kinds) || kinds.some((k) => typeof k !== 'string' || !isEvasionKind(k))) {
-      throw new TemplateError(`${t.file}: meta.kinds must list ids of generators/evasion-kinds.ts EVASION_KINDS`);
+      throw new TemplateError(`${t.file}: meta.kinds must list ids of generators/claims/evasion-kinds.ts EVASION_KINDS`);
     }
   }
   return list;

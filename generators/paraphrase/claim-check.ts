@@ -128,7 +128,7 @@ const AFTER_WINDOW = 4;
  * Recovers subject keys, check ids and precedent counts from a text of the given domain.
  * Two readers are combined on the canonical text: this folder's lexicon matcher (phrases of
  * `templates/lexicons/claim-<domain>.json`, plural `s` allowed, counts within a few words of a
- * run noun) and H2's `findClaim` (generators/claims.ts). A check or count either finds counts.
+ * run noun) and H2's `findClaim` (generators/claims/claims.ts). A check or count either finds counts.
  */
 export function recoverClaim(domain: string, rawText: string): RecoveredClaim {
   // Pure in (domain, text), and asked again for the same text: every operator of a rewrite

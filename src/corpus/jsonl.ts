@@ -155,7 +155,7 @@ class LineAccumulator<T> {
  * @throws InputError when the file cannot be read at all (missing, a directory, no
  *   permission, too large for one string); the message names the file.
  * @example
- * const { records, issues } = readJsonl('corpora/benign/ehr.jsonl', validateMemoryEntry);
+ * const { records, issues } = readJsonl('corpora/benign/curated.jsonl', validateMemoryEntry);
  */
 export function readJsonl<T>(file: string, validate: LineValidator<T>): JsonlResult<T> {
   let bytes: Buffer;

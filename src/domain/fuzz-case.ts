@@ -45,7 +45,7 @@ export interface Truth {
   language?: string;
   /**
    * Forged entries: the evasion kinds the case uses (template kinds, then operator kinds; ids of
-   * `generators/evasion-kinds.ts`), and the write channel the attacker chose (the declared
+   * `generators/claims/evasion-kinds.ts`), and the write channel the attacker chose (the declared
    * source: AGENT, SYSTEM, TOOL for tool output, EXTERNAL for retrieved documents).
    */
   kinds?: string[];
