@@ -5,7 +5,7 @@
 import { accessSync, closeSync, constants, existsSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { InputError, UsageError, errorMessage } from '../domain/errors.js';
-import { redactSecrets } from '../domain/secrets.js';
+import { guardSpecSecrets, redactSecrets, registerSecret } from '../domain/secrets.js';
 import { didYouMean } from '../domain/suggest.js';
 import type { Guard } from '../domain/guard.js';
 import { createGuard, GUARDS, isBuiltinGuardId } from '../guards/registry.js';
@@ -30,6 +30,8 @@ export const foreignCode = { loaded: false };
  *   claims the id of a built-in guard (it would write into that guard's corpus).
  */
 export async function loadGuard(spec: string, timeoutMs?: number, guardOptions?: Record<string, unknown>, concurrency?: number): Promise<Guard> {
+  // Also here, for the fuzz workers and callers other than main: the spec's password is a secret (issue 22.10).
+  for (const s of guardSpecSecrets(spec)) registerSecret(s);
   // --guard-option / guardOptions: checked against the guard's schema before anything loads.
   const given = guardOptions !== undefined && Object.keys(guardOptions).length > 0;
   if (given && guardSpecKind(spec) !== 'builtin') {

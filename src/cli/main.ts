@@ -12,7 +12,7 @@ import { existsSync, readFileSync, writeSync } from 'node:fs';
 import { PACKAGE_ROOT } from '../domain/package-root.js';
 import { Command, CommanderError } from 'commander';
 import { FarmaError, errorMessage } from '../domain/errors.js';
-import { redactSecrets } from '../domain/secrets.js';
+import { guardSpecSecrets, redactSecrets, registerSecret } from '../domain/secrets.js';
 import { EXIT, EXIT_CODES_HELP, exitCodeOfError } from './exit-codes.js';
 import { closeOpenGuards, session } from './guard-session.js';
 import { foreignCode } from './context.js';
@@ -73,6 +73,9 @@ export function buildProgram(exit: (code: number) => void): Command {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // A --guard URL's password or query key, or an exec: command's KEY=value, is a secret from
+  // here on: every message, report and replay command hides it (issue 22.10).
+  for (const word of argv) for (const s of guardSpecSecrets(word.replace(/^--guard=/, ''))) registerSecret(s);
   let code = 0;
   const setCode = (c: number): void => {
     code = c;

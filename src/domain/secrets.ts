@@ -30,24 +30,125 @@ export const REDACTED = '[redacted]';
 /** `user:password@` inside a URL value (e.g. `DATABASE_URL=postgres://u:pw@host/db`). */
 const URL_PASSWORD_RE = /^[a-z][\w+.-]*:\/\/[^:/@\s]*:([^@/\s]+)@/i;
 
+/** Values registered by {@link registerSecret} (e.g. the password of a guard URL given on the command line). */
+const registered = new Set<string>();
+
+/**
+ * Adds `value` to the secrets of this process: every later {@link secretValues} (and so every
+ * redaction) hides it and its encodings. For secrets that come in by another channel than the
+ * environment, such as a `--guard` URL's password (issue 22.10). Blank values are ignored.
+ */
+export function registerSecret(value: string): void {
+  const v = value.trim();
+  if (v) registered.add(v);
+}
+
+/** An HTTP authorization value `<scheme> <token>`: the token, and for `Basic` the password it encodes. */
+function schemeParts(value: string): string[] {
+  const m = /^(?:Bearer|Basic|Token|Bot|ApiKey|Api-Key|Key|Digest|Negotiate)\s+(\S+)$/i.exec(value);
+  if (!m) return [];
+  const token = m[1] as string;
+  const out = [token];
+  if (/^basic\s/i.test(value)) {
+    const decoded = Buffer.from(token, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon >= 0 && colon < decoded.length - 1) out.push(decoded.slice(colon + 1));
+  }
+  return out;
+}
+
+/**
+ * The values of `FARMA_GUARD_HEADERS` (a JSON object of header names to values, sent to an HTTP
+ * guard): every one is a secret, whatever the header is called (issue 22.8). Not JSON: nothing
+ * (the CLI refuses such a value before any request).
+ */
+function guardHeaderValues(raw: string | undefined): string[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return [];
+  }
+  if (typeof parsed !== 'object' || parsed === null) return [];
+  return Object.values(parsed).filter((v): v is string => typeof v === 'string');
+}
+
+/**
+ * The secrets a guard spec carries (issue 22.10): for an http(s) URL, the password of
+ * `user:password@` (as given and decoded), the `user:password` pair, and the values of query
+ * parameters with a secret-looking name (`?api_key=…`, `?token=…`) or value; for an `exec:`
+ * command, the values of `NAME=value` and `--name=value` words with a secret-looking name.
+ * Values shorter than 6 characters are left out (as for the environment). Pure; never throws.
+ * @example guardSpecSecrets('http://u:pw123456@host/check') // ['pw123456', 'pw123456', 'u:pw123456']
+ */
+export function guardSpecSecrets(spec: string): string[] {
+  const out: string[] = [];
+  if (/^https?:\/\//i.test(spec)) {
+    let url: URL;
+    try {
+      url = new URL(spec);
+    } catch {
+      return [];
+    }
+    if (url.password) {
+      let pw = url.password;
+      let user = url.username;
+      try {
+        pw = decodeURIComponent(pw);
+        user = decodeURIComponent(user);
+      } catch {
+        // A malformed escape: keep the raw form.
+      }
+      out.push(pw, url.password, `${user}:${pw}`);
+    }
+    for (const [name, value] of url.searchParams) if (value && (SECRET_NAME_RE.test(name) || SECRET_VALUE_RE.test(value))) out.push(value);
+  } else if (/^exec:/i.test(spec)) {
+    for (const m of spec.matchAll(/(?:^|[\s:])(?:--?)?([A-Za-z_][\w-]*)=("[^"]*"|'[^']*'|\S+)/g)) {
+      const value = (m[2] as string).replace(/^(["'])(.*)\1$/, '$2');
+      if (value && SECRET_NAME_RE.test(m[1] as string)) out.push(value);
+    }
+  }
+  return out.filter((v) => v.length >= MIN_REDACTED_LENGTH);
+}
+
 /**
  * The secret values to hide, longest first (so a secret containing another is replaced whole):
  * - `OPENAI_API_KEY` (any non-blank value);
  * - every variable whose name matches {@link SECRET_NAME_RE}, with a value of at least
  *   {@link MIN_REDACTED_LENGTH} characters;
+ * - every value of `FARMA_GUARD_HEADERS` of at least that length, whatever the header is called;
  * - every value that looks like a credential ({@link SECRET_VALUE_RE}), whatever its name;
  * - the password of a URL with `user:password@` in any variable;
- * - `extra` values (e.g. a key passed in code rather than through the environment).
- * Each secret is also hidden in its base64 and URL-encoded forms, which an echoing guard may use.
+ * - the token of a `<scheme> <token>` value among these (`Bearer …`; for `Basic …` also the
+ *   password it encodes);
+ * - values given to {@link registerSecret} (a guard URL's password) and `extra` values (e.g. a
+ *   key passed in code rather than through the environment).
+ *
+ * Encodings covered (issue 22.11): each secret is also hidden where it appears, whole and on its
+ * own, as its UTF-8 bytes in hex (lower or upper case), in base64 (padded or not), in base64url,
+ * or URL-encoded (`encodeURIComponent`). Not covered: a secret encoded together with other text
+ * (the base64 of `"key=" + secret` shifts the alphabet), other encodings (base32, ROT13,
+ * reversed, split into parts, HTML entities, JSON `\u` escapes) and hashes of it.
  */
 export function secretValues(env: Env = process.env, extra: readonly string[] = []): string[] {
   const out = new Set<string>();
-  const add = (v: string): void => {
+  const add = (raw: string): void => {
+    const v = raw.trim();
+    if (!v || out.has(v)) return;
     out.add(v);
-    const b64 = Buffer.from(v, 'utf8').toString('base64');
-    if (b64.length >= MIN_REDACTED_LENGTH) out.add(b64.replace(/=+$/, ''));
+    const bytes = Buffer.from(v, 'utf8');
+    const b64 = bytes.toString('base64');
+    if (b64.length >= MIN_REDACTED_LENGTH) {
+      out.add(b64.replace(/=+$/, ''));
+      out.add(bytes.toString('base64url'));
+    }
+    const hex = bytes.toString('hex');
+    out.add(hex);
+    out.add(hex.toUpperCase());
     const url = encodeURIComponent(v);
     if (url !== v) out.add(url);
+    for (const part of schemeParts(v)) if (part.length >= MIN_REDACTED_LENGTH) add(part);
   };
   for (const [name, value] of Object.entries(env)) {
     const v = value?.trim();
@@ -56,13 +157,40 @@ export function secretValues(env: Env = process.env, extra: readonly string[] = 
     const pw = URL_PASSWORD_RE.exec(v)?.[1];
     if (pw !== undefined && pw.length >= MIN_REDACTED_LENGTH) add(pw);
   }
-  for (const v of extra) if (v.trim()) add(v.trim());
+  for (const v of guardHeaderValues(env['FARMA_GUARD_HEADERS'])) if (v.trim().length >= MIN_REDACTED_LENGTH) add(v);
+  for (const v of registered) add(v);
+  for (const v of extra) add(v);
   return [...out].sort((a, b) => b.length - a.length);
 }
 
+/** Shortest start of a secret that is hidden when a cut ends the text, or a `…`, right after it. */
+const MIN_CUT_PREFIX = 10;
+
+/**
+ * `text` with every whole secret replaced, then every start of a secret (at least
+ * {@link MIN_CUT_PREFIX} characters) that a cut left at the end of the text or right before a
+ * `…` (issue 22.9: a text cut before it is redacted keeps the key's first characters).
+ */
 function replaceAll(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  if (out.length < MIN_CUT_PREFIX) return out;
+  for (const secret of secrets) {
+    if (secret.length <= MIN_CUT_PREFIX) continue;
+    const head = secret.slice(0, MIN_CUT_PREFIX);
+    let at = out.indexOf(head);
+    while (at >= 0) {
+      let n = MIN_CUT_PREFIX;
+      while (n < secret.length && at + n < out.length && out[at + n] === secret[n]) n += 1;
+      const end = at + n;
+      if (end === out.length || out[end] === '…') {
+        out = `${out.slice(0, at)}${REDACTED}${out.slice(end)}`;
+        at = out.indexOf(head, at + REDACTED.length);
+      } else {
+        at = out.indexOf(head, at + 1);
+      }
+    }
+  }
   return out;
 }
 

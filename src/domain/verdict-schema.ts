@@ -16,6 +16,7 @@
  */
 import { zod } from './zod-lazy.js';
 import { DECISIONS, errorVerdict, type GuardErrorKind, type Verdict } from './verdict.js';
+import { redactSecrets } from './secrets.js';
 
 const ERROR_KINDS = ['threw', 'timeout', 'malformed', 'crashed', 'unavailable'] as const satisfies readonly GuardErrorKind[];
 
@@ -140,8 +141,14 @@ export function parseVerdict(raw: unknown): { ok: true; verdict: Verdict } | { o
  */
 export const VERDICT_BOUNDS = { reasons: 32, reasonChars: 1000, signals: 64, trace: 64, nameChars: 200, errorChars: 4000 } as const;
 
-/** `text` cut to at most `max` characters, the cut said at its end; a text already cut stays as it is. */
-function cut(text: string, max: number): string {
+/**
+ * `text` cut to at most `max` characters, the cut said at its end; a text already cut stays as
+ * it is. Secrets (`redactSecrets`) are replaced before the cut, never after: a key that straddles
+ * the cut would otherwise keep its first characters, which no later redaction recognises (issue 22.9).
+ */
+function cut(raw: string, max: number): string {
+  if (raw.length <= max) return raw;
+  const text = redactSecrets(raw);
   if (text.length <= max) return text;
   const note = `… [cut: ${text.length} characters]`;
   return `${text.slice(0, Math.max(0, max - note.length))}${note}`;

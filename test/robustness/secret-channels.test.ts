@@ -1,0 +1,181 @@
+/**
+ * Issue 22.8 to 22.11: secrets that reach farma-fuzz by other channels than a secret-named
+ * variable. An HTTP guard on 127.0.0.1 echoes what it was sent, the way a debugging endpoint
+ * does: the `FARMA_GUARD_HEADERS` values (22.8), the `Authorization` header the URL's
+ * `user:password@` turns into, and a key placed right at the 1,000-character cut of a reason
+ * (22.9) and in hex (22.11). None of it may reach the console, report md/json/html, JUnit, the
+ * corpus, `check` output or the printed replay commands (22.10).
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VERDICT_BOUNDS, parseVerdict } from '../../src/domain/verdict-schema.js';
+import { redactSecrets, secretValues } from '../../src/domain/secrets.js';
+
+const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+
+function cli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function allText(dir: string): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...allText(p));
+    else out.push([p, readFileSync(p, 'utf8')]);
+  }
+  return out;
+}
+
+function leaks(markers: Record<string, string>, outputs: Array<[string, string]>): string[] {
+  const found: string[] = [];
+  for (const [where, text] of outputs) for (const [name, m] of Object.entries(markers)) if (text.includes(m)) found.push(`${name} in ${where}`);
+  return found;
+}
+
+const hex = (n: number): string => randomBytes(n).toString('hex');
+// Values that match no secret-looking name or prefix on their own: only the channel makes them secret.
+const headerKey = `hdr${hex(12)}`;
+const bearer = `bt${hex(12)}`;
+const password = `pw${hex(10)}`;
+const cutKey = `ck${hex(16)}`;
+
+let server: Server;
+let port = 0;
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const h = req.headers;
+      // The key starts 16 characters before where the 1,000-character bound cuts a reason.
+      const note = `… [cut: 1600 characters]`;
+      const pad = 'x'.repeat(VERDICT_BOUNDS.reasonChars - note.length - 16);
+      const long = `${pad}${cutKey}${'y'.repeat(1600 - pad.length - cutKey.length)}`;
+      const verdict = {
+        decision: 'reject',
+        layer: `echo ${String(h['x-api-key'])}`,
+        signals: { [`s-${String(h['x-api-key'])}`]: 1 },
+        reasons: [`x-api-key was ${String(h['x-api-key'])}`, `authorization was ${String(h.authorization)}`, long, `hex ${Buffer.from(cutKey).toString('hex')}`],
+        trace: [],
+        elapsedUs: 1,
+      };
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(verdict));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((r) => server.close(() => r()));
+});
+
+describe('secrets from headers, the guard URL, a reason cut and hex never reach an output', () => {
+  it('fuzz (console, report md/json/html, JUnit, corpus), check and replay', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'farma-secret-channels-'));
+    const env = {
+      ...process.env,
+      FARMA_GUARD_HEADERS: JSON.stringify({ 'x-api-key': headerKey }),
+      FARMA_GUARD_AUTHORIZATION: `Bearer ${bearer}`,
+      // The cut key comes in through a secret-named variable; the guard echoes it.
+      FARMA_TEST_SERVICE_TOKEN: cutKey,
+    };
+    const guard = `http://farma:${password}@127.0.0.1:${port}/check`;
+    const corpus = join(tmp, 'corpus');
+    const out = join(tmp, 'out');
+    const junit = join(tmp, 'junit.xml');
+    const f = await cli(['fuzz', '--guard', guard, '--runs', '10', '--domain', 'ehr', '--family', 'benign', '--no-real', '--seed', '3', '--corpus', corpus, '--out', out, '--junit', junit, '--html'], env);
+    expect(f.code, f.stderr).toBe(1); // every benign entry rejected: false positives, into the corpus
+    expect(f.stdout).toMatch(/replay --guard/);
+    const input = join(tmp, 'entries.jsonl');
+    writeFileSync(input, `${JSON.stringify({ id: 'e1', content: 'entry one', source: 'AGENT' })}\n`);
+    const c = await cli(['check', '--guard', guard, '--input', input], env);
+    expect(c.stdout).toMatch(/"decision":"reject"/);
+    const r = await cli(['replay', '--guard', guard, '--corpus', corpus], env);
+    const outputs: Array<[string, string]> = [
+      ['fuzz stdout', f.stdout], ['fuzz stderr', f.stderr], ['check stdout', c.stdout], ['check stderr', c.stderr],
+      ['replay stdout', r.stdout], ['replay stderr', r.stderr], ...allText(out), ...allText(corpus), [junit, readFileSync(junit, 'utf8')],
+    ];
+    expect(outputs.some(([w]) => w.endsWith('.html'))).toBe(true);
+    expect(
+      leaks(
+        {
+          'FARMA_GUARD_HEADERS value': headerKey,
+          'bearer token': bearer,
+          'URL password': password,
+          'URL Basic credentials': Buffer.from(`farma:${password}`).toString('base64'),
+          'first 16 characters of the key at the cut': cutKey.slice(0, 16),
+          'hex key': Buffer.from(cutKey).toString('hex'),
+        },
+        outputs,
+      ),
+    ).toEqual([]);
+    // The echo really happened: the redacted forms are there.
+    expect(c.stdout).toContain('x-api-key was [redacted]');
+    expect(f.stdout).toMatch(/replay --guard '?http:\/\/\S*\[redacted\]@127\.0\.0\.1/);
+  }, 120_000);
+});
+
+describe('redaction units', () => {
+  it('every FARMA_GUARD_HEADERS value is a secret, and the token of an authorization scheme', () => {
+    const env = { FARMA_GUARD_HEADERS: JSON.stringify({ 'x-api-key': 'abcdef123', authorization: 'Bearer tok123456' }) };
+    expect(redactSecrets('k=abcdef123 a=Bearer tok123456 t=tok123456', env)).toBe('k=[redacted] a=[redacted] t=[redacted]');
+  });
+
+  it('a reason is redacted before it is cut (22.9)', () => {
+    const key = `ck${hex(16)}`;
+    const at = VERDICT_BOUNDS.reasonChars - 40;
+    const reason = `${'x'.repeat(at)}${key}${'y'.repeat(2000)}`;
+    const saved = process.env.FARMA_TEST_CUT_TOKEN;
+    process.env.FARMA_TEST_CUT_TOKEN = key;
+    try {
+      const v = parseVerdict({ decision: 'reject', reasons: [reason] });
+      expect(v.ok).toBe(true);
+      const kept = v.ok ? v.verdict.reasons[0]! : '';
+      expect(kept.length).toBeLessThanOrEqual(VERDICT_BOUNDS.reasonChars);
+      expect(kept).not.toContain(key.slice(0, 8));
+      expect(kept).toContain('[redacted]');
+    } finally {
+      if (saved === undefined) delete process.env.FARMA_TEST_CUT_TOKEN;
+      else process.env.FARMA_TEST_CUT_TOKEN = saved;
+    }
+  });
+
+  it('a secret cut short by any "…" marker is still hidden', () => {
+    const env = { FARMA_TEST_TOKEN: 'abcdefghijklmnopqrstuvwxyz' };
+    expect(redactSecrets('see abcdefghijklm… (40 more characters)', env)).toBe('see [redacted]… (40 more characters)');
+    expect(redactSecrets('ends abcdefghijkl', env)).toBe('ends [redacted]');
+    // A short prefix is ordinary text.
+    expect(redactSecrets('abc… and abcdefg', env)).toBe('abc… and abcdefg');
+  });
+
+  it('hex (either case), base64, base64url and URL encodings of a secret are hidden (22.11)', () => {
+    const key = 'sk-test-~?>>hexkey';
+    const env = { OPENAI_API_KEY: key };
+    const forms = [
+      Buffer.from(key).toString('hex'),
+      Buffer.from(key).toString('hex').toUpperCase(),
+      Buffer.from(key).toString('base64'),
+      Buffer.from(key).toString('base64url'),
+      encodeURIComponent(key),
+    ];
+    for (const f of forms) expect(redactSecrets(`x ${f} y`, env), f).toBe('x [redacted] y');
+    expect(secretValues(env).length).toBeGreaterThanOrEqual(forms.length);
+  });
+});
