@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `farma-fuzz` command: runs the compiled CLI (dist/, built by `npm run build`, which
-// `npm ci`, `npm install` from git and `npm pack` run through the `prepare` script).
+// `npm ci`, `npm install` from git and workspaces run through `prepare`, and `npm pack` through `prepack`).
 // In a checkout without a build it falls back to the TypeScript sources through tsx.
 import { existsSync } from 'node:fs';
 

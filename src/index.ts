@@ -19,6 +19,10 @@ export { DOMAINS, FAMILIES } from './domain/fuzz-case.js';
 export { extractKeys } from './domain/keys.js';
 export { FarmaError, UsageError, InputError, TemplateError, GuardLoadError, StoreError, CorpusError, LlmError } from './domain/errors.js';
 
+// Config files: `export default defineConfig({...})` in farma-fuzz.config.ts (docs/config.md).
+export { defineConfig, DEFAULT_CONFIG } from './config/define-config.js';
+export type { FarmaFuzzConfig, ThresholdsConfig } from './config/define-config.js';
+
 // Guards under test.
 export { GUARDS, createGuard, listGuards } from './guards/registry.js';
 export type { BuiltinGuardId, GuardEntry } from './guards/registry.js';

@@ -38,9 +38,10 @@ export async function writeRunOutputs(result: FuzzResult, o: RunOutputOptions): 
   const extra: string[] = [];
   if (o.html !== false) {
     const htmlFile = typeof o.html === 'string' ? path.resolve(o.html) : path.join(outDir, 'report.html');
-    const { renderHtml } = await import('../report/html.js');
+    const [{ renderHtml }, { chartPackages }] = await Promise.all([import('../report/html.js'), import('../report/charts.js')]);
     await writeFileAtomic(htmlFile, await renderHtml(report, { gateResult }));
-    extra.push(`html: ${htmlFile}`);
+    const charts = await chartPackages();
+    extra.push(`html: ${htmlFile}${charts.ok ? '' : ` (without charts: ${charts.hint})`}`);
   }
   if (o.junit !== undefined) {
     const junitFile = path.resolve(o.junit);

@@ -5,7 +5,7 @@
 import { RUN_DEFAULTS } from '../domain/defaults.js';
 
 /** Rate limits for CI gating, in [0,1], judged on Wilson 95% upper bounds (see `src/report/gate.ts`). */
-interface ThresholdsConfig {
+export interface ThresholdsConfig {
   /** Highest allowed false-positive rate per benign cell and per real benign set. */
   maxFpr?: number;
   /** Highest allowed bypass rate per forged cell. */
@@ -20,10 +20,14 @@ interface ThresholdsConfig {
 export interface FarmaFuzzConfig {
   /** Guard spec: built-in id (`sentinel`, `none`, `keyword`, `amemguard`), module path, http(s) URL or `exec:CMD` (`--guard`). */
   guard?: string;
-  /** Families to fuzz, or `'all'` (`--family`). */
-  families?: string[] | 'all';
-  /** Domains to fuzz (`ehr`, `react-qa`, `rap`), or `'all'` (`--domain`). */
-  domains?: string[] | 'all';
+  /**
+   * Families to fuzz (`--family`): `'all'`, one id (`'benign'`), a comma-separated list
+   * (`'seed,naive'`) or an array (`['seed', 'naive']`); ids: `seed`, `amplification`, `naive`,
+   * `adaptive`, `benign`, `benign-stress` (`farma-fuzz list families`). Default `'all'`.
+   */
+  families?: string | readonly string[];
+  /** Domains to fuzz (`--domain`), in the same forms as `families`; ids `ehr`, `react-qa`, `rap`. Default `'all'`. */
+  domains?: string | readonly string[];
   /** Cases per domain × family, not counting shrinks; positive integer (`--runs`). */
   runs?: number;
   /** fast-check seed, integer in [0, 2^32 − 1] (`--seed`); left out, the clock picks one. */

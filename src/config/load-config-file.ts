@@ -9,6 +9,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { DOMAINS } from '../domain/fuzz-case.js';
 import { UsageError, errorMessage } from '../domain/errors.js';
+import { didYouMean } from '../domain/suggest.js';
 import type { FarmaFuzzConfig } from './define-config.js';
 import { importModule } from '../guards/adapters/import-module.js';
 
@@ -49,18 +50,20 @@ export function configSchema(known: KnownIds = {}) {
   const want = (w: string) => ({ error: w });
   const posInt = z.number(want('a positive integer')).int(want('a positive integer')).positive(want('a positive integer'));
   const nonEmpty = z.string(want('a non-empty string')).refine((x) => x.trim() !== '', want('a non-empty string'));
+  // The CLI's forms: "all", one id, a comma-separated list ("seed,naive"), or an array of ids.
   const list = (allowed: readonly string[] | undefined) => {
-    const w = `"all" or a non-empty array of ${allowed ? `ids (${allowed.join(', ')})` : 'strings'}`;
+    const w = `"all", an id, a comma-separated list or an array of ${allowed ? `ids (${allowed.join(', ')})` : 'strings'}`;
     return z.unknown().superRefine((x, ctx) => {
       if (x === 'all') return;
-      if (!Array.isArray(x) || x.length === 0 || !x.every((i) => typeof i === 'string' && i !== '')) {
+      const items = typeof x === 'string' ? x.split(',').map((i) => i.trim()) : x;
+      if (!Array.isArray(items) || items.length === 0 || !items.every((i) => typeof i === 'string' && i.trim() !== '')) {
         ctx.addIssue({ code: 'custom', message: w });
         return;
       }
-      for (const item of x as string[]) {
-        if (allowed && !allowed.includes(item)) ctx.addIssue({ code: 'custom', message: w, params: { got: item } });
+      for (const item of items as string[]) {
+        if (allowed && item !== 'all' && !allowed.includes(item)) ctx.addIssue({ code: 'custom', message: w, params: { got: item, hint: didYouMean(item, allowed) } });
       }
-    }) as unknown as ReturnType<typeof z.custom<string[] | 'all'>>;
+    }) as unknown as ReturnType<typeof z.custom<string | readonly string[]>>;
   };
   const rate = z.number(want('a rate in [0,1]')).min(0, want('a rate in [0,1]')).max(1, want('a rate in [0,1]'));
   return z.strictObject(
@@ -117,9 +120,9 @@ export function validateConfig(value: unknown, where: string, known: KnownIds = 
     throw new UsageError(`${where}: unknown field "${key}" (known: ${knownKeys})`);
   }
   const w: Want = { want: issue.message };
-  const params = (issue as { params?: { got?: unknown } }).params;
+  const params = (issue as { params?: { got?: unknown; hint?: string } }).params;
   w.got = params && 'got' in params ? params.got : valueAt(value, issue.path);
-  throw new UsageError(`${where}: "${at.join('.')}" must be ${w.want}, got ${show(w.got)}`);
+  throw new UsageError(`${where}: "${at.join('.')}" must be ${w.want}, got ${show(w.got)}${params?.hint ?? ''}`);
 }
 
 /** A relative path made absolute against `dir`; a guard spec only when it names a file (`./`, `../`). */

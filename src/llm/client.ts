@@ -3,8 +3,11 @@
  * modes. `live` calls the server; `record` calls the server and stores each output in a
  * `FixtureStore`; `replay` answers only from the store and never opens a connection.
  * Every error that leaves here is an `LlmError` whose message and cause are redacted.
+ * `openai` is an optional peer dependency, loaded at the first call that needs the server: a
+ * project without it gets an `LlmError` (failure `config`, exit 2) that says how to install it.
  */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { importOptional } from '../domain/optional-package.js';
 import { LlmError, isFatalLlmError, type LlmFailure } from '../domain/index.js';
 import { DEFAULT_EMBEDDING_MODEL, redactSecrets } from './config.js';
 import type { LlmConfig } from './config.js';
@@ -121,6 +124,17 @@ function describeReply(res: unknown, contentType: string | null): string {
   return `${type}, ${typeof res}`;
 }
 
+/** The SDK's module once loaded (by the first call that needs the server). */
+let openaiModule: typeof import('openai') | undefined;
+
+/** Loads `openai`, or throws LlmError (failure `config`) naming the package and the install command. */
+async function loadOpenAI(): Promise<typeof import('openai')> {
+  if (openaiModule) return openaiModule;
+  const r = await importOptional('openai', () => import('openai'), 'LLM features');
+  if (!r.ok) throw new LlmError(r.hint, { failure: 'config' });
+  return (openaiModule = r.module);
+}
+
 /** Classifies an SDK error: HTTP status first, then the connection error's code or name. */
 function failureOf(err: unknown): LlmFailure {
   const e = err as { status?: unknown; name?: unknown; code?: unknown; cause?: unknown };
@@ -130,7 +144,7 @@ function failureOf(err: unknown): LlmFailure {
   if (status === 429) return 'rate-limit';
   if (status !== undefined && status >= 500) return 'server';
   if (status !== undefined && status >= 400) return 'bad-request';
-  if (err instanceof OpenAI.APIConnectionError) return 'unreachable'; // includes APIConnectionTimeoutError
+  if (openaiModule && err instanceof openaiModule.APIConnectionError) return 'unreachable'; // includes APIConnectionTimeoutError
   const codes = [e.code, (e.cause as { code?: unknown } | undefined)?.code, e.name].map((x) => String(x ?? ''));
   if (codes.some((c) => /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|APIConnection|Timeout|UND_ERR/i.test(c))) return 'unreachable';
   return 'bad-output';
@@ -169,8 +183,8 @@ export function createLlmClient(config: LlmConfig, options: LlmClientOptions = {
   const embeddingModel = config.embeddingModel ?? DEFAULT_EMBEDDING_MODEL;
 
   let sdk: OpenAI | undefined;
-  const api = (): OpenAI =>
-    (sdk ??= new OpenAI({
+  const api = async (): Promise<OpenAI> =>
+    (sdk ??= new (await loadOpenAI()).default({
       baseURL: config.baseURL,
       apiKey: config.apiKey,
       timeout: config.timeoutMs,
@@ -248,7 +262,7 @@ export function createLlmClient(config: LlmConfig, options: LlmClientOptions = {
       const what = `LLM check of ${redact(config.baseURL)} (model "${config.model}")`;
       let reply: { data: unknown; response: Response };
       try {
-        reply = await api().chat.completions.create({ model: config.model, messages: [{ role: 'user', content: 'Reply with OK.' }], temperature: 0, max_tokens: 1 }).withResponse();
+        reply = await (await api()).chat.completions.create({ model: config.model, messages: [{ role: 'user', content: 'Reply with OK.' }], temperature: 0, max_tokens: 1 }).withResponse();
       } catch (err) {
         const e = wrap(what, err);
         // A 200 whose body the SDK cannot parse (truncated or broken JSON) is no model either.
@@ -276,7 +290,7 @@ export function createLlmClient(config: LlmConfig, options: LlmClientOptions = {
       return counted(() => through({ kind: 'chat', role, model: config.model, messages: msgs }, async () => {
         let res: OpenAI.Chat.Completions.ChatCompletion;
         try {
-          res = await api().chat.completions.create({
+          res = await (await api()).chat.completions.create({
             model: config.model,
             messages: msgs,
             temperature: opts.temperature ?? 0,
@@ -298,7 +312,7 @@ export function createLlmClient(config: LlmConfig, options: LlmClientOptions = {
       return counted(() => through({ kind: 'embedding', role: EMBED_ROLE, model: embeddingModel, input }, async () => {
         let res: OpenAI.Embeddings.CreateEmbeddingResponse;
         try {
-          res = await api().embeddings.create({ model: embeddingModel, input, encoding_format: 'float' });
+          res = await (await api()).embeddings.create({ model: embeddingModel, input, encoding_format: 'float' });
         } catch (err) {
           throw wrap(`LLM embedding (model "${embeddingModel}")`, err);
         }

@@ -6,9 +6,13 @@
  * Scores come from each cell's `scoreHistogram` (F rounded to 0.01), so the sweep and the
  * ROC curve are those of the rounded scores. A threshold t rejects an entry when F > t
  * (paper §IV-E, SENTINEL's tau_guard).
+ *
+ * `vega` and `vega-lite` are optional peer dependencies, loaded on first use: without them
+ * {@link renderCharts} returns no chart and {@link chartPackages} says what to install.
  */
-import * as vega from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
+import type * as Vega from 'vega';
+import type { TopLevelSpec } from 'vega-lite';
+import { importOptional } from '../domain/optional-package.js';
 import { rocAuc, rocCurve, tauGrid, thresholdSweep, type LabelledScores } from '../metrics/threshold-sweep.js';
 import { interval, type Interval, type ReportData } from './model.js';
 
@@ -239,7 +243,7 @@ export function chartSpecs(r: ReportData): ChartSpec[] {
  * Compiles a Vega-Lite spec and renders it to an SVG string, headless (no canvas, no DOM).
  * @throws Error when the spec does not compile or render (a programming error).
  */
-async function renderChartSvg(spec: TopLevelSpec): Promise<string> {
+async function renderChartSvg(spec: TopLevelSpec, vega: typeof Vega, compile: typeof import('vega-lite').compile): Promise<string> {
   const compiled = compile(spec).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
   try {
@@ -249,13 +253,35 @@ async function renderChartSvg(spec: TopLevelSpec): Promise<string> {
   }
 }
 
+type ChartPackages = { ok: true; vega: typeof Vega; compile: typeof import('vega-lite').compile } | { ok: false; hint: string };
+let packages: Promise<ChartPackages> | undefined;
+
 /**
- * Every chart the report supports, rendered to SVG (see {@link chartSpecs}).
+ * Loads `vega` and `vega-lite` once.
+ * @returns both modules, or `{ ok: false, hint }` naming the missing package and the install command.
+ */
+export function chartPackages(): Promise<ChartPackages> {
+  return (packages ??= (async (): Promise<ChartPackages> => {
+    const purpose = "the HTML report's charts";
+    const both = ['vega', 'vega-lite'] as const;
+    const vega = await importOptional('vega', () => import('vega'), purpose, both);
+    if (!vega.ok) return { ok: false, hint: vega.hint };
+    const vl = await importOptional('vega-lite', () => import('vega-lite'), purpose, both);
+    if (!vl.ok) return { ok: false, hint: vl.hint };
+    return { ok: true, vega: vega.module, compile: vl.module.compile };
+  })());
+}
+
+/**
+ * Every chart the report supports, rendered to SVG (see {@link chartSpecs}); none when
+ * `vega` or `vega-lite` is not installed ({@link chartPackages} says so).
  * @example
  * for (const c of await renderCharts(report)) console.log(c.id, c.svg.length);
  */
 export async function renderCharts(r: ReportData): Promise<ChartSvg[]> {
+  const pk = await chartPackages();
+  if (!pk.ok) return [];
   const out: ChartSvg[] = [];
-  for (const c of chartSpecs(r)) out.push({ id: c.id, title: c.title, caption: c.caption, svg: await renderChartSvg(c.spec) });
+  for (const c of chartSpecs(r)) out.push({ id: c.id, title: c.title, caption: c.caption, svg: await renderChartSvg(c.spec, pk.vega, pk.compile) });
   return out;
 }

@@ -7,7 +7,7 @@
 import { attackHtml, flipText } from './attack-html.js';
 import { escapeUTF8 } from 'entities';
 import { formatCounterexample } from './format-verdict.js';
-import { renderCharts } from './charts.js';
+import { chartPackages, renderCharts } from './charts.js';
 import { formatGateCheck, type GateResult } from './gate.js';
 import { pct, realismGapLine, renderFindings } from './markdown.js';
 import type { ReportCell, ReportData } from './model.js';
@@ -125,7 +125,9 @@ export async function renderHtml(r: ReportData, options: { gateResult?: GateResu
   out.push('<p class="muted">Each row of the tables below is one property run on one family. For forged families the violation rate is the bypass rate (forged entries admitted); for the benign family it is the false-positive rate (benign entries rejected). Brackets hold the Wilson 95% interval. Guard errors are counted apart and never as rejections.</p>');
 
   out.push('<h2 id="charts">Charts</h2>');
-  if (charts.length === 0) out.push('<p class="muted">No chart: the guard reported no forgery score and no signal fired.</p>');
+  const chartLibs = await chartPackages();
+  if (!chartLibs.ok) out.push(`<p class="muted">No chart: ${e(chartLibs.hint)}.</p>`);
+  else if (charts.length === 0) out.push('<p class="muted">No chart: the guard reported no forgery score and no signal fired.</p>');
   for (const ch of charts) {
     out.push(`<figure data-chart="${e(ch.id)}">${ch.svg}<figcaption><b>${e(ch.title)}.</b> ${e(ch.caption)}</figcaption></figure>`);
   }

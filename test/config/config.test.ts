@@ -81,7 +81,10 @@ describe('validateConfig', () => {
   };
   it('rejects unknown fields, bad ids and out-of-range values, naming the field', () => {
     expect(bad({ rnus: 5 })).toMatch(/^f\.ts: unknown field "rnus"/);
-    expect(bad({ domains: ['ehr', 'mars'] })).toBe('f.ts: "domains" must be "all" or a non-empty array of ids (ehr, react-qa, rap), got "mars"');
+    expect(bad({ domains: ['ehr', 'mars'] })).toBe('f.ts: "domains" must be "all", an id, a comma-separated list or an array of ids (ehr, react-qa, rap), got "mars"');
+    expect(bad({ domains: 'ehr,rapp' })).toBe('f.ts: "domains" must be "all", an id, a comma-separated list or an array of ids (ehr, react-qa, rap), got "rapp" (did you mean "rap"?)');
+    expect(bad({ families: 'benign,' }, { families: ['seed', 'benign'] })).toMatch(/"families" must be/);
+    expect(bad({ families: 3 })).toMatch(/"families" must be .*got 3/);
     expect(bad({ families: ['seed', 'x'] }, { families: ['seed', 'benign'] })).toMatch(/"families" must be .*got "x"/);
     expect(bad({ families: [] })).toMatch(/"families" must be/);
     expect(bad({ seed: -1 })).toMatch(/"seed" must be an integer in \[0, 4294967295\]/);
@@ -90,6 +93,11 @@ describe('validateConfig', () => {
     expect(bad({ thresholds: { maxFPR: 0.1 } })).toMatch(/unknown field "thresholds.maxFPR"/);
     expect(bad({ html: 3 })).toMatch(/"html" must be a non-empty string, got 3/);
     expect(bad([1])).toMatch(/default export must be a config object/);
+  });
+  it("accepts the CLI's list forms: one id, a comma-separated list, an array, \"all\"", () => {
+    const known = { families: ['seed', 'naive', 'benign'] };
+    for (const families of ['benign', 'seed,naive', ' seed , naive ', ['seed', 'naive'], 'all']) expect(bad({ families }, known), JSON.stringify(families)).toBe('no error');
+    expect(bad({ domains: 'react-qa' })).toBe('no error');
   });
   it('accepts every field with good values', () => {
     const c = defineConfig({ guard: 'none', families: 'all', domains: ['rap'], runs: 1, seed: 0, time: 30, phase: 'retrieve', maxFailures: 2, thresholds: { maxFpr: 0, maxBypass: 1 }, junit: 'j.xml', html: 'r.html', corpus: 'c', out: 'o' });
@@ -127,5 +135,22 @@ describe('DEFAULT_CONFIG and RUN_DEFAULTS', () => {
     });
     expect(DEFAULT_GUARD_TIMEOUT_MS).toBe(RUN_DEFAULTS.guardTimeoutMs);
     expect(Object.isFrozen(RUN_DEFAULTS)).toBe(true);
+  });
+});
+
+describe('docs/config.md', () => {
+  it('documents every field the config schema accepts, and names no field it refuses', async () => {
+    const { configSchema } = await import('../../src/config/load-config-file.js');
+    const { readFileSync } = await import('node:fs');
+    const doc = readFileSync(path.join(ROOT, 'docs', 'config.md'), 'utf8');
+    const rows = [...doc.matchAll(/^\| `([a-zA-Z.]+)` \|/gm)].map((m) => m[1]!);
+    const fields = Object.keys(configSchema().shape);
+    expect(rows.filter((r) => !r.includes('.')).sort()).toEqual([...fields].sort());
+    expect(rows.filter((r) => r.includes('.')).sort()).toEqual(['thresholds.maxBypass', 'thresholds.maxFpr']);
+  });
+  it("is exported from the package entry, with the public API's defineConfig", async () => {
+    const api = await import('../../src/index.js');
+    expect(api.defineConfig).toBe(defineConfig);
+    expect(api.DEFAULT_CONFIG).toBe(DEFAULT_CONFIG);
   });
 });

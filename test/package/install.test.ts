@@ -23,11 +23,14 @@ const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const NPX = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 const TIMEOUT = 600_000;
 
-const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string>; dependencies: Record<string, string> };
+const manifestText = readFileSync(path.join(ROOT, 'package.json'), 'utf8');
+const pkg = JSON.parse(manifestText) as { devDependencies: Record<string, string>; dependencies: Record<string, string>; peerDependencies: Record<string, string>; scripts: Record<string, string> };
 const work = mkdtempSync(path.join(tmpdir(), 'ff-install-'));
 const project = path.join(work, 'project');
 let tarball = '';
 let packed: string[] = [];
+let packedManifest: { scripts?: Record<string, string>; exports: Record<string, unknown> } | undefined;
+let manifestAfterPack = '';
 
 /** Runs a command in the project; returns the result (never throws). */
 function run(cmd: string, args: readonly string[], cwd = project): SpawnSyncReturns<string> {
@@ -64,11 +67,16 @@ function codeBlock(file: string, lang: string, marker: string): string {
 }
 
 beforeAll(() => {
-  // 1. npm pack (its `prepare` script compiles dist/).
+  // 1. npm pack (its `prepack` script compiles dist/ and leaves the checkout-only scripts out of the packed package.json).
   const out = ok(run(NPM, ['pack', '--json', '--pack-destination', work], ROOT), 'npm pack');
+  manifestAfterPack = readFileSync(path.join(ROOT, 'package.json'), 'utf8');
   const info = (JSON.parse(out.slice(out.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>)[0]!;
   tarball = path.join(work, path.basename(info.filename));
   packed = info.files.map((f) => f.path);
+  const unpacked = path.join(work, 'unpacked');
+  mkdirSync(unpacked);
+  ok(run('tar', ['-xzf', tarball, '-C', unpacked, 'package/package.json'], work), 'tar');
+  packedManifest = JSON.parse(readFileSync(path.join(unpacked, 'package', 'package.json'), 'utf8')) as typeof packedManifest;
 
   // 2. a fresh project and the install.
   mkdirSync(project);
@@ -109,7 +117,58 @@ describe('the packed tarball', () => {
   });
 });
 
+describe("the packed package.json", () => {
+  it('has no install-time script, and the checkout keeps its own (prepare builds dist/ on npm ci and git installs)', () => {
+    expect(Object.keys(packedManifest!.scripts ?? {}).filter((s) => /^(pre|post)?(install|prepare|pack)$/.test(s))).toEqual([]);
+    expect(pkg.scripts.prepare).toBeDefined();
+    expect(manifestAfterPack).toBe(manifestText);
+    expect(existsSync(path.join(ROOT, '.tmp', 'package.json.checkout'))).toBe(false);
+  });
+  it('gives CommonJS projects a require condition for both entry points', () => {
+    for (const entry of ['.', './generators']) expect(Object.keys(packedManifest!.exports[entry] as object)).toEqual(['types', 'import', 'require', 'default']);
+  });
+});
+
 describe('installed into a fresh npm init -y project', () => {
+  it('installs no dev-only tool and none of the optional peers', () => {
+    const installed = JSON.parse(readFileSync(path.join(project, 'node_modules', 'farma-fuzz', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const devOnly = ['recheck', 'playwright-core', 'tinybench', 'typescript', 'knip', 'es-module-lexer', ...Object.keys(pkg.peerDependencies)];
+    expect(Object.keys(installed.dependencies).filter((d) => devOnly.includes(d))).toEqual([]);
+    // (tinybench comes with the project's own vitest, so only the ones nothing else here pulls in are looked for.)
+    for (const dev of ['recheck', 'playwright-core', 'typescript', 'knip', ...Object.keys(pkg.peerDependencies)]) expect(existsSync(path.join(project, 'node_modules', dev)), dev).toBe(false);
+  });
+
+  it('defineConfig imports from farma-fuzz in an ES module and with require() in CommonJS', () => {
+    writeFileSync(path.join(project, 'esm.mjs'), "import { defineConfig, DEFAULT_CONFIG } from 'farma-fuzz';\nconsole.log(typeof defineConfig, defineConfig({ runs: 3 }).runs, DEFAULT_CONFIG.runs);\n");
+    expect(ok(run(process.execPath, ['esm.mjs']), 'node esm.mjs').trim()).toBe('function 3 1000');
+    writeFileSync(path.join(project, 'cjs.cjs'), "const { defineConfig } = require('farma-fuzz');\nconst { FAMILY_IDS } = require('farma-fuzz/generators');\nconsole.log(typeof defineConfig, defineConfig({ runs: 4 }).runs, FAMILY_IDS.includes('benign'));\n");
+    const r = run(process.execPath, ['cjs.cjs']);
+    expect(ok(r, 'node cjs.cjs').trim()).toBe('function 4 true');
+    expect(r.stderr).not.toMatch(/ExperimentalWarning|ERR_/);
+  });
+
+  it('fuzz reads a farma-fuzz.config.ts that imports defineConfig from farma-fuzz (families as a CLI-style string)', () => {
+    const dir = path.join(project, 'with-config');
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'farma-fuzz.config.ts'), "import { defineConfig } from 'farma-fuzz';\nexport default defineConfig({ guard: 'none', families: 'benign', domains: 'ehr,rap', runs: 5, seed: 3, corpus: false, out: 'out' });\n");
+    const r = run(NPX, ['farma-fuzz', 'fuzz', '--no-real', '--quiet'], dir);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain('farma-fuzz: guard none, seed 3, 2 domains × 1 family, 5 runs per cell (config farma-fuzz.config.ts)');
+    expect(existsSync(path.join(dir, 'out', 'report.json'))).toBe(true);
+    // The optional chart packages are not installed: the report is written without charts, and the run says what to install.
+    expect(r.stdout).toMatch(/html: .*report\.html \(without charts: the HTML report's charts need the optional packages "vega" and "vega-lite", which are not installed \(npm install -D vega@\S+ vega-lite@\S+\)\)/);
+    expect(readFileSync(path.join(dir, 'out', 'report.html'), 'utf8')).toMatch(/No chart: the HTML report(&apos;|&#39;)s charts need the optional packages/);
+  });
+
+  it('fuzz reads a CommonJS farma-fuzz.config.js that requires farma-fuzz', () => {
+    const dir = path.join(project, 'with-cjs-config');
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'farma-fuzz.config.js'), "const { defineConfig } = require('farma-fuzz');\nmodule.exports = defineConfig({ guard: 'keyword', families: ['naive'], domains: 'ehr', runs: 5, seed: 4, corpus: false, out: 'out', html: false });\n");
+    const r = run(NPX, ['farma-fuzz', 'fuzz', '--no-real', '--quiet'], dir);
+    expect([0, 1], r.stderr).toContain(r.status);
+    expect(r.stderr).toContain('farma-fuzz: guard keyword, seed 4, 1 domain × 1 family, 5 runs per cell (config farma-fuzz.config.js)');
+  });
+
   it('plain node imports both entry points, from CommonJS and from an ES module', () => {
     const cjs = ok(run(process.execPath, ['-e', "import('farma-fuzz').then((m) => console.log(typeof m.checkInvariantSync, typeof m.MemoryStore, typeof m.createGuard))"]), 'node -e import');
     expect(cjs.trim()).toBe('function function function');

@@ -67,9 +67,11 @@ function rate(flag: string, value: string): number {
   return n;
 }
 
-function listOf<T extends string>(flag: string, value: string[] | 'all' | undefined, allowed: readonly T[]): T[] {
-  if (value === undefined || value === 'all') return [...allowed];
-  return parseList(flag, value.join(','), allowed);
+/** A list in any of the forms the flag and the config file take: `'all'`, `'a'`, `'a,b'`, `['a', 'b']` (an `'all'` item means all). */
+function listOf<T extends string>(flag: string, value: string | readonly string[] | undefined, allowed: readonly T[]): T[] {
+  const items = (typeof value === 'string' ? [value] : value)?.flatMap((v) => v.split(',')).map((v) => v.trim());
+  if (items === undefined || items.includes('all')) return [...allowed];
+  return parseList(flag, items.join(','), allowed);
 }
 
 /** Registers `fuzz` on the program; `exit` receives the exit code. */

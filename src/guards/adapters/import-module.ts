@@ -8,11 +8,16 @@
  *   inside a CommonJS project (no "type": "module") is then retried through tsx, which
  *   compiles it; a `.js` file written with `module.exports` inside an ES-module project
  *   fails with a message that says what to rename.
+ * - A `.ts` file of a CommonJS project is compiled to CommonJS by tsx, so its `import … from
+ *   'farma-fuzz'` becomes a `require()` that tsx serves by compiling farma-fuzz's ES modules
+ *   to CommonJS too, and that fails on a dependency published with an "import" condition only.
+ *   Such a file is loaded again as an ES module, from a copy beside it with the `.mts`
+ *   extension that is removed at once (as vite loads its config).
  * CommonJS modules arrive as ES namespaces with `module.exports` as `default`; with
  * `liftDefault` (guard modules) the keys of a default object are also lifted to the top, as
  * Node does only for the keys it can detect statically.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -37,6 +42,30 @@ function nearestPackageType(file: string): { packageJson?: string; type: 'module
 async function viaTsx(file: string): Promise<Record<string, unknown>> {
   const { tsImport } = (await import('tsx/esm/api')) as { tsImport: (specifier: string, parent: string) => Promise<unknown> };
   return (await tsImport(pathToFileURL(file).href, import.meta.url)) as Record<string, unknown>;
+}
+
+/** Node's and tsx's messages when CommonJS code `require()`s a package that has only ES-module entry points. */
+const REQUIRE_OF_ESM = /No "exports" main defined|ERR_PACKAGE_PATH_NOT_EXPORTED|ERR_REQUIRE_ESM|require\(\) of ES Module|ERR_REQUIRE_ASYNC_MODULE/;
+
+/** A `.ts` file loaded through tsx; in a CommonJS project, retried as an ES module when its imports cannot be required (see the file comment). */
+async function viaTsxAnyProject(file: string): Promise<Record<string, unknown>> {
+  try {
+    return await viaTsx(file);
+  } catch (cause) {
+    const message = cause instanceof Error ? `${cause.message} ${String((cause as { code?: unknown }).code ?? '')}` : String(cause);
+    if (!/\.ts$/i.test(file) || nearestPackageType(file).type !== 'commonjs' || !REQUIRE_OF_ESM.test(message)) throw cause;
+    const copy = path.join(path.dirname(file), `.${path.basename(file, '.ts')}.${process.pid}-${Date.now()}.mts`);
+    try {
+      writeFileSync(copy, readFileSync(file));
+    } catch {
+      throw new Error(`${message.split('\n')[0]}. ${path.basename(file)} is compiled to CommonJS (its package.json has no "type": "module") and one of its imports is an ES module only: rename it to ${path.basename(file, '.ts')}.mts`, { cause });
+    }
+    try {
+      return await viaTsx(copy);
+    } finally {
+      rmSync(copy, { force: true });
+    }
+  }
 }
 
 /** `module.exports` keys lifted next to `default`, so `module.exports = { guard }` exposes `guard`. */
@@ -80,7 +109,7 @@ function moduleSystemHint(file: string, message: string): string | undefined {
  */
 export async function importModule(file: string, options: { liftDefault?: boolean } = {}): Promise<Record<string, unknown>> {
   const liftCommonJs = options.liftDefault === true ? lift : (m: Record<string, unknown>): Record<string, unknown> => m;
-  if (TS_EXT.test(file)) return liftCommonJs(await viaTsx(file));
+  if (TS_EXT.test(file)) return liftCommonJs(await viaTsxAnyProject(file));
   try {
     return liftCommonJs((await import(pathToFileURL(file).href)) as Record<string, unknown>);
   } catch (cause) {
