@@ -21,7 +21,10 @@ const report = process.env.FARMA_TEST_REPORT ?? '.tmp/vitest-report.json';
  * two-core machine (per-file durations measured with vitest's JSON reporter, docs/results/).
  * What they cover in the fast tier, if anything, is said next to each.
  */
-export const FULL_TIER_ONLY: readonly string[] = [];
+export const FULL_TIER_ONLY: readonly string[] = [
+  // Compiles src/ into a temporary folder (tsc) and checks package.json against what it loads; `npm run dist-imports` does the same by hand.
+  'test/package/dist-imports.test.ts',
+];
 
 const argv = process.argv.slice(2);
 const projectFlag = argv.some((a) => a === '--project' || a.startsWith('--project='));

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm run dist-imports`: lists every package the shipped code (dist/ and bin/) loads, and
- * checks package.json against it (issue 23.3):
+ * checks package.json against it:
  * - every package loaded is a `dependency` or an optional `peerDependency`;
  * - every `dependency` is loaded by the shipped code (a dev-only tool belongs in devDependencies);
  * - an optional peer is loaded only by `import()`, never by a static import, so a project

@@ -1,5 +1,5 @@
 /**
- * Optional peer dependencies, loaded on first use (issue 23.3). `openai` (the LLM features)
+ * Optional peer dependencies, loaded on first use. `openai` (the LLM features)
  * and `vega` + `vega-lite` (the HTML report's charts) are `peerDependencies` marked optional
  * in package.json: a project that installs farma-fuzz gets neither unless it asks, and the
  * checkout has them as devDependencies. Each caller passes its own `import('…')`, so types

@@ -1,5 +1,5 @@
 /**
- * Optional peer dependencies (issue 23.3): a package that Node cannot find is told apart from
+ * Optional peer dependencies: a package that Node cannot find is told apart from
  * an error inside a package, and the hint names the install command.
  */
 import { spawnSync } from 'node:child_process';

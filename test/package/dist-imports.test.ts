@@ -1,5 +1,5 @@
 /**
- * package.json's dependencies against what the shipped code loads (issue 23.3): runs
+ * package.json's dependencies against what the shipped code loads: runs
  * `scripts/dist-imports.mjs` (es-module-lexer over dist/ and bin/) on the compiled tree.
  * dist/ is compiled afresh into a temporary folder, so a stale build cannot hide a change.
  */

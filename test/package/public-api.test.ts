@@ -12,13 +12,13 @@ import * as generators from '../../generators/index.js';
 import { exportedNames } from '../helpers/exports.js';
 
 const API_VALUES = [
-   'CorpusError', 'DEFAULT_SENTINEL_CONFIG', 'DOMAINS', 'EMPTY_STORE', 'FAMILIES', 'FarmaError',
+   'CorpusError', 'DEFAULT_CONFIG', 'DEFAULT_SENTINEL_CONFIG', 'DOMAINS', 'EMPTY_STORE', 'FAMILIES', 'FarmaError',
    'GENERAL_TRACE_TYPES', 'GUARDS', 'GuardLoadError', 'InputError', 'KNOWN_SOURCES', 'LAYER_IDS',
    'LlmError', 'MemoryStore', 'PROPERTIES', 'REASONING_TRACE_TYPES', 'SIGNAL_IDS', 'STORE_NAMES',
    'StoreError', 'TRACE_TYPES', 'TemplateError', 'UsageError', 'appendRegressions', 'buildReport',
    'caseId', 'checkInvariant', 'checkInvariantSync', 'compareReports', 'configDifferences',
    'consensusFilter', 'createAMemGuard', 'createGuard', 'createKeywordFilter', 'createNoDefense',
-   'createSentinel', 'describeDifferences', 'errorVerdict', 'extractKeys', 'fisherExact',
+   'createSentinel', 'defineConfig', 'describeDifferences', 'errorVerdict', 'extractKeys', 'fisherExact',
    'getVerdictSchema', 'holmAdjust', 'judge', 'listGuards', 'loadBenignJsonl', 'loadCuratedBenign',
    'loadReactThoughts', 'loadRegressions', 'parseReportJson', 'parseVerdict', 'propertyFor',
    'regressionFile', 'renderComparisonText', 'renderMarkdown', 'replayRecords', 'resolveGuard',
@@ -26,12 +26,12 @@ const API_VALUES = [
 ];
 const API_TYPES = [
    'BuiltinGuardId', 'CampaignOptions', 'CampaignOutcome', 'CellOutcome', 'CellSpec', 'Claim',
-   'Comparison', 'ConfigDifference', 'Counterexample', 'Decision', 'DomainId', 'Family', 'FuzzCase',
+   'Comparison', 'ConfigDifference', 'Counterexample', 'Decision', 'DomainId', 'Family', 'FarmaFuzzConfig', 'FuzzCase',
    'Guard', 'GuardContext', 'GuardEntry', 'GuardErrorKind', 'GuardFactory', 'InvariantResult',
    'Judgement', 'KnownSource', 'KnownTraceType', 'Label', 'LayerId', 'LayerResult', 'MemoryEntry',
    'OperatorRow', 'Phase', 'PropertyId', 'Proportion', 'RateChange', 'RateRow', 'RegressionRecord',
    'ReplayStatus', 'ReplaySummary', 'ReportData', 'ReportSide', 'ScratchStore', 'SentinelConfig',
-   'SignalId', 'SignatureRow', 'Source', 'StoreName', 'StoreView', 'SyncGuard', 'TraceType',
+   'SignalId', 'SignatureRow', 'Source', 'StoreName', 'StoreView', 'SyncGuard', 'ThresholdsConfig', 'TraceType',
    'Truth', 'Verdict', 'WilsonInterval',
 ];
 const GENERATOR_VALUES = [
