@@ -246,11 +246,11 @@ describe('one home per default', () => {
 
 describe('tests reach the engine, not the CLI', () => {
   /** Test files that may import src/cli/commands/: the CLI's own tests. */
-  const CLI_TESTS = (f: string): boolean => f.startsWith('test/cli/') || f === 'test/eval/eval-command.test.ts';
+  const CLI_TESTS = (f: string): boolean => f.startsWith('test/cli/');
   const importsCommands = (file: string): boolean =>
     imports(file).some((s) => (s.startsWith('.') ? target(file, s) : s).replace(/\.(m?)js$/, '.$1ts').startsWith('src/cli/commands/'));
 
-  it('no test file outside test/cli (and the eval command test) imports src/cli/commands/', () => {
+  it('no test file outside test/cli imports src/cli/commands/', () => {
     const offenders = sourceFiles(ROOT, 'test').filter((f) => !CLI_TESTS(f) && importsCommands(f));
     expect(offenders).toEqual([]);
   });
@@ -259,7 +259,7 @@ describe('tests reach the engine, not the CLI', () => {
     const all = sourceFiles(ROOT, 'test');
     const importing = all.filter(importsCommands);
     expect(importing).toContain('test/cli/search-command.test.ts');
-    expect(importing).toContain('test/eval/eval-command.test.ts');
+    expect(importing).toContain('test/cli/eval-command.test.ts');
     expect(importing.every(CLI_TESTS)).toBe(true);
     expect(CLI_TESTS('test/fuzz/golden-run.test.ts')).toBe(false);
   });
