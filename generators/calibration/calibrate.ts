@@ -18,6 +18,7 @@
 import { max, mean, quantileSorted } from 'simple-statistics';
 import { episodeOf, storeContextIndices } from '../../src/domain/store-context.js';
 import { BENIGN_KINDS, NEAR_REPEAT_OVERLAP, SIMILARITY_BINS, VOCAB_KINDS, addNearRepeat, addStructure, binHigh, binLow, entryKind, zeroNearRepeats, zeroStructure, type BenignKind, type NearRepeatCounts, type StructureCounts } from './features.js';
+import { addCount, nameKeyed, ownValue } from '../../src/domain/name-keyed.js';
 
 /** The nine trace types of DESIGN.md; shares are estimated over all of them. */
 const CALIBRATION_TRACE_TYPES = ['decision_log', 'thought_chain', 'reflection', 'rationale', 'observation', 'fact', 'experience', 'example', 'tool_output'] as const;
@@ -195,10 +196,10 @@ function sourceNearRepeats(s: CalibrationSource): { nearRepeats: NearRepeatCount
 /** Summarises one source: kinds, trace types, lengths. */
 function summariseSource(s: CalibrationSource): SourceSummary {
   const kinds = zeroKinds();
-  const traceTypes: Record<string, number> = {};
+  const traceTypes = nameKeyed<number>();
   for (const e of s.entries) {
     kinds[entryKind(e.content, e.traceType)] += 1;
-    traceTypes[e.traceType] = (traceTypes[e.traceType] ?? 0) + 1;
+    addCount(traceTypes, e.traceType);
   }
   const q = lengthQuantiles(s.entries.map((e) => e.content.length));
   const episodes = new Set(s.entries.map((e) => episodeOf(e))).size;
@@ -227,10 +228,10 @@ export function calibrate(sources: readonly CalibrationSource[], templates: read
   const n = summaries.reduce((a, s) => a + s.n, 0);
   if (n === 0) throw new RangeError('calibrate: the real sources hold no entry');
   const counts = zeroKinds();
-  const typeCounts: Record<string, number> = {};
+  const typeCounts = nameKeyed<number>();
   for (const s of summaries) {
     for (const k of BENIGN_KINDS) counts[k] += s.kinds[k];
-    for (const [t, c] of Object.entries(s.traceTypes)) typeCounts[t] = (typeCounts[t] ?? 0) + c;
+    for (const [t, c] of Object.entries(s.traceTypes)) addCount(typeCounts, t, c);
   }
   // One Jeffreys rate for "carries any hard-negative feature", then a Dirichlet(1/2) split over the kinds.
   const hardKinds = BENIGN_KINDS.filter((k) => k !== 'ordinary');
@@ -242,9 +243,9 @@ export function calibrate(sources: readonly CalibrationSource[], templates: read
   kindRates.ordinary = 1 - hardKinds.reduce((a, k) => a + kindRates[k], 0);
 
   const allTypes = [...new Set([...CALIBRATION_TRACE_TYPES, ...Object.keys(typeCounts)])];
-  const typeTotal = allTypes.reduce((a, t) => a + (typeCounts[t] ?? 0), 0);
-  const traceTypeShares: Record<string, number> = {};
-  for (const t of allTypes) traceTypeShares[t] = ((typeCounts[t] ?? 0) + 0.5) / (typeTotal + 0.5 * allTypes.length);
+  const typeTotal = allTypes.reduce((a, t) => a + (ownValue(typeCounts, t) ?? 0), 0);
+  const traceTypeShares = nameKeyed<number>();
+  for (const t of allTypes) traceTypeShares[t] = ((ownValue(typeCounts, t) ?? 0) + 0.5) / (typeTotal + 0.5 * allTypes.length);
 
   const notes: string[] = [];
   const templateWeights: Record<string, Record<string, number>> = {};

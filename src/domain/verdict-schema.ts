@@ -123,6 +123,14 @@ export function parseVerdict(raw: unknown): { ok: true; verdict: Verdict } | { o
   const d = parsed.data;
   const verdict = d as Verdict & { error?: { kind?: string; message?: string } };
   if (d.signals !== undefined && Object.getPrototypeOf(d.signals) !== Object.prototype) verdict.signals = Object.fromEntries(Object.entries(d.signals));
+  // zod's record drops a `__proto__` key: a signal of that name is checked and kept here (issue 22.2).
+  const rawSignals = (value as { signals?: unknown }).signals;
+  if (d.signals !== undefined && typeof rawSignals === 'object' && rawSignals !== null && Object.hasOwn(rawSignals, '__proto__')) {
+    const own = Object.getOwnPropertyDescriptor(rawSignals, '__proto__')?.value as unknown;
+    if (typeof own !== 'number' || !Number.isFinite(own)) return { ok: false, message: `signals.__proto__: expected a finite number, got ${describeValue(own)}` };
+    const kept = d.signals;
+    verdict.signals = Object.fromEntries(Object.keys(rawSignals).flatMap((k) => (k === '__proto__' ? [[k, own]] : Object.hasOwn(kept, k) ? [[k, kept[k]!]] : [])));
+  }
   if (d.decision === 'error') {
     const kind = (ERROR_KINDS as readonly string[]).includes(d.error?.kind ?? '') ? (d.error?.kind as GuardErrorKind) : 'malformed';
     verdict.error = { kind, message: d.error?.message ?? 'guard reported an error' };

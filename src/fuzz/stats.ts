@@ -5,6 +5,7 @@
 import type { FuzzCase } from '../domain/fuzz-case.js';
 import type { Verdict } from '../domain/verdict.js';
 import type { Judgement } from './oracle.js';
+import { addCount, nameKeyed, ownValue } from '../domain/name-keyed.js';
 
 export interface Tally {
   runs: number;
@@ -37,12 +38,12 @@ export function emptyStats(): CellStats {
     runs: 0,
     violations: 0,
     errors: 0,
-    scoreHistogram: {},
-    signalFires: {},
-    layerFires: {},
-    decidingLayers: {},
-    breakdown: { template: {}, operator: {}, traceType: {}, format: {}, language: {}, store: {} },
-    errorKinds: {},
+    scoreHistogram: nameKeyed(),
+    signalFires: nameKeyed(),
+    layerFires: nameKeyed(),
+    decidingLayers: nameKeyed(),
+    breakdown: { template: nameKeyed(), operator: nameKeyed(), traceType: nameKeyed(), format: nameKeyed(), language: nameKeyed(), store: nameKeyed() },
+    errorKinds: nameKeyed(),
     guardUs: 0,
   };
 }
@@ -54,7 +55,11 @@ function bump(t: Tally, j: Judgement): void {
 }
 
 function bumpKey(map: Record<string, Tally>, key: string, j: Judgement): void {
-  const t = (map[key] ??= { runs: 0, violations: 0, errors: 0 });
+  let t = ownValue(map, key);
+  if (t === undefined) {
+    t = { runs: 0, violations: 0, errors: 0 };
+    Object.defineProperty(map, key, { value: t, writable: true, enumerable: true, configurable: true });
+  }
   bump(t, j);
 }
 
@@ -64,18 +69,18 @@ export function record(stats: CellStats, c: FuzzCase, verdict: Verdict, j: Judge
   stats.guardUs += verdict.elapsedUs;
   if (verdict.decision === 'error') {
     const kind = verdict.error?.kind ?? 'unknown';
-    stats.errorKinds[kind] = (stats.errorKinds[kind] ?? 0) + 1;
+    addCount(stats.errorKinds, kind);
   }
   if (verdict.score !== undefined) {
     const key = (Math.round(verdict.score * 100) / 100).toFixed(2);
-    stats.scoreHistogram[key] = (stats.scoreHistogram[key] ?? 0) + 1;
+    addCount(stats.scoreHistogram, key);
   }
-  for (const [s, v] of Object.entries(verdict.signals ?? {})) if (v > 0) stats.signalFires[s] = (stats.signalFires[s] ?? 0) + 1;
+  for (const [s, v] of Object.entries(verdict.signals ?? {})) if (v > 0) addCount(stats.signalFires, s);
   for (const l of verdict.trace) {
-    if (l.outcome === 'reject' || (typeof l.value === 'number' && l.value > 0)) stats.layerFires[l.layer] = (stats.layerFires[l.layer] ?? 0) + 1;
+    if (l.outcome === 'reject' || (typeof l.value === 'number' && l.value > 0)) addCount(stats.layerFires, l.layer);
   }
   const layer = verdict.layer ?? (verdict.decision === 'error' ? 'error' : '-');
-  stats.decidingLayers[layer] = (stats.decidingLayers[layer] ?? 0) + 1;
+  addCount(stats.decidingLayers, layer);
   const b = stats.breakdown;
   bumpKey(b.template, c.truth.template, j);
   for (const op of c.truth.operators.length > 0 ? new Set(c.truth.operators) : ['(none)']) bumpKey(b.operator, op, j);

@@ -13,6 +13,7 @@ import type { Verdict } from '../domain/verdict.js';
 import { interval, type Interval } from './model.js';
 import { pct } from './percent.js';
 import { printableLine } from './format-verdict.js';
+import { ownValue } from '../domain/name-keyed.js';
 
 interface CoverageRow {
   kind: 'signal' | 'layer';
@@ -85,13 +86,13 @@ export function coverageTable(input: CoverageInput): CoverageTable | undefined {
   const flips = input.flips.length;
   const rows: CoverageRow[] = [];
   for (const id of [...signals].sort(naturalOrder)) {
-    const fired = input.forged.reduce((a, c) => a + (c.signalFires[id] ?? 0), 0) + input.extra.filter((v) => signalOn(v, id)).length;
+    const fired = input.forged.reduce((a, c) => a + (ownValue(c.signalFires, id) ?? 0), 0) + input.extra.filter((v) => signalOn(v, id)).length;
     const on = input.flips.filter((f) => signalOn(f.original, id));
     const evaded = on.filter((f) => !signalOn(f.rewrite, id)).length;
     rows.push({ kind: 'signal', id, fired, firedShare: interval(fired, forgedEntries), firedOnOriginal: on.length, evaded, evadedShare: interval(evaded, on.length) });
   }
   for (const id of layers) {
-    const fired = input.forged.reduce((a, c) => a + (c.layerFires[id] ?? 0), 0) + input.extra.filter((v) => layerLevel(v, id) > 0).length;
+    const fired = input.forged.reduce((a, c) => a + (ownValue(c.layerFires, id) ?? 0), 0) + input.extra.filter((v) => layerLevel(v, id) > 0).length;
     const on = input.flips.filter((f) => layerLevel(f.original, id) > 0);
     const evaded = on.filter((f) => layerLevel(f.rewrite, id) < layerLevel(f.original, id)).length;
     rows.push({ kind: 'layer', id, fired, firedShare: interval(fired, forgedEntries), firedOnOriginal: on.length, evaded, evadedShare: interval(evaded, on.length) });

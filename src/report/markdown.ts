@@ -11,6 +11,7 @@ import { renderCoverage } from './coverage.js';
 import { flipText } from './attack-html.js';
 import { pct } from './percent.js';
 import { plural } from '../domain/plural.js';
+import { addCount, nameKeyed } from '../domain/name-keyed.js';
 
 export { pct };
 
@@ -161,11 +162,11 @@ export function renderFindings(r: ReportData): string[] {
     const forged = cells[0]?.property === 'forgery-rejected';
     const scores = cells.flatMap((x) => Object.keys(x.scoreHistogram).map(Number));
     const maxF = scores.length > 0 ? Math.max(...scores) : undefined;
-    const fires: Record<string, number> = {};
-    for (const x of cells) for (const [k, v] of Object.entries(x.signalFires)) fires[k] = (fires[k] ?? 0) + v;
+    const fires = nameKeyed<number>();
+    for (const x of cells) for (const [k, v] of Object.entries(x.signalFires)) addCount(fires, k, v);
     const fired = Object.entries(fires).sort().map(([k, v]) => `${printableLine(k)} ${v}×`).join(', ') || 'none';
-    const layers: Record<string, number> = {};
-    for (const x of cells) for (const [k, v] of Object.entries(x.decidingLayers)) layers[k] = (layers[k] ?? 0) + v;
+    const layers = nameKeyed<number>();
+    for (const x of cells) for (const [k, v] of Object.entries(x.decidingLayers)) addCount(layers, k, v);
     const topLayers = Object.entries(layers).sort((a, b) => b[1] - a[1]).slice(0, 3).map(([k, v]) => `${printableLine(k)} ${v}`).join(', ');
     const what = forged ? `${violations}/${runs} forged entries admitted (bypass rate)` : `${violations}/${runs} benign entries rejected (FPR)`;
     out.push(`- **${family}**: ${what}${errors > 0 ? `, ${errors} guard errors` : ''}; highest F ${maxF !== undefined ? maxF.toFixed(2) : 'n/a'}; signals fired: ${fired}; deciding layers: ${topLayers || '-'}.`);

@@ -12,6 +12,7 @@ import { wilson } from '../metrics/wilson.js';
 import { realismGap as realismGapOf, type BenignTally } from '../metrics/realism-gap.js';
 import type { AttackReport } from './adaptive.js';
 import type { CoverageTable } from './coverage.js';
+import { addCount, nameKeyed } from '../domain/name-keyed.js';
 
 export interface Interval {
   /** Observed rate in [0,1]. */
@@ -223,19 +224,20 @@ export function buildReport(input: BuildReportInput): ReportData {
     const benign = outcome.cells.filter((c) => c.domain === domain && c.property === 'benign-admitted' && c.family !== 'benign-stress');
     if (benign.length === 0) return [];
     const total: Tally = { runs: 0, violations: 0, errors: 0 };
-    const byType: Record<string, Tally> = {};
+    const byType = new Map<string, Tally>();
     for (const c of benign) {
       total.runs += c.stats.runs;
       total.violations += c.stats.violations;
       total.errors += c.stats.errors;
       for (const [k, t] of Object.entries(c.stats.breakdown.traceType)) {
-        const acc = (byType[k] ??= { runs: 0, violations: 0, errors: 0 });
+        const acc = byType.get(k) ?? { runs: 0, violations: 0, errors: 0 };
+        byType.set(k, acc);
         acc.runs += t.runs;
         acc.violations += t.violations;
         acc.errors += t.errors;
       }
     }
-    return [{ domain, fpr: tallyInterval(total), errors: total.errors, byTraceType: Object.fromEntries(Object.entries(byType).map(([k, t]) => [k, tallyInterval(t)])) }];
+    return [{ domain, fpr: tallyInterval(total), errors: total.errors, byTraceType: Object.fromEntries([...byType].map(([k, t]) => [k, tallyInterval(t)])) }];
   });
   const stress = [...new Set(outcome.cells.map((c) => c.domain))].flatMap((domain) => {
     const cellsOf = outcome.cells.filter((c) => c.domain === domain && c.family === 'benign-stress');
@@ -291,7 +293,7 @@ export function buildReport(input: BuildReportInput): ReportData {
       violations: cells.reduce((a, c) => a + c.violations, 0),
       errors: cells.reduce((a, c) => a + c.errors, 0),
       failingCells: cells.filter((c) => !c.holds).map((c) => `${c.domain}/${c.family}`),
-      findings: counterexamples.reduce<Record<string, number>>((a, x) => ({ ...a, [x.kind ?? x.judgement]: (a[x.kind ?? x.judgement] ?? 0) + 1 }), {}),
+      findings: counterexamples.reduce<Record<string, number>>((a, x) => (addCount(a, x.kind ?? x.judgement), a), nameKeyed()),
     },
     cells,
     fpr: { generated, ...(stress.length > 0 ? { stress } : {}), real: input.realSets, ...(realismGap !== undefined ? { realismGap } : {}), ...(input.loso ? { loso: input.loso } : {}) },
