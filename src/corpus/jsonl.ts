@@ -213,26 +213,55 @@ function* splitLines(bytes: Buffer, final: boolean): Generator<{ bytes: Buffer; 
 export async function readJsonlStream<T>(stream: AsyncIterable<Buffer | string>, label: string, validate: LineValidator<T>): Promise<JsonlResult<T>> {
   const acc = new LineAccumulator(label, validate);
   let lineNo = 0;
-  let rest: Buffer = Buffer.alloc(0);
   const emit = (line: Buffer, terminated: boolean): void => {
     lineNo += 1;
     if (!isUtf8(line)) acc.warn(lineNo, INVALID_UTF8);
     acc.line(decodeLine(line, lineNo), lineNo, terminated);
   };
-  for await (const chunk of stream) {
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-    const bytes = rest.length > 0 ? Buffer.concat([rest, buf]) : buf;
+  const lines = new LineSplitter(emit);
+  for await (const chunk of stream) lines.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+  lines.end();
+  return acc.result();
+}
+
+/**
+ * Splits a byte stream on `\n` in linear time, however long a line is (issue 22.12): each chunk
+ * is searched once, from its own start, and the pieces of an unfinished line are kept as a list
+ * and joined once when its `\n` arrives. (The former reader joined the unfinished line with each
+ * new chunk and searched it again from byte 0: a 50 MB line took minutes.) Node's `readline`
+ * is linear too but decodes first, so it cannot say which line held invalid UTF-8, and it also
+ * ends a line at a lone `\r`; `split2` joins and re-splits the unfinished line per chunk.
+ */
+class LineSplitter {
+  #pending: Buffer[] = [];
+  constructor(private readonly emit: (line: Buffer, terminated: boolean) => void) {}
+
+  push(chunk: Buffer): void {
     let start = 0;
     for (;;) {
-      const end = bytes.indexOf(0x0a, start);
+      const end = chunk.indexOf(0x0a, start);
       if (end === -1) break;
-      emit(bytes.subarray(start, end), true);
+      const piece = chunk.subarray(start, end);
+      if (this.#pending.length > 0) {
+        this.#pending.push(piece);
+        const line = Buffer.concat(this.#pending);
+        this.#pending = [];
+        this.emit(line, true);
+      } else {
+        this.emit(piece, true);
+      }
       start = end + 1;
     }
-    rest = Buffer.from(bytes.subarray(start));
+    // A copy, so the caller's buffer (often a pooled stream chunk) may be reused.
+    if (start < chunk.length) this.#pending.push(Buffer.from(chunk.subarray(start)));
   }
-  if (rest.length > 0) emit(rest, false);
-  return acc.result();
+
+  end(): void {
+    if (this.#pending.length === 0) return;
+    const line = Buffer.concat(this.#pending);
+    this.#pending = [];
+    if (line.length > 0) this.emit(line, false);
+  }
 }
 
 /**
