@@ -28,11 +28,12 @@ async function counted<T>(read: () => Promise<T>): Promise<{ result: T; copied: 
     return out;
   });
   const indexOf = Buffer.prototype.indexOf;
-  vi.spyOn(Buffer.prototype, 'indexOf').mockImplementation(function (this: Buffer, value: string | number | Uint8Array, from?: number | string, enc?: BufferEncoding) {
+  vi.spyOn(Buffer.prototype, 'indexOf').mockImplementation(function (this: Buffer, ...args: unknown[]) {
+    const from = args[1];
     const start = typeof from === 'number' ? (from < 0 ? Math.max(0, this.length + from) : from) : 0;
     searched += Math.max(0, this.length - start);
-    return indexOf.call(this, value, from as number, enc);
-  });
+    return (indexOf as (...a: unknown[]) => number).apply(this, args);
+  } as (...args: unknown[]) => number);
   try {
     return { result: await read(), copied, searched };
   } finally {
