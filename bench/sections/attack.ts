@@ -13,7 +13,7 @@ import { createSentinel } from '../../src/guards/sentinel/index.js';
 import { MemoryStore } from '../../src/memory/index.js';
 import { DOMAINS } from '../../src/domain/fuzz-case.js';
 import { attackBases } from '../../generators/families.js';
-import { adaptiveMoves } from '../../generators/adaptive.js';
+import { adaptiveAttackParts } from '../../generators/adaptive.js';
 
 async function run(ctx: BenchContext): Promise<void> {
   const guard = createSentinel({ config: { tauGuard: 0.25 } });
@@ -32,7 +32,7 @@ async function run(ctx: BenchContext): Promise<void> {
       for (const domain of DOMAINS) {
         const bases = fc.sample(attackBases(domain), { numRuns: nBases, seed: 1000 + round });
         const t0 = performance.now();
-        const out = await runAttack({ guard, store, phase: 'write', bases, moves: adaptiveMoves(domain), budget, seed: round + 1 });
+        const out = await runAttack({ guard, store, phase: 'write', bases, ...adaptiveAttackParts(domain), budget, seed: round + 1 });
         const ms = performance.now() - t0;
         const hit = out.results.filter((r) => r.status === 'flipped' || r.status === 'held');
         if (hit.length === 0) continue;

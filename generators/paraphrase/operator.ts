@@ -20,7 +20,7 @@ type OperatorGroup = (typeof OPERATOR_GROUPS)[number];
  * ASR is reported for the two apart (`bypassRatesByReading`, attack reports).
  */
 export const READINGS = ['natural', 'encoded'] as const;
-export type Reading = (typeof READINGS)[number];
+type Reading = (typeof READINGS)[number];
 
 /**
  * What an operator leaves intact.

@@ -1,7 +1,7 @@
 /**
  * Attack mode of `fuzz`: for each domain, draws forged bases from every
  * forged family (`attackBases`), attacks the rejected ones with the operator registry as arms
- * (`adaptiveMoves`), and turns the outcome into the `adaptive` cell of the campaign (runs =
+ * (`adaptiveAttackParts`), and turns the outcome into the `adaptive` cell of the campaign (runs =
  * bases, violations = skipped + flipped bases, errors = error bases; so its bypass rate is
  * 1 − detection under attack), flip
  * counterexamples, the attack report and the inputs of the coverage table.
@@ -20,7 +20,7 @@ import { failureSignature } from '../fuzz/signature.js';
 import { emptyStats, record } from '../fuzz/stats.js';
 import { summariseAttack, type AttackBaseRow, type AttackReport } from '../report/adaptive.js';
 import type { ReportFlip } from '../report/model.js';
-import { adaptiveMoves, operatorGroupMap } from '../../generators/adaptive.js';
+import { adaptiveAttackParts, operatorGroupMap } from '../../generators/adaptive.js';
 import { attackBases } from '../../generators/families.js';
 import type { OperatorId } from '../../generators/paraphrase/index.js';
 
@@ -83,7 +83,7 @@ export async function runAttackMode(o: AttackModeOptions): Promise<AttackModeRes
       store: o.store,
       phase: o.phase,
       bases,
-      moves: adaptiveMoves(domain, o.operators ? { operators: o.operators } : {}),
+      ...adaptiveAttackParts(domain, o.operators ? { operators: o.operators } : {}),
       budget: o.budget,
       seed,
       ...(o.feedback ? { feedback: o.feedback } : {}),

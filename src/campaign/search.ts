@@ -1,24 +1,30 @@
 /**
  * The adaptive attacker as a black-box search, as `farma-fuzz search` runs it (the generators'
- * start cases and operators bound to the engine's `runAttack` / `searchBypass`): for every
+ * start cases and operators bound to the engine's `runAttack`, with the MCTS, greedy or beam search method): for every
  * template of the start families in each domain, search for an operator sequence the guard
  * admits, with the queries it took and a 1-minimal operator set. Also the LLM paraphrase
  * family per domain, and the files `search.md` / `search.json` (rendered by `src/report/search.ts`).
  */
 import path from 'node:path';
-import type { DomainId, FuzzCase } from '../domain/fuzz-case.js';
+import type { DomainId } from '../domain/fuzz-case.js';
 import type { Guard, Phase } from '../domain/guard.js';
 import { redactDeep, redactSecrets } from '../domain/secrets.js';
 import type { ScratchStore } from '../fuzz/evaluate.js';
 import { cellSeed } from '../fuzz/campaign.js';
-import { evaluateCase, searchBypass, type SearchMode, type SearchStrategy } from '../fuzz/search.js';
-import { runAttack } from '../fuzz/attack.js';
+import { evaluateCase } from '../fuzz/evaluate.js';
+import { beam, greedy } from '../fuzz/search.js';
+import { mcts, runAttack, type SearchMethod } from '../fuzz/attack.js';
 import { writeFileAtomic } from '../corpus/atomic.js';
 import { summariseSearch, type SearchRow, type SearchSummary } from '../report/adaptive.js';
 import { renderSearchMarkdown, type LlmFamilyRow, type SearchReportInput } from '../report/search.js';
-import { adaptiveMoves, adaptiveNeighbours, minimalOperatorSet, startCases, type StartFamily } from '../../generators/adaptive.js';
+import { adaptiveAttackParts, startCases, type StartFamily } from '../../generators/adaptive.js';
 import { runLlmParaphraseFamily } from '../../generators/llm-paraphrase.js';
 import type { LlmClient } from '../llm/client.js';
+
+/** What the attacker sees: decision (admit/reject) or score (also F). */
+export type SearchMode = 'decision' | 'score';
+/** The search method of `farma-fuzz search`. */
+export type SearchStrategy = 'mcts' | 'greedy' | 'beam';
 
 export interface SearchRunOptions {
   guard: Guard;
@@ -26,8 +32,8 @@ export interface SearchRunOptions {
   domains: DomainId[];
   families: StartFamily[];
   mode: SearchMode;
-  /** `mcts` (default on the command line): MCTS-Explore + UCB1 arms over the domain's start cases (`src/fuzz/attack.ts`). */
-  strategy: SearchStrategy | 'mcts';
+  /** `mcts` (default on the command line): MCTS-Explore + UCB1 arms over the domain's start cases (`src/fuzz/attack.ts`); `greedy`, `beam`: `src/fuzz/search.ts`. */
+  strategy: SearchStrategy;
   budget: number;
   beamWidth: number;
   seed: number;
@@ -39,6 +45,12 @@ export interface SearchRunOptions {
   onRow?: (row: SearchRow) => void;
 }
 
+/** The search method of a strategy (`mcts`, `greedy`, `beam`). */
+function methodOf(strategy: SearchStrategy, beamWidth: number): SearchMethod {
+  if (strategy === 'mcts') return mcts();
+  return strategy === 'greedy' ? greedy() : beam({ beamWidth });
+}
+
 /** Runs the search for every start case; rows in domain, family, template order. */
 export async function runSearch(o: SearchRunOptions): Promise<SearchSummary> {
   const rows: SearchRow[] = [];
@@ -47,111 +59,53 @@ export async function runSearch(o: SearchRunOptions): Promise<SearchSummary> {
   const errorOf = (v: { error?: { kind: string; message: string } }): string => redactSecrets(`${v.error?.kind ?? 'error'}: ${v.error?.message ?? 'guard error'}`);
   const from = o.from ?? 'rejected';
   const meta = { guard: o.guard.id, mode: o.mode, strategy: o.strategy, budget: o.budget, seed: o.seed };
-  if (o.strategy === 'mcts') {
-    for (const domain of o.domains) {
-      const starts = o.families.flatMap((family) => startCases(domain, family, o.seed).map((s) => ({ family, ...s })));
-      const out = await runAttack({
-        guard: o.guard,
-        store: o.store,
-        phase: o.phase,
-        bases: starts.map((s) => s.case),
-        moves: adaptiveMoves(domain),
-        budget: o.budget,
-        seed: cellSeed(o.seed, domain, 'search'),
-        feedback: o.mode === 'score' ? 'auto' : 'decision',
-        minimise: o.minimise ?? true,
-      });
-      for (const r of out.results) {
-        const start = starts[r.index];
-        if (!start) continue;
-        if (r.status === 'skipped' && from === 'rejected') {
-          skipped.push({ domain, family: start.family, template: start.template });
-          continue;
-        }
-        // A guard error on the unmutated case is no rejection: there is nothing to search from.
-        if (r.original.verdict.decision === 'error') {
-          errored.push({ domain, family: start.family, template: start.template, message: errorOf(r.original.verdict) });
-          continue;
-        }
-        const row: SearchRow = {
-          domain,
-          family: start.family,
-          template: start.template,
-          bypassed: r.status === 'flipped' || r.status === 'skipped',
-          queries: r.flip?.queriesToFlip ?? r.queries,
-          path: r.flip?.found.map((x) => x.op) ?? [],
-          minimal: r.flip?.minimal.map((x) => x.op) ?? [],
-          minimiseQueries: r.flip?.minimiseQueries ?? 0,
-          bestScore: r.bestScore,
-          proposed: r.proposed,
-          discarded: r.discarded,
-          restarts: 0,
-          errors: r.queryErrors,
-          partialAdmits: 0,
-        };
-        rows.push(row);
-        o.onRow?.(row);
-      }
-    }
-    return { ...summariseSearch(meta, rows), skipped, errored };
-  }
+  const method = methodOf(o.strategy, o.beamWidth);
   for (const domain of o.domains) {
-    for (const family of o.families) {
-      for (const start of startCases(domain, family, o.seed)) {
-        const first = (await evaluateCase(o.guard, start.case, o.store, o.phase)).verdict;
-        if (first.decision === 'error') {
-          errored.push({ domain, family, template: start.template, message: errorOf(first) });
-          continue;
-        }
-        if (from === 'rejected' && first.decision === 'admit') {
-          skipped.push({ domain, family, template: start.template });
-          continue;
-        }
-        const mutate = adaptiveNeighbours(domain);
-        const r = await searchBypass({
-          guard: o.guard,
-          start: start.case,
-          mutate,
-          budget: o.budget,
-          mode: o.mode,
-          strategy: o.strategy,
-          beamWidth: o.beamWidth,
-          // Each template gets its own search seed (derived), so the runs are independent draws.
-          seed: cellSeed(o.seed, domain, start.template),
-          store: o.store,
-          phase: o.phase,
-        });
-        let minimal = r.path;
-        let minimiseQueries = 0;
-        const origin = r.final ? mutate.originOf(r.final) : undefined;
-        if (r.bypassed && origin && (o.minimise ?? true)) {
-          const isBypass = async (c: FuzzCase): Promise<boolean> => {
-            const e = await evaluateCase(o.guard, c, o.store, o.phase);
-            return e.verdict.decision === 'admit' && e.attackerRejected === 0;
-          };
-          const m = await minimalOperatorSet(domain, origin.base, origin.ops, isBypass);
-          minimal = m.ops.map((x) => x.op);
-          minimiseQueries = m.queries;
-        }
-        const row: SearchRow = {
-          domain,
-          family,
-          template: start.template,
-          bypassed: r.bypassed,
-          queries: r.queries,
-          path: r.path,
-          minimal,
-          minimiseQueries,
-          bestScore: r.bestScore,
-          proposed: mutate.stats.proposed,
-          discarded: mutate.stats.discarded,
-          restarts: r.restarts,
-          errors: r.errors,
-          partialAdmits: r.partialAdmits,
-        };
-        rows.push(row);
-        o.onRow?.(row);
+    const starts = o.families.flatMap((family) => startCases(domain, family, o.seed).map((s) => ({ family, ...s })));
+    const out = await runAttack({
+      guard: o.guard,
+      store: o.store,
+      phase: o.phase,
+      bases: starts.map((s) => s.case),
+      ...adaptiveAttackParts(domain),
+      method,
+      budget: o.budget,
+      // MCTS draws from one source per domain; greedy and beam search each template with its own
+      // (derived) seed, so their runs are independent draws.
+      seed: cellSeed(o.seed, domain, 'search'),
+      baseSeeds: starts.map((s) => cellSeed(o.seed, domain, s.template)),
+      feedback: o.mode === 'score' ? 'auto' : 'decision',
+      minimise: o.minimise ?? true,
+    });
+    for (const r of out.results) {
+      const start = starts[r.index];
+      if (!start) continue;
+      if (r.status === 'skipped' && from === 'rejected') {
+        skipped.push({ domain, family: start.family, template: start.template });
+        continue;
       }
+      // A guard error on the unmutated case is no rejection: there is nothing to search from.
+      if (r.original.verdict.decision === 'error') {
+        errored.push({ domain, family: start.family, template: start.template, message: errorOf(r.original.verdict) });
+        continue;
+      }
+      const row: SearchRow = {
+        domain,
+        family: start.family,
+        template: start.template,
+        bypassed: r.status === 'flipped' || r.status === 'skipped',
+        queries: r.flip?.queriesToFlip ?? r.queries,
+        path: (r.flip?.found ?? r.bestSteps).map((x) => x.op),
+        minimal: r.flip?.minimal.map((x) => x.op) ?? [],
+        minimiseQueries: r.flip?.minimiseQueries ?? 0,
+        bestScore: r.bestScore,
+        proposed: r.proposed,
+        discarded: r.discarded,
+        restarts: r.restarts,
+        errors: r.queryErrors,
+      };
+      rows.push(row);
+      o.onRow?.(row);
     }
   }
   return { ...summariseSearch(meta, rows), skipped, errored };
@@ -170,7 +124,7 @@ export async function runLlmFamily(o: { guard: Guard; store: ScratchStore; phase
       client: o.client,
       seed: o.seed,
       judge: o.judge,
-      evaluate: async (c) => (await evaluateCase(o.guard, c, o.store, o.phase)).verdict,
+      evaluate: async (c) => await evaluateCase(o.guard, c, o.store, o.phase),
     });
     rows.push({ domain, counts: r.counts });
   }

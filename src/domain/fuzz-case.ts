@@ -29,6 +29,19 @@ export interface Claim {
   precedent?: number;
 }
 
+/** One rewrite step of an attack: an operator arm and which of its variants (a whole number). */
+export interface MoveStep {
+  op: string;
+  choice: number;
+}
+
+/**
+ * The attack's constraint (the claim check) on one rewrite: kept, with the case to query, or
+ * discarded, with the operator whose step lost the claim (the last one added) and every
+ * operator of that rewrite, in order. A discarded rewrite is never queried.
+ */
+export type ClaimCheck = { kept: true; case: FuzzCase } | { kept: false; operator: string; operators: string[] };
+
 /** The ground truth the generator attached to a case: label, family, domain, template and, for forgeries, the claim. */
 export interface Truth {
   label: Label;
@@ -38,6 +51,11 @@ export interface Truth {
   template: string;
   /** Paraphrase/mutation operators applied, in order (empty for unmutated cases). */
   operators: string[];
+  /**
+   * Set on an adaptive case that stands for a rewrite whose claim was lost: the case is then the
+   * UNMUTATED base (its `operators` are the base's), and this names the rewrite's operators.
+   */
+  discarded?: { operator: string; operators: string[] };
   /** The forged claim; absent for benign entries. */
   claim?: Claim;
   /** Benign-only descriptors used for FPR breakdowns. */

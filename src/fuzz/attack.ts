@@ -1,62 +1,40 @@
 /**
- * Attack mode: the adaptive attacker as an attack on the forged bases a guard
- * rejects, with the accounting TextAttack uses (`textattack/attack_results/`: a skipped
- * result when the original input already fools the model, a failed result when the search
- * ends without success, a successful one otherwise; `textattack/metrics/attack_metrics/`).
+ * One attack in TextAttack's four parts (`textattack/attack.py`: goal function, constraints,
+ * transformation, search method), over forged bases, with TextAttack's result accounting
+ * (`textattack/attack_results/`: a skipped result when the original input already fools the
+ * model, a failed result when the search ends without success, a successful one otherwise).
  *
+ * - goal: `attackGoal` (`./goal.ts`), on `oracle.judge`: one bypass rule and one score;
+ * - constraint: the claim check (`Constraint`, `./transformation.ts`), one typed `ClaimCheck`;
+ *   a rewrite that lost the forged claim is never queried and is counted per arm;
+ * - transformation: the operator arms and their rewrite (`Transformation`);
+ * - search method: `mcts()` (here), `greedy()` / `beam()` (`./search.ts`), behind `SearchMethod`.
+ *
+ * The attack itself (`runAttack`):
  * 1. Each base is evaluated once. A base the guard admits is `skipped` (counted apart: it
  *    needs no attack); a base whose verdict is `error` is `error` (counted apart).
- * 2. Every rejected base is attacked with its own query budget. Effort is scheduled by
- *    MCTS-Explore, the tree policy of GPTFuzzer (Yu et al. 2023, `gptfuzzer/fuzzer/selection.py`):
- *    each base is the root of a tree of rewrites; a step picks a root by UCT, walks down by UCT
- *    (stopping early with probability `alpha`), and expands the node it stops at with one more
- *    operator. The operator arm is picked by UCB1 (Auer et al. 2002) over all arms, shared by
- *    the bases of the run, so what works against this guard is tried first.
- * 3. Feedback: the guard's forgery score F when both verdicts expose one (reward = the share of
- *    F removed), else decision only (reward 1 for a flip, 0 otherwise).
- * 4. A flip is a rewrite the guard admits. It is shrunk to a 1-minimal operator set (remove one
- *    operator at a time, keep a removal that still keeps the claim and still flips); those
- *    queries are counted apart. A rewrite that lost the forged claim is never queried: `build`
- *    returns undefined, and the discard is counted per arm.
- * 5. An `error` verdict during the attack is never a flip and never a hold: a base that ends
- *    unflipped after one is `error` (counted apart), not `held`.
+ * 2. The search method attacks every rejected base within its query budget, through
+ *    `SearchContext.propose` (transformation + constraint) and `SearchContext.query` (goal).
+ * 3. A success is shrunk to a 1-minimal operator set by the one shrinker (`minimalSteps`: remove
+ *    one step at a time, keep a removal that still keeps the claim and still succeeds); its
+ *    queries are counted apart from the base's.
+ * 4. An `error` verdict is never a success and never a hold: a base that ends unflipped after
+ *    one is `error` (counted apart), not `held`.
  *
- * Generic: the guard, the bases and the rewrite function arrive as parameters; nothing here
- * imports generators or guards. Deterministic for a seed (randomness from `seededInts`).
+ * Generic: the guard, the bases and the parts arrive as parameters; nothing here imports
+ * generators or guards. Deterministic for a seed (randomness from `seededInts`, `./rng.ts`).
  */
 import type { FuzzCase } from '../domain/fuzz-case.js';
 import type { Guard, Phase } from '../domain/guard.js';
 import type { Verdict } from '../domain/verdict.js';
 import { UsageError } from '../domain/errors.js';
 import { evaluateCase, type ScratchStore } from './evaluate.js';
-import { seededInts } from './search.js';
+import { attackGoal, type AttackFeedback, type GoalResult } from './goal.js';
+import { seededInts, type Rng } from './rng.js';
+import { rewriteChecked, type Constraint, type MoveStep, type Transformation } from './transformation.js';
 
-/** One rewrite step: an operator arm and which of its variants (a whole number). */
-export interface MoveStep {
-  op: string;
-  choice: number;
-}
-
-/** The attacker's moves: arm ids and a pure rewrite of a base by a sequence of steps. */
-export interface AttackMoves {
-  /** Operator arms (non-empty). */
-  arms: readonly string[];
-  /** The base rewritten by `steps` in order, or undefined when the rewrite lost the forged claim. */
-  build(base: FuzzCase, steps: readonly MoveStep[]): FuzzCase | undefined;
-}
-
-/** What the attacker sees: `auto` uses F when the guard gives one, else the decision. */
-export type AttackFeedback = 'auto' | 'score' | 'decision';
-
-/** MCTS-Explore parameters (defaults as in GPTFuzzer's `MCTSExploreSelectPolicy`). */
-interface TreePolicy {
-  /** Chance of stopping the walk at an inner node (default 0.1). */
-  alpha?: number;
-  /** Smallest share of a reward that reaches deep nodes (default 0.2). */
-  beta?: number;
-  /** Weight of the exploration term of UCT (default 0.5). */
-  ratio?: number;
-}
+export type { AttackFeedback } from './goal.js';
+export type { MoveStep } from './transformation.js';
 
 export interface AttackOptions {
   guard: Guard;
@@ -64,20 +42,22 @@ export interface AttackOptions {
   phase: Phase;
   /** Forged base cases, in order (e.g. drawn from an arbitrary with a fixed seed). */
   bases: readonly FuzzCase[];
-  moves: AttackMoves;
+  transformation: Transformation;
+  constraint: Constraint;
+  /** The search method (default `mcts()`). */
+  method?: SearchMethod;
   /** Queries per base, the original evaluation included (>= 1). */
   budget: number;
   seed: number;
-  /** Longest operator sequence (default 6). */
+  /** Seeds of the per-base random sources (`SearchContext.rngOf`); default derived from `seed` and the base index. */
+  baseSeeds?: readonly number[];
+  /** Longest operator sequence (default: the method's, 6 for MCTS, 8 for greedy and beam). */
   maxDepth?: number;
   feedback?: AttackFeedback;
-  policy?: TreePolicy;
   /** Shrink each flip to a 1-minimal operator set (default true; queries counted apart). */
   minimise?: boolean;
   /** Time bound per async guard call, ms. */
   timeoutMs?: number;
-  /** Lost-claim rewrites allowed per base before it is given up (default 8 × budget). */
-  maxDiscardsPerBase?: number;
   /** Called once per base when its attack ends. */
   onBase?: (r: BaseResult) => void;
 }
@@ -113,8 +93,12 @@ export interface BaseResult {
   /** Rewrites proposed and those discarded for a lost claim (never queried). */
   proposed: number;
   discarded: number;
-  /** Lowest F seen (1 when no verdict had one; 0 on a flip). */
+  /** Lowest F seen in any verdict (1 when no verdict had one; 0 on a flip). */
   bestScore: number;
+  /** Steps of the queried rewrite with the lowest goal score (the first such; [] = the original). */
+  bestSteps: MoveStep[];
+  /** Times the search went back to the original (greedy and beam; 0 for MCTS). */
+  restarts: number;
   flip?: FlipResult;
 }
 
@@ -141,20 +125,245 @@ export interface AttackOutcome {
   elapsedMs: number;
 }
 
+/** A rejected base under attack, as a search method sees it. */
+export interface AttackedBase {
+  readonly index: number;
+  readonly base: FuzzCase;
+  readonly result: BaseResult;
+  /** The original's verdict and goal reading. */
+  readonly start: Evaluated;
+  /** False once the base's attack ended (flip, budget, or the method finished it). */
+  live: boolean;
+}
+
+/** The attack's own bookkeeping of a base: the lowest goal score so far, and whether it ended. */
+interface Tracked extends AttackedBase {
+  best: number;
+  done: boolean;
+}
+
+/** A claim-keeping rewrite, ready to query. */
+interface Candidate {
+  steps: MoveStep[];
+  case: FuzzCase;
+}
+
+/** A queried candidate: the guard's verdict and the goal's reading of it. */
+interface Evaluated {
+  verdict: Verdict;
+  goal: GoalResult;
+}
+
+/** What a search method gets from the attack: the bases, the parts, the budget and the counters. */
+export interface SearchContext {
+  /** The rejected bases, in base order. */
+  readonly bases: readonly AttackedBase[];
+  readonly arms: readonly string[];
+  /** Queries per base, the original included. */
+  readonly budget: number;
+  readonly maxDepth: number;
+  readonly feedback: AttackFeedback;
+  /** The run's random source (seeded with `seed`). */
+  readonly rng: Rng;
+  /** A base's own random source (seeded with `baseSeeds[i]`), for methods that search one base at a time. */
+  rngOf(b: AttackedBase): Rng;
+  /**
+   * Rewrites `b.base` by `steps` and runs the claim check: the candidate, or undefined when the
+   * claim was lost (counted: proposed, discarded, and per arm for the last step's operator).
+   */
+  propose(b: AttackedBase, steps: readonly MoveStep[]): Candidate | undefined;
+  /**
+   * Queries the guard with a candidate (counted per base and per arm). On success the flip is
+   * shrunk, recorded, and the base finished.
+   */
+  query(b: AttackedBase, c: Candidate): Promise<Evaluated>;
+  /** Ends a base's attack (idempotent). */
+  finish(b: AttackedBase): void;
+}
+
+/** A search method (TextAttack's fourth part): explores rewrites of the bases until success or budget. */
+export interface SearchMethod {
+  readonly id: string;
+  /** Longest operator sequence when the attack gives none. */
+  readonly maxDepth: number;
+  run(ctx: SearchContext): Promise<void>;
+}
+
+/**
+ * Runs the attack over `bases`.
+ * @returns per-base results in base order, per-arm counters and query totals. Never throws for
+ *   guard failures (they are `error` verdicts).
+ * @throws UsageError for a budget < 1, no arms, or a negative `maxDepth`.
+ * @example
+ * const out = await runAttack({ guard, store, phase: 'write', bases, ...adaptiveAttackParts('ehr'), budget: 30, seed: 1 });
+ * out.results.filter((r) => r.status === 'flipped').map((r) => r.flip?.minimal)
+ */
+export async function runAttack(o: AttackOptions): Promise<AttackOutcome> {
+  if (!Number.isInteger(o.budget) || o.budget < 1) throw new UsageError(`attack budget must be an integer >= 1, got ${o.budget}`);
+  const armIds = o.transformation.arms;
+  if (armIds.length === 0) throw new UsageError('attack needs at least one operator arm');
+  const method = o.method ?? mcts();
+  const maxDepth = o.maxDepth ?? method.maxDepth;
+  if (!Number.isInteger(maxDepth) || maxDepth < 0) throw new UsageError(`maxDepth must be an integer >= 0, got ${maxDepth}`);
+  const feedback = o.feedback ?? 'auto';
+  const started = performance.now();
+  let totalQueries = 0;
+  const arms: Record<string, ArmStats> = {};
+  for (const a of armIds) arms[a] = { queries: 0, flips: 0, discarded: 0, inMinimal: 0 };
+  const arm = (steps: readonly MoveStep[]): ArmStats | undefined => {
+    const op = steps.at(-1)?.op;
+    return op === undefined ? undefined : arms[op];
+  };
+
+  const evaluate = async (c: FuzzCase): Promise<Evaluated> => {
+    totalQueries += 1;
+    const verdict = await evaluateCase(o.guard, c, o.store, o.phase, o.timeoutMs);
+    return { verdict, goal: attackGoal(c.truth, verdict, feedback) };
+  };
+
+  // 1. Evaluate every base once.
+  const results: BaseResult[] = [];
+  const attacked: Tracked[] = [];
+  for (const [index, base] of o.bases.entries()) {
+    const start = await evaluate(base);
+    const { verdict } = start;
+    const status: BaseStatus = start.goal.judgement === 'violated' ? 'skipped' : start.goal.judgement === 'error' ? 'error' : 'held';
+    const result: BaseResult = {
+      index,
+      status,
+      original: { case: base, verdict },
+      queries: 1,
+      queryErrors: verdict.decision === 'error' ? 1 : 0,
+      proposed: 0,
+      discarded: 0,
+      bestScore: verdict.score ?? (verdict.decision === 'admit' ? 0 : 1),
+      bestSteps: [],
+      restarts: 0,
+      ...(verdict.decision === 'error' ? { lastError: verdict } : {}),
+    };
+    results.push(result);
+    if (status === 'held') attacked.push({ index, base, result, start, live: o.budget > 1 && maxDepth > 0, best: start.goal.score, done: false });
+    else o.onBase?.(result);
+  }
+
+  const finish = (b: AttackedBase): void => {
+    const t = b as Tracked;
+    b.live = false;
+    if (t.done) return;
+    t.done = true;
+    if (b.result.status === 'held' && b.result.queryErrors > 0) b.result.status = 'error';
+    o.onBase?.(b.result);
+  };
+
+  const check = (base: FuzzCase, steps: readonly MoveStep[]) => rewriteChecked(o.transformation, o.constraint, base, steps);
+
+  /** The one 1-minimal shrinker: drop one step at a time (last first), keep a drop that keeps the claim and still succeeds. */
+  const minimalSteps = async (base: FuzzCase, steps: MoveStep[], c: FuzzCase, v: Verdict): Promise<{ steps: MoveStep[]; queries: number; case: FuzzCase; verdict: Verdict }> => {
+    let current = { steps, case: c, verdict: v };
+    let queries = 0;
+    let changed = true;
+    while (changed && current.steps.length > 0) {
+      changed = false;
+      for (let i = current.steps.length - 1; i >= 0; i--) {
+        const fewer = current.steps.filter((_, j) => j !== i);
+        const built = check(base, fewer);
+        if (!built.kept) continue;
+        queries += 1;
+        const e = await evaluate(built.case);
+        if (e.goal.judgement === 'violated') {
+          current = { steps: fewer, case: built.case, verdict: e.verdict };
+          changed = true;
+          break;
+        }
+      }
+    }
+    return { ...current, queries };
+  };
+
+  const ctx: SearchContext = {
+    bases: attacked,
+    arms: armIds,
+    budget: o.budget,
+    maxDepth,
+    feedback,
+    rng: seededInts(o.seed),
+    rngOf: (b) => seededInts(o.baseSeeds?.[b.index] ?? (o.seed + Math.imul(b.index + 1, 0x9e3779b9)) | 0),
+    propose(b, steps) {
+      const res = b.result;
+      res.proposed += 1;
+      const built = check(b.base, steps);
+      if (built.kept) return { steps: [...steps], case: built.case };
+      res.discarded += 1;
+      const a = arm(steps);
+      if (a) a.discarded += 1;
+      return undefined;
+    },
+    async query(b, c) {
+      const res = b.result;
+      const e = await evaluate(c.case);
+      res.queries += 1;
+      const a = arm(c.steps);
+      if (a) a.queries += 1;
+      const { verdict, goal } = e;
+      if (verdict.decision === 'error') {
+        res.queryErrors += 1;
+        res.lastError = verdict;
+      }
+      if (verdict.decision === 'reject' && verdict.score !== undefined) res.bestScore = Math.min(res.bestScore, verdict.score);
+      const tracked = b as Tracked;
+      if (goal.score < tracked.best) {
+        tracked.best = goal.score;
+        res.bestSteps = [...c.steps];
+      }
+      if (goal.judgement === 'violated') {
+        if (a) a.flips += 1;
+        res.status = 'flipped';
+        res.bestScore = 0;
+        const m = o.minimise === false ? { steps: c.steps, queries: 0, case: c.case, verdict } : await minimalSteps(b.base, c.steps, c.case, verdict);
+        for (const op of new Set(m.steps.map((s) => s.op))) if (arms[op]) (arms[op] as ArmStats).inMinimal += 1;
+        res.flip = { case: m.case, verdict: m.verdict, found: c.steps, minimal: m.steps, queriesToFlip: res.queries, minimiseQueries: m.queries };
+        finish(b);
+      }
+      return e;
+    },
+    finish,
+  };
+
+  // 2. The search method over the rejected bases.
+  for (const b of attacked) if (!b.live) finish(b);
+  if (attacked.some((b) => b.live)) await method.run(ctx);
+  for (const b of attacked) finish(b);
+
+  return { results, arms, budget: o.budget, feedback, seed: o.seed, totalQueries, elapsedMs: performance.now() - started };
+}
+
+// ---- MCTS-Explore ------------------------------------------------------------------------
+
+/** MCTS-Explore parameters (defaults as in GPTFuzzer's `MCTSExploreSelectPolicy`). */
+export interface TreePolicy {
+  /** Chance of stopping the walk at an inner node (default 0.1). */
+  alpha?: number;
+  /** Smallest share of a reward that reaches deep nodes (default 0.2). */
+  beta?: number;
+  /** Weight of the exploration term of UCT (default 0.5). */
+  ratio?: number;
+  /** Lost-claim rewrites allowed per base before it is given up (default 8 × budget). */
+  maxDiscardsPerBase?: number;
+}
+
 interface TreeNode {
   steps: MoveStep[];
   depth: number;
+  /** Goal score of the node's rewrite. */
   f: number;
-  verdict: Verdict;
+  scored: boolean;
   children: TreeNode[];
   visits: number;
   reward: number;
 }
 
 interface Root extends TreeNode {
-  base: FuzzCase;
-  result: BaseResult;
-  live: boolean;
+  b: AttackedBase;
 }
 
 /** UCT of a node (GPTFuzzer's form: reward / (visits + 1) + ratio · sqrt(2 ln step / (visits + 0.01))). */
@@ -175,181 +384,91 @@ function argmax<T>(items: readonly T[], score: (x: T) => number): T | undefined 
   return best;
 }
 
-/** The search objective of a verdict: 0 for an admit, F for a scored reject (score feedback), else 1. */
-function objective(v: Verdict, feedback: AttackFeedback): number {
-  if (v.decision === 'admit') return 0;
-  if (feedback !== 'decision' && v.decision === 'reject' && v.score !== undefined) return Math.min(1, Math.max(0, v.score));
-  return 1;
-}
-
-/** Reward in [0,1] of a child over its parent: 1 for a flip; with F, the share of F removed. */
-function rewardOf(parent: TreeNode, child: Verdict, f: number, feedback: AttackFeedback): number {
-  if (child.decision === 'admit') return 1;
-  if (feedback === 'decision' || child.decision === 'error') return 0;
-  if (parent.verdict.score === undefined || child.score === undefined) return 0;
-  return parent.f > 0 ? Math.max(0, (parent.f - f) / parent.f) : 0;
+/** Reward in [0,1] of a child over its parent: 1 for a success; with F on both, the share of F removed. */
+function rewardOf(parent: TreeNode, child: GoalResult): number {
+  if (child.judgement === 'violated') return 1;
+  if (!parent.scored || !child.scored) return 0;
+  return parent.f > 0 ? Math.max(0, (parent.f - child.score) / parent.f) : 0;
 }
 
 /**
- * Runs attack mode over `bases`.
- * @returns per-base results in base order, per-arm counters and query totals. Never throws for
- *   guard failures (they are `error` verdicts).
- * @throws UsageError for a budget < 1, no arms, or a negative `maxDepth`.
- * @example
- * const out = await runAttack({ guard, store, phase: 'write', bases, moves, budget: 30, seed: 1 });
- * out.results.filter((r) => r.status === 'flipped').map((r) => r.flip?.minimal)
+ * MCTS-Explore, the tree policy of GPTFuzzer (Yu et al. 2023, `gptfuzzer/fuzzer/selection.py`):
+ * each base is the root of a tree of rewrites; a step picks a root by UCT, walks down by UCT
+ * (stopping early with probability `alpha`), and expands the node it stops at with one more
+ * operator. The operator arm is picked by UCB1 (Auer et al. 2002) over all arms, shared by the
+ * bases of the run, so what works against this guard is tried first. Reward: the share of F
+ * removed when the goal is scored, else 1 for a success and 0 otherwise.
+ * @example runAttack({ ..., method: mcts({ alpha: 0 }) })
  */
-export async function runAttack(o: AttackOptions): Promise<AttackOutcome> {
-  if (!Number.isInteger(o.budget) || o.budget < 1) throw new UsageError(`attack budget must be an integer >= 1, got ${o.budget}`);
-  if (o.moves.arms.length === 0) throw new UsageError('attack needs at least one operator arm');
-  const maxDepth = o.maxDepth ?? 6;
-  if (!Number.isInteger(maxDepth) || maxDepth < 0) throw new UsageError(`maxDepth must be an integer >= 0, got ${maxDepth}`);
-  const feedback = o.feedback ?? 'auto';
-  const alpha = o.policy?.alpha ?? 0.1;
-  const beta = o.policy?.beta ?? 0.2;
-  const ratio = o.policy?.ratio ?? 0.5;
-  const maxDiscards = o.maxDiscardsPerBase ?? 8 * o.budget;
-  const started = performance.now();
-  const rng = seededInts(o.seed);
-  const unit = (): number => rng.nextInt(1 << 30) / (1 << 30);
-  let totalQueries = 0;
-
-  const arms: Record<string, ArmStats> = {};
-  for (const a of o.moves.arms) arms[a] = { queries: 0, flips: 0, discarded: 0, inMinimal: 0 };
-  const armPlays = new Map<string, { plays: number; reward: number }>(o.moves.arms.map((a) => [a, { plays: 0, reward: 0 }]));
-  // Unplayed arms are tried first, in a seeded order.
-  const firstOrder = [...o.moves.arms];
-  for (let i = firstOrder.length - 1; i > 0; i--) {
-    const j = rng.nextInt(i + 1);
-    [firstOrder[i], firstOrder[j]] = [firstOrder[j] as string, firstOrder[i] as string];
-  }
-  let armTotal = 0;
-  const pickArm = (): string => {
-    const unplayed = firstOrder.find((a) => (armPlays.get(a)?.plays ?? 0) === 0);
-    if (unplayed !== undefined) return unplayed;
-    const lnT = Math.log(Math.max(armTotal, 1));
-    return argmax(firstOrder, (a) => {
-      const s = armPlays.get(a) as { plays: number; reward: number };
-      return s.reward / s.plays + Math.sqrt((2 * lnT) / s.plays);
-    }) as string;
-  };
-  const playArm = (a: string, reward: number): void => {
-    const s = armPlays.get(a) as { plays: number; reward: number };
-    s.plays += 1;
-    s.reward += reward;
-    armTotal += 1;
-  };
-
-  const evaluate = async (c: FuzzCase): Promise<Verdict> => {
-    totalQueries += 1;
-    return await evaluateCase(o.guard, c, o.store, o.phase, o.timeoutMs);
-  };
-
-  // 1. Evaluate every base once.
-  const results: BaseResult[] = [];
-  const roots: Root[] = [];
-  for (const [index, base] of o.bases.entries()) {
-    const verdict = await evaluate(base);
-    const status: BaseStatus = verdict.decision === 'admit' ? 'skipped' : verdict.decision === 'error' ? 'error' : 'held';
-    const f = objective(verdict, feedback);
-    const result: BaseResult = {
-      index,
-      status,
-      original: { case: base, verdict },
-      queries: 1,
-      queryErrors: verdict.decision === 'error' ? 1 : 0,
-      proposed: 0,
-      discarded: 0,
-      bestScore: verdict.score ?? (verdict.decision === 'admit' ? 0 : 1),
-      ...(verdict.decision === 'error' ? { lastError: verdict } : {}),
-    };
-    results.push(result);
-    if (status === 'held') {
-      roots.push({ base, result, live: o.budget > 1 && maxDepth > 0, steps: [], depth: 0, f, verdict, children: [], visits: 0, reward: 0 });
-    } else o.onBase?.(result);
-  }
-
-  // 2. MCTS-Explore over the rejected bases.
-  let step = 0;
-  const finish = (root: Root): void => {
-    root.live = false;
-    if (root.result.status === 'held' && root.result.queryErrors > 0) root.result.status = 'error';
-    o.onBase?.(root.result);
-  };
-  for (const r of roots) if (!r.live) finish(r);
-  for (;;) {
-    const live = roots.filter((r) => r.live);
-    if (live.length === 0) break;
-    step += 1;
-    const root = argmax(live, (r) => uct(r, step, ratio)) as Root;
-    const path: TreeNode[] = [root];
-    let cur: TreeNode = root;
-    for (;;) {
-      const open = cur.children.filter((c) => c.depth < maxDepth);
-      if (open.length === 0 || unit() < alpha) break;
-      cur = argmax(open, (c) => uct(c, step, ratio)) as TreeNode;
-      path.push(cur);
-    }
-    for (const n of path) n.visits += 1;
-    const arm = pickArm();
-    const steps = [...cur.steps, { op: arm, choice: rng.nextInt(1024) }];
-    const res = root.result;
-    res.proposed += 1;
-    const rewrite = o.moves.build(root.base, steps);
-    if (rewrite === undefined) {
-      res.discarded += 1;
-      (arms[arm] as ArmStats).discarded += 1;
-      playArm(arm, 0);
-      if (res.discarded >= maxDiscards) finish(root);
-      continue;
-    }
-    const verdict = await evaluate(rewrite);
-    res.queries += 1;
-    (arms[arm] as ArmStats).queries += 1;
-    if (verdict.decision === 'error') {
-      res.queryErrors += 1;
-      res.lastError = verdict;
-    }
-    const f = objective(verdict, feedback);
-    const reward = rewardOf(cur, verdict, f, feedback);
-    playArm(arm, reward);
-    const node: TreeNode = { steps, depth: cur.depth + 1, f, verdict, children: [], visits: 0, reward: 0 };
-    if (verdict.decision !== 'error') cur.children.push(node);
-    const share = Math.max(beta, 1 - 0.1 * cur.depth);
-    for (const n of path.reverse()) n.reward += reward * share;
-    if (verdict.decision === 'reject' && verdict.score !== undefined) res.bestScore = Math.min(res.bestScore, verdict.score);
-    if (verdict.decision === 'admit') {
-      (arms[arm] as ArmStats).flips += 1;
-      res.status = 'flipped';
-      res.bestScore = 0;
-      const m = o.minimise === false ? { steps, queries: 0, case: rewrite, verdict } : await minimalSteps(root.base, steps, rewrite, verdict);
-      for (const a of new Set(m.steps.map((s) => s.op))) if (arms[a]) (arms[a] as ArmStats).inMinimal += 1;
-      res.flip = { case: m.case, verdict: m.verdict, found: steps, minimal: m.steps, queriesToFlip: res.queries, minimiseQueries: m.queries };
-      finish(root);
-    } else if (res.queries >= o.budget) finish(root);
-  }
-
-  async function minimalSteps(base: FuzzCase, steps: MoveStep[], c: FuzzCase, v: Verdict): Promise<{ steps: MoveStep[]; queries: number; case: FuzzCase; verdict: Verdict }> {
-    let current = { steps, case: c, verdict: v };
-    let queries = 0;
-    let changed = true;
-    while (changed && current.steps.length > 0) {
-      changed = false;
-      for (let i = current.steps.length - 1; i >= 0; i--) {
-        const fewer = current.steps.filter((_, j) => j !== i);
-        const built = o.moves.build(base, fewer);
-        if (built === undefined) continue;
-        queries += 1;
-        const bv = await evaluate(built);
-        if (bv.decision === 'admit') {
-          current = { steps: fewer, case: built, verdict: bv };
-          changed = true;
-          break;
-        }
+export function mcts(policy: TreePolicy = {}): SearchMethod {
+  const alpha = policy.alpha ?? 0.1;
+  const beta = policy.beta ?? 0.2;
+  const ratio = policy.ratio ?? 0.5;
+  return {
+    id: 'mcts',
+    maxDepth: 6,
+    async run(ctx) {
+      const rng = ctx.rng;
+      const unit = (): number => rng.nextInt(1 << 30) / (1 << 30);
+      const maxDiscards = policy.maxDiscardsPerBase ?? 8 * ctx.budget;
+      const armPlays = new Map<string, { plays: number; reward: number }>(ctx.arms.map((a) => [a, { plays: 0, reward: 0 }]));
+      // Unplayed arms are tried first, in a seeded order.
+      const firstOrder = [...ctx.arms];
+      for (let i = firstOrder.length - 1; i > 0; i--) {
+        const j = rng.nextInt(i + 1);
+        [firstOrder[i], firstOrder[j]] = [firstOrder[j] as string, firstOrder[i] as string];
       }
-    }
-    return { ...current, queries };
-  }
+      let armTotal = 0;
+      const pickArm = (): string => {
+        const unplayed = firstOrder.find((a) => (armPlays.get(a)?.plays ?? 0) === 0);
+        if (unplayed !== undefined) return unplayed;
+        const lnT = Math.log(Math.max(armTotal, 1));
+        return argmax(firstOrder, (a) => {
+          const s = armPlays.get(a) as { plays: number; reward: number };
+          return s.reward / s.plays + Math.sqrt((2 * lnT) / s.plays);
+        }) as string;
+      };
+      const playArm = (a: string, reward: number): void => {
+        const s = armPlays.get(a) as { plays: number; reward: number };
+        s.plays += 1;
+        s.reward += reward;
+        armTotal += 1;
+      };
 
-  return { results, arms, budget: o.budget, feedback, seed: o.seed, totalQueries, elapsedMs: performance.now() - started };
+      const roots: Root[] = ctx.bases.map((b) => ({ b, steps: [], depth: 0, f: b.start.goal.score, scored: b.start.goal.scored, children: [], visits: 0, reward: 0 }));
+      let step = 0;
+      for (;;) {
+        const live = roots.filter((r) => r.b.live);
+        if (live.length === 0) break;
+        step += 1;
+        const root = argmax(live, (r) => uct(r, step, ratio)) as Root;
+        const path: TreeNode[] = [root];
+        let cur: TreeNode = root;
+        for (;;) {
+          const open = cur.children.filter((c) => c.depth < ctx.maxDepth);
+          if (open.length === 0 || unit() < alpha) break;
+          cur = argmax(open, (c) => uct(c, step, ratio)) as TreeNode;
+          path.push(cur);
+        }
+        for (const n of path) n.visits += 1;
+        const a = pickArm();
+        const steps = [...cur.steps, { op: a, choice: rng.nextInt(1024) }];
+        const b = root.b;
+        const candidate = ctx.propose(b, steps);
+        if (candidate === undefined) {
+          playArm(a, 0);
+          if (b.result.discarded >= maxDiscards) ctx.finish(b);
+          continue;
+        }
+        const { verdict, goal } = await ctx.query(b, candidate);
+        const reward = rewardOf(cur, goal);
+        playArm(a, reward);
+        const node: TreeNode = { steps, depth: cur.depth + 1, f: goal.score, scored: goal.scored, children: [], visits: 0, reward: 0 };
+        if (verdict.decision !== 'error') cur.children.push(node);
+        const share = Math.max(beta, 1 - 0.1 * cur.depth);
+        for (const n of path.reverse()) n.reward += reward * share;
+        if (b.live && b.result.queries >= ctx.budget) ctx.finish(b);
+      }
+    },
+  };
 }

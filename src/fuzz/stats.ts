@@ -13,6 +13,26 @@ export interface Tally {
   errors: number;
 }
 
+/**
+ * Keys of the operator breakdown for a case that stands for a discarded rewrite
+ * (`truth.discarded`): one `discarded` key per such run, and `discarded:<id>` per operator of the
+ * lost rewrite. The one place these keys are written; the report reads them with `discardedOperatorOf`.
+ */
+export const DISCARDED_RUN_KEY = 'discarded';
+const DISCARDED_OPERATOR_PREFIX = 'discarded:';
+
+/** The operator id of a `discarded:<id>` breakdown key; undefined for any other key. */
+export function discardedOperatorOf(key: string): string | undefined {
+  return key.startsWith(DISCARDED_OPERATOR_PREFIX) ? key.slice(DISCARDED_OPERATOR_PREFIX.length) : undefined;
+}
+
+/** The operator-breakdown keys of a case: its operators (or `(none)`), plus the discard keys of a lost rewrite. */
+function operatorKeys(c: FuzzCase): Set<string> {
+  const lost = c.truth.discarded;
+  const keys = [...c.truth.operators, ...(lost ? [DISCARDED_RUN_KEY, ...lost.operators.map((op) => DISCARDED_OPERATOR_PREFIX + op)] : [])];
+  return new Set(keys.length > 0 ? keys : ['(none)']);
+}
+
 const BREAKDOWN_DIMENSIONS = ['template', 'operator', 'traceType', 'format', 'language', 'store'] as const;
 type BreakdownDimension = (typeof BREAKDOWN_DIMENSIONS)[number];
 
@@ -83,7 +103,7 @@ export function record(stats: CellStats, c: FuzzCase, verdict: Verdict, j: Judge
   addCount(stats.decidingLayers, layer);
   const b = stats.breakdown;
   bumpKey(b.template, c.truth.template, j);
-  for (const op of c.truth.operators.length > 0 ? new Set(c.truth.operators) : ['(none)']) bumpKey(b.operator, op, j);
+  for (const op of operatorKeys(c)) bumpKey(b.operator, op, j);
   bumpKey(b.traceType, c.entry.traceType, j);
   bumpKey(b.store, c.entry.store, j);
   if (c.truth.format !== undefined) bumpKey(b.format, c.truth.format, j);

@@ -5,13 +5,10 @@
  * queries. Pure renderers over plain data; nothing here imports generators or guards.
  */
 import type { FuzzCase } from '../domain/fuzz-case.js';
-import type { CellStats, Tally } from '../fuzz/stats.js';
+import { DISCARDED_RUN_KEY, discardedOperatorOf, type CellStats, type Tally } from '../fuzz/stats.js';
 import { interval, type Interval } from './model.js';
 import { pct } from './percent.js';
 
-/** What the adaptive generator writes for a rewrite that lost the claim (generators/adaptive.ts): a marker, then one prefixed id per operator. */
-const DISCARDED_OPERATOR_PREFIX = 'discarded:';
-const DISCARDED_OPERATOR_MARKER = 'discarded';
 
 /** What the section reads from a fuzz report. */
 export interface AdaptiveSectionInput {
@@ -46,9 +43,9 @@ function adaptiveRates(input: AdaptiveSectionInput): { operators: OperatorRate[]
   const discarded = new Map<string, number>();
   for (const cell of cells) {
     for (const [op, t] of Object.entries(cell.breakdown.operator)) {
-      if (op === DISCARDED_OPERATOR_MARKER) continue;
-      if (op.startsWith(DISCARDED_OPERATOR_PREFIX)) {
-        const id = op.slice(DISCARDED_OPERATOR_PREFIX.length);
+      if (op === DISCARDED_RUN_KEY) continue;
+      const id = discardedOperatorOf(op);
+      if (id !== undefined) {
         discarded.set(id, (discarded.get(id) ?? 0) + t.runs);
       } else {
         const into = kept.get(op) ?? { runs: 0, violations: 0, errors: 0 };
@@ -75,7 +72,7 @@ function adaptiveRates(input: AdaptiveSectionInput): { operators: OperatorRate[]
     for (const [g, t] of [...byGroup].sort(([a], [b]) => a.localeCompare(b))) groups.push({ group: g, bypass: interval(t.violations, t.runs) });
   }
   const runs = cells.reduce((n, c) => n + c.runs, 0);
-  const discardedRuns = cells.reduce((n, c) => n + (c.breakdown.operator[DISCARDED_OPERATOR_MARKER]?.runs ?? 0), 0);
+  const discardedRuns = cells.reduce((n, c) => n + (c.breakdown.operator[DISCARDED_RUN_KEY]?.runs ?? 0), 0);
   return { operators, groups, runs, discardedRuns };
 }
 
@@ -84,7 +81,7 @@ function minimalOperatorSets(counterexamples: AdaptiveSectionInput['counterexamp
   const sets = new Map<string, { count: number; domains: Set<string> }>();
   for (const cx of counterexamples) {
     if (!families.includes(cx.family)) continue;
-    const ops = cx.case.truth.operators.filter((o) => o !== DISCARDED_OPERATOR_MARKER && !o.startsWith(DISCARDED_OPERATOR_PREFIX));
+    const ops = cx.case.truth.operators;
     const key = ops.length === 0 ? '(none: the unmutated forgery)' : [...new Set(ops)].sort().join(' + ');
     const s = sets.get(key) ?? { count: 0, domains: new Set<string>() };
     s.count += 1;
@@ -151,7 +148,6 @@ export interface SearchRow {
   discarded: number;
   restarts: number;
   errors: number;
-  partialAdmits: number;
 }
 
 export interface SearchSummary {

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Verdict } from '../../src/domain/verdict.js';
 import type { SyncGuard } from '../../src/domain/guard.js';
 import { createLlmClient, FixtureStore, replayOnlyConfig } from '../../src/llm/index.js';
-import { evaluateCase } from '../../src/fuzz/search.js';
+import { evaluateCase } from '../../src/fuzz/evaluate.js';
 import { llmFamilyAvailability, runLlmParaphraseFamily } from '../../generators/llm-paraphrase.js';
 import { startFakeOpenAI } from '../helpers/openai-server.js';
 import { arrayStore } from '../helpers/toy.js';
@@ -20,7 +20,7 @@ const guard: SyncGuard = {
   mode: 'sync',
   check: (e): Verdict => ({ decision: e.content.startsWith('Loosely:') ? 'reject' : 'admit', trace: [], reasons: [], elapsedUs: 1 }),
 };
-const evaluate = async (c: Parameters<typeof evaluateCase>[1]) => (await evaluateCase(guard, c, arrayStore, 'write')).verdict;
+const evaluate = async (c: Parameters<typeof evaluateCase>[1]) => await evaluateCase(guard, c, arrayStore, 'write');
 const MODEL = 'fake-model';
 
 describe('LLM paraphrase family', () => {

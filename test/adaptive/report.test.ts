@@ -7,7 +7,7 @@ import { adaptiveAttack, operatorGroupMap } from '../../generators/adaptive.js';
 import { arrayStore } from '../helpers/toy.js';
 
 function row(template: string, bypassed: boolean, queries: number, minimal: string[] = []): SearchRow {
-  return { domain: 'ehr', family: 'seed', template, bypassed, queries, path: minimal, minimal, minimiseQueries: 0, bestScore: bypassed ? 0 : 0.6, proposed: 10, discarded: 2, restarts: 0, errors: 0, partialAdmits: 0 };
+  return { domain: 'ehr', family: 'seed', template, bypassed, queries, path: minimal, minimal, minimiseQueries: 0, bestScore: bypassed ? 0 : 0.6, proposed: 10, discarded: 2, restarts: 0, errors: 0 };
 }
 
 describe('search summary', () => {

@@ -4,11 +4,12 @@ import type { FuzzCase } from '../../src/domain/fuzz-case.js';
 import type { Guard } from '../../src/domain/guard.js';
 import type { Verdict } from '../../src/domain/verdict.js';
 import { MemoryStore } from '../../src/memory/index.js';
-import { runAttack, type AttackMoves, type MoveStep } from '../../src/fuzz/attack.js';
+import { mcts, runAttack, type MoveStep } from '../../src/fuzz/attack.js';
+import type { Constraint, Transformation } from '../../src/fuzz/transformation.js';
 import { evaluateCase } from '../../src/fuzz/evaluate.js';
 import { createSentinel } from '../../src/guards/sentinel/sentinel.js';
 import { attackBases } from '../../generators/families.js';
-import { adaptiveMoves } from '../../generators/adaptive.js';
+import { adaptiveAttackParts } from '../../generators/adaptive.js';
 import { claimPreserved, precedentRule, type OperatorChoice } from '../../generators/paraphrase/index.js';
 import { makeEntry } from '../fixtures/guards/make-entry.js';
 
@@ -37,25 +38,31 @@ function toyGuard(): Guard & { calls: string[] } {
   };
 }
 
-/** `fix` removes BAD, `pad` appends a word, `lose` loses the claim, `err` makes the guard error. */
-const toyMoves: AttackMoves = {
-  arms: ['pad', 'fix', 'lose', 'err'],
-  build(base, steps: readonly MoveStep[]) {
+/** `fix` removes BAD, `pad` appends a word, `lose` loses the claim (the constraint discards it), `err` makes the guard error. */
+const toyTransformation = (arms: string[]): Transformation => ({
+  arms,
+  apply(base, steps: readonly MoveStep[]) {
     let text = base.entry.content;
     for (const s of steps) {
-      if (s.op === 'lose') return undefined;
       if (s.op === 'fix') text = text.replace('BAD', 'ok');
       if (s.op === 'pad') text = `${text} pad`;
       if (s.op === 'err') text = `${text} ERR`;
     }
     return { ...base, entry: { ...base.entry, content: text }, truth: { ...base.truth, family: 'adaptive', operators: steps.map((s) => s.op) } };
   },
+});
+const toyConstraint: Constraint = {
+  check: (_base, steps, rewritten) => {
+    const lost = steps.findIndex((s) => s.op === 'lose');
+    return lost < 0 ? { kept: true, case: rewritten } : { kept: false, operator: steps.at(-1)!.op, operators: steps.map((s) => s.op) };
+  },
 };
+const toyParts = (arms: string[]) => ({ transformation: toyTransformation(arms), constraint: toyConstraint });
 
 describe('runAttack (attack mode, TextAttack accounting)', () => {
   it('skips admitted bases, counts error bases apart, flips rejected ones', async () => {
     const guard = toyGuard();
-    const out = await runAttack({ guard, store, phase: 'write', bases: [forged('fine'), forged('BAD thing'), forged('ERR base')], moves: { ...toyMoves, arms: ['pad', 'fix'] }, budget: 20, seed: 1 });
+    const out = await runAttack({ guard, store, phase: 'write', bases: [forged('fine'), forged('BAD thing'), forged('ERR base')], ...toyParts(['pad', 'fix']), budget: 20, seed: 1 });
     expect(out.results.map((r) => r.status)).toEqual(['skipped', 'flipped', 'error']);
     // Skipped and error bases cost exactly one query each and are never attacked.
     expect(out.results[0]?.queries).toBe(1);
@@ -68,7 +75,7 @@ describe('runAttack (attack mode, TextAttack accounting)', () => {
 
   it('shrinks a flip to a 1-minimal operator set (queries for it counted apart)', async () => {
     const guard = toyGuard();
-    const out = await runAttack({ guard, store, phase: 'write', bases: [forged('BAD one')], moves: { ...toyMoves, arms: ['pad', 'fix'] }, budget: 50, seed: 3, policy: { alpha: 0 } });
+    const out = await runAttack({ guard, store, phase: 'write', bases: [forged('BAD one')], ...toyParts(['pad', 'fix']), budget: 50, seed: 3, method: mcts({ alpha: 0 }) });
     const r = out.results[0];
     expect(r?.status).toBe('flipped');
     expect(r?.flip?.minimal).toHaveLength(1);
@@ -79,7 +86,7 @@ describe('runAttack (attack mode, TextAttack accounting)', () => {
 
   it('never queries a rewrite that lost the claim, and counts the discard per arm', async () => {
     const guard = toyGuard();
-    const out = await runAttack({ guard, store, phase: 'write', bases: [forged('BAD BAD')], moves: { ...toyMoves, arms: ['lose', 'pad'] }, budget: 10, seed: 2 });
+    const out = await runAttack({ guard, store, phase: 'write', bases: [forged('BAD BAD')], ...toyParts(['lose', 'pad']), budget: 10, seed: 2 });
     const r = out.results[0];
     expect(r?.status).toBe('held');
     expect(r?.queries).toBe(10);
@@ -93,7 +100,7 @@ describe('runAttack (attack mode, TextAttack accounting)', () => {
 
   it('an unflipped base that met a guard error is an error, never a hold', async () => {
     const guard = toyGuard();
-    const out = await runAttack({ guard, store, phase: 'write', bases: [forged('BAD x')], moves: { ...toyMoves, arms: ['pad', 'err'] }, budget: 8, seed: 4 });
+    const out = await runAttack({ guard, store, phase: 'write', bases: [forged('BAD x')], ...toyParts(['pad', 'err']), budget: 8, seed: 4 });
     const r = out.results[0];
     expect(r?.queryErrors).toBeGreaterThan(0);
     expect(r?.status).toBe('error');
@@ -101,14 +108,14 @@ describe('runAttack (attack mode, TextAttack accounting)', () => {
   });
 
   it('a base that cannot be flipped is held after exactly its budget', async () => {
-    const out = await runAttack({ guard: toyGuard(), store, phase: 'write', bases: [forged('BAD y')], moves: { ...toyMoves, arms: ['pad'] }, budget: 7, seed: 5 });
+    const out = await runAttack({ guard: toyGuard(), store, phase: 'write', bases: [forged('BAD y')], ...toyParts(['pad']), budget: 7, seed: 5 });
     expect(out.results[0]?.status).toBe('held');
     expect(out.results[0]?.queries).toBe(7);
   });
 
   it('UCB1 spends more queries on the arm that flips', async () => {
     const bases = Array.from({ length: 40 }, (_, i) => forged(`BAD base ${i}`, `b${i}`));
-    const out = await runAttack({ guard: toyGuard(), store, phase: 'write', bases, moves: { ...toyMoves, arms: ['pad', 'fix'] }, budget: 10, seed: 6, minimise: false });
+    const out = await runAttack({ guard: toyGuard(), store, phase: 'write', bases, ...toyParts(['pad', 'fix']), budget: 10, seed: 6, minimise: false });
     expect(out.results.every((r) => r.status === 'flipped')).toBe(true);
     expect(out.arms.fix?.flips).toBe(40);
     expect(out.arms.fix?.queries ?? 0).toBeGreaterThan(out.arms.pad?.queries ?? 0);
@@ -117,7 +124,7 @@ describe('runAttack (attack mode, TextAttack accounting)', () => {
   it('is deterministic for a seed', async () => {
     const bases = fc.sample(attackBases('ehr'), { numRuns: 30, seed: 11 });
     const run = async (): Promise<unknown> => {
-      const out = await runAttack({ guard: createSentinel({ config: { tauGuard: 0.25 } }), store, phase: 'write', bases, moves: adaptiveMoves('ehr'), budget: 15, seed: 9 });
+      const out = await runAttack({ guard: createSentinel({ config: { tauGuard: 0.25 } }), store, phase: 'write', bases, ...adaptiveAttackParts('ehr'), budget: 15, seed: 9 });
       return out.results.map((r) => [r.status, r.queries, r.flip?.minimal, r.flip?.case.entry.content]);
     };
     expect(await run()).toEqual(await run());
@@ -126,7 +133,7 @@ describe('runAttack (attack mode, TextAttack accounting)', () => {
   it('against SENTINEL (tauGuard 0.25): every flip keeps its claim, the original stays rejected and the rewrite admitted', async () => {
     const guard = createSentinel({ config: { tauGuard: 0.25 } });
     const bases = fc.sample(attackBases('rap'), { numRuns: 40, seed: 12 });
-    const out = await runAttack({ guard, store, phase: 'write', bases, moves: adaptiveMoves('rap'), budget: 20, seed: 1 });
+    const out = await runAttack({ guard, store, phase: 'write', bases, ...adaptiveAttackParts('rap'), budget: 20, seed: 1 });
     const flips = out.results.filter((r) => r.status === 'flipped');
     expect(flips.length).toBeGreaterThan(0);
     for (const r of flips) {

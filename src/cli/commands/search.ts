@@ -18,7 +18,7 @@ import { domainOption, guardOption, guardOptionFlag, parseTimeout, phaseOption, 
 import type { DomainId } from '../../domain/fuzz-case.js';
 import { DOMAINS } from '../../domain/fuzz-case.js';
 import type { Phase } from '../../domain/guard.js';
-import type { SearchMode, SearchStrategy } from '../../fuzz/search.js';
+import type { SearchMode, SearchStrategy } from '../../campaign/search.js';
 import { MemoryStore } from '../../memory/index.js';
 import { pct } from '../../report/markdown.js';
 import type { LlmFamilyRow } from '../../report/search.js';
@@ -72,7 +72,7 @@ export function registerSearchCommand(program: Command, exit: (code: number) => 
       const domains = parseList<DomainId>('--domain', String(opts.domain), DOMAINS);
       const families = parseList<StartFamily>('--start', String(opts.start), START_FAMILIES);
       const mode = opts.mode as SearchMode;
-      const strategy = opts.strategy as SearchStrategy | 'mcts';
+      const strategy = opts.strategy as SearchStrategy;
       const phase = opts.phase as Phase;
       const timeoutMs = parseTimeout(opts.timeout as string);
       // Checked with the other flags, so a bad --llm-n is refused before any search work (and without --llm too).
