@@ -142,6 +142,11 @@ export function operatorGroupMap(): Record<string, string> {
   return Object.fromEntries(listOperators().map((o) => [o.id, o.group]));
 }
 
+/** Operator id → reading (`natural` | `encoded`), for the report's ASR split (`summariseAttack`). */
+export function operatorReadingMap(): Record<string, string> {
+  return Object.fromEntries(listOperators().map((o) => [o.id, o.reading]));
+}
+
 /** The transformation and constraint of the adaptive attacker for one domain (`runAttack`'s parts). */
 export interface AdaptiveAttackParts {
   /** The transformation (`Transformation` of `src/fuzz/transformation.ts`). */

@@ -20,7 +20,7 @@ import { failureSignature } from '../fuzz/signature.js';
 import { emptyStats, record } from '../fuzz/stats.js';
 import { summariseAttack, type AttackBaseRow, type AttackReport } from '../report/adaptive.js';
 import type { ReportFlip } from '../report/model.js';
-import { adaptiveAttackParts, operatorGroupMap } from '../../generators/adaptive.js';
+import { adaptiveAttackParts, operatorGroupMap, operatorReadingMap } from '../../generators/adaptive.js';
 import { attackBases } from '../../generators/families.js';
 import type { OperatorId } from '../../generators/paraphrase/index.js';
 
@@ -144,7 +144,7 @@ export async function runAttackMode(o: AttackModeOptions): Promise<AttackModeRes
       elapsedMs: performance.now() - started,
     });
   }
-  const report = summariseAttack({ budget: o.budget, feedback: o.feedback ?? ATTACK_DEFAULTS.feedback, rows, arms, totalQueries, operatorGroups: groups });
+  const report = summariseAttack({ budget: o.budget, feedback: o.feedback ?? ATTACK_DEFAULTS.feedback, rows, arms, totalQueries, operatorGroups: groups, operatorReadings: operatorReadingMap() });
   return { cells, report, flips, originals, flipVerdicts };
 }
 

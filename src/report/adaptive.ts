@@ -324,6 +324,21 @@ export interface AttackRates {
   queriesPerFlip?: { median: number; p90: number; mean: number; max: number };
   /** Queries spent per attacked base (flipped + held), mean; the original query included. */
   queriesPerAttackedBase: number;
+  /**
+   * The ASR split by the reading the flip needs (present when the operators' readings are known):
+   * `natural` counts flips whose minimal operator set is all natural (a reader takes the rewrite as
+   * it is), `encoded` flips with at least one encoded operator (a reader must decode it first).
+   * Both over the attacked bases, so they add up to `asr`.
+   */
+  asrByReading?: { natural: Interval; encoded: Interval };
+}
+
+/** An operator's reading: `natural` or `encoded` (`Operator.reading`, `generators/paraphrase/operator.ts`). */
+type ReadingOf = (operator: string) => string | undefined;
+
+/** `encoded` when any operator of a minimal set is encoded, else `natural`. */
+function flipReading(minimal: readonly string[] | undefined, readingOf: ReadingOf): 'natural' | 'encoded' {
+  return (minimal ?? []).some((op) => readingOf(op) === 'encoded') ? 'encoded' : 'natural';
 }
 
 /** One operator (or operator group) in attack mode. */
@@ -341,6 +356,17 @@ interface AttackArmRow {
   minimalShare: Interval;
   /** Rewrites with it that lost the claim (discarded, never queried). */
   discarded: number;
+  /** The operator's reading (`natural` or `encoded`); absent for group rows and unknown ids. */
+  reading?: string;
+}
+
+/** Flips of one operator group, split by the reading of the flip's minimal set (ASR over the attacked bases). */
+interface GroupReadingRow {
+  group: string;
+  /** Flips whose minimal set holds this group and is all natural; their share of the attacked bases. */
+  natural: Interval;
+  /** Flips whose minimal set holds this group and at least one encoded operator. */
+  encoded: Interval;
 }
 
 /** The attack-mode part of a fuzz report (`report.json` → `attack`). */
@@ -364,6 +390,8 @@ export interface AttackReport {
   queryErrors: number;
   /** Minimal operator sets of the flips: sorted ids joined by ` + ` → count. */
   minimalSets: Array<{ set: string; count: number; domains: string[] }>;
+  /** ASR per operator group, natural against encoded (present when the readings are known). */
+  groupReadings?: GroupReadingRow[];
 }
 
 /** What `summariseAttack` reads from one base (a `BaseResult` of `src/fuzz/attack.ts`). */
@@ -379,8 +407,8 @@ export interface AttackBaseRow {
   minimal?: string[];
 }
 
-/** TextAttack-style rates over base rows (see `AttackRates`). Pure. */
-export function attackRates(rows: readonly AttackBaseRow[]): AttackRates {
+/** TextAttack-style rates over base rows (see `AttackRates`); with `readingOf`, the ASR per reading too. Pure. */
+export function attackRates(rows: readonly AttackBaseRow[], readingOf?: ReadingOf): AttackRates {
   const n = (s: AttackBaseRow['status']): number => rows.filter((r) => r.status === s).length;
   const skipped = n('skipped');
   const flipped = n('flipped');
@@ -399,6 +427,12 @@ export function attackRates(rows: readonly AttackBaseRow[]): AttackRates {
     asr: interval(flipped, flipped + held),
     ...(q.length > 0 ? { queriesPerFlip: { median: quantile(q, 0.5), p90: quantile(q, 0.9), mean: q.reduce((a, x) => a + x, 0) / q.length, max: q[q.length - 1] as number } } : {}),
     queriesPerAttackedBase: attacked.length > 0 ? attacked.reduce((a, r) => a + r.queries, 0) / attacked.length : 0,
+    ...(readingOf
+      ? (() => {
+          const encoded = rows.filter((r) => r.status === 'flipped' && flipReading(r.minimal, readingOf) === 'encoded').length;
+          return { asrByReading: { natural: interval(flipped - encoded, flipped + held), encoded: interval(encoded, flipped + held) } };
+        })()
+      : {}),
   };
 }
 
@@ -420,11 +454,16 @@ export function summariseAttack(input: {
   arms: Readonly<Record<string, { queries: number; flips: number; discarded: number; inMinimal: number }>>;
   totalQueries: number;
   operatorGroups?: Readonly<Record<string, string>>;
+  /** Operator id → reading (`natural` | `encoded`); with it, every ASR is also split by reading. */
+  operatorReadings?: Readonly<Record<string, string>>;
 }): AttackReport {
   const rows = input.rows;
+  const readings = input.operatorReadings;
+  const readingOf: ReadingOf | undefined = readings ? (op) => (Object.hasOwn(readings, op) ? readings[op] : undefined) : undefined;
+  const rates = (r: readonly AttackBaseRow[]): AttackRates => attackRates(r, readingOf);
   const domains = [...new Set(rows.map((r) => r.domain))];
   const cells = domains.flatMap((domain) =>
-    [...new Set(rows.filter((r) => r.domain === domain).map((r) => r.family))].map((family) => ({ domain, family, ...attackRates(rows.filter((r) => r.domain === domain && r.family === family)) })),
+    [...new Set(rows.filter((r) => r.domain === domain).map((r) => r.family))].map((family) => ({ domain, family, ...rates(rows.filter((r) => r.domain === domain && r.family === family)) })),
   );
   const flips = rows.filter((r) => r.status === 'flipped').length;
   const armRow = (operator: string, a: { queries: number; flips: number; discarded: number; inMinimal: number }, group?: string): AttackArmRow => ({
@@ -436,6 +475,7 @@ export function summariseAttack(input: {
     inMinimal: a.inMinimal,
     minimalShare: interval(a.inMinimal, flips),
     discarded: a.discarded,
+    ...(group !== undefined && readingOf?.(operator) !== undefined ? { reading: readingOf(operator) as string } : {}),
   });
   const operators = Object.entries(input.arms)
     .map(([op, a]) => armRow(op, a, input.operatorGroups?.[op]))
@@ -459,6 +499,21 @@ export function summariseAttack(input: {
     for (const [g, a] of [...byGroup].sort(([x], [y]) => x.localeCompare(y))) groups.push(armRow(g, a));
   }
   const attacked = rows.filter((r) => r.status === 'flipped' || r.status === 'held').length;
+  let groupReadings: GroupReadingRow[] | undefined;
+  if (readingOf && input.operatorGroups) {
+    const tally = new Map<string, { natural: number; encoded: number }>();
+    for (const g of groups) tally.set(g.operator, { natural: 0, encoded: 0 });
+    for (const r of rows) {
+      if (r.status !== 'flipped') continue;
+      const reading = flipReading(r.minimal, readingOf);
+      for (const g of new Set((r.minimal ?? []).map((op) => input.operatorGroups?.[op] ?? '(other)'))) {
+        const t = tally.get(g) ?? { natural: 0, encoded: 0 };
+        t[reading] += 1;
+        tally.set(g, t);
+      }
+    }
+    groupReadings = [...tally].sort(([x], [y]) => x.localeCompare(y)).map(([group, t]) => ({ group, natural: interval(t.natural, attacked), encoded: interval(t.encoded, attacked) }));
+  }
   const sets = new Map<string, { count: number; domains: Set<string> }>();
   for (const r of rows) {
     if (r.status !== 'flipped') continue;
@@ -471,8 +526,8 @@ export function summariseAttack(input: {
   return {
     budget: input.budget,
     feedback: input.feedback,
-    overall: attackRates(rows),
-    domains: domains.map((domain) => ({ domain, ...attackRates(rows.filter((r) => r.domain === domain)) })),
+    overall: rates(rows),
+    domains: domains.map((domain) => ({ domain, ...rates(rows.filter((r) => r.domain === domain)) })),
     cells,
     operators,
     groups,
@@ -482,6 +537,7 @@ export function summariseAttack(input: {
     totalQueries: input.totalQueries,
     queryErrors: rows.reduce((a, r) => a + r.queryErrors, 0),
     minimalSets: [...sets].map(([set, s]) => ({ set, count: s.count, domains: [...s.domains].sort() })).sort((a, b) => b.count - a.count || a.set.localeCompare(b.set)),
+    ...(groupReadings ? { groupReadings } : {}),
   };
 }
 
@@ -511,6 +567,26 @@ export function renderAttackSection(a: AttackReport): string {
     `Claim preservation: ${a.proposed} rewrites proposed, ${a.discarded} discarded because they lost the forged claim (never queried, never counted as flips). Guard queries: ${a.totalQueries} (minimisation included), ${a.queryErrors} of them errors.`,
   );
   out.push('');
+  if (a.overall.asrByReading) {
+    out.push(
+      'ASR by the reading the flip needs: **natural** flips have a minimal rewrite a reader takes as it is (translation, synonyms, record forms, typos, look-alike letters); **encoded** flips need at least one operator a reader must decode first (leetspeak, base64, ROT13, escapes, invisible tags). An agent may act on the first and not on the second. Both over the attacked bases; they add up to the ASR.',
+    );
+    out.push('');
+    out.push('| scope | attacked | ASR | natural ASR [Wilson 95%] | encoded ASR [Wilson 95%] |');
+    out.push('| --- | ---: | --- | --- | --- |');
+    for (const [label, r] of [['**all**', a.overall], ...a.domains.map((d) => [`**${d.domain}**`, d] as const)] as const) {
+      if (r.asrByReading) out.push(`| ${label} | ${r.flipped + r.held} | ${pct(r.asr)} | ${pct(r.asrByReading.natural)} | ${pct(r.asrByReading.encoded)} |`);
+    }
+    out.push('');
+  }
+  if (a.groupReadings && a.groupReadings.length > 0) {
+    out.push('ASR per operator group, natural against encoded (flips whose minimal set holds the group, over the attacked bases; a flip with two groups counts for both):');
+    out.push('');
+    out.push('| operator group | natural flips | natural ASR [Wilson 95%] | encoded flips | encoded ASR [Wilson 95%] |');
+    out.push('| --- | ---: | --- | ---: | --- |');
+    for (const g of a.groupReadings) out.push(`| ${g.group} | ${g.natural.k} | ${pct(g.natural)} | ${g.encoded.k} | ${pct(g.encoded)} |`);
+    out.push('');
+  }
   out.push('Budget curve (attack success rate within q queries per base):');
   out.push('');
   out.push('| queries per base | attack success rate [Wilson 95%] |');
@@ -518,9 +594,9 @@ export function renderAttackSection(a: AttackReport): string {
   for (const b of a.budgetCurve) out.push(`| ${b.queries} | ${pct(b.asr)} |`);
   out.push('');
   const armTable = (title: string, rows: AttackArmRow[], withGroup: boolean): void => {
-    out.push(`| ${title} |${withGroup ? ' group |' : ''} queries | flips | flips per query [Wilson 95%] | in minimal sets | share of flips [Wilson 95%] | lost-claim rewrites |`);
-    out.push(`| --- |${withGroup ? ' --- |' : ''} ---: | ---: | --- | ---: | --- | ---: |`);
-    for (const r of rows) out.push(`| \`${r.operator}\` |${withGroup ? ` ${r.group ?? ''} |` : ''} ${r.queries} | ${r.flips} | ${pct(r.flipRate)} | ${r.inMinimal} | ${pct(r.minimalShare)} | ${r.discarded} |`);
+    out.push(`| ${title} |${withGroup ? ' group | reading |' : ''} queries | flips | flips per query [Wilson 95%] | in minimal sets | share of flips [Wilson 95%] | lost-claim rewrites |`);
+    out.push(`| --- |${withGroup ? ' --- | --- |' : ''} ---: | ---: | --- | ---: | --- | ---: |`);
+    for (const r of rows) out.push(`| \`${r.operator}\` |${withGroup ? ` ${r.group ?? ''} | ${r.reading ?? ''} |` : ''} ${r.queries} | ${r.flips} | ${pct(r.flipRate)} | ${r.inMinimal} | ${pct(r.minimalShare)} | ${r.discarded} |`);
     out.push('');
   };
   armTable('operator', a.operators.filter((r) => r.queries > 0 || r.discarded > 0), true);
@@ -538,7 +614,8 @@ export function renderAttackSection(a: AttackReport): string {
 export function attackSummaryLines(a: AttackReport): string[] {
   const line = (label: string, r: AttackRates): string =>
     `    ${label.padEnd(10)} bases ${String(r.bases).padStart(4)} · skipped ${String(r.skipped).padStart(4)} · attacked ${String(r.flipped + r.held).padStart(4)} · flipped ${String(r.flipped).padStart(4)}${r.errors > 0 ? ` · errors ${r.errors}` : ''}\n` +
-    `               original detection ${pct(r.originalDetection)} · under attack ${pct(r.underAttack)} · ASR ${pct(r.asr)} · queries/flip ${r.queriesPerFlip ? `median ${fmtQ(r.queriesPerFlip.median)}, p90 ${fmtQ(r.queriesPerFlip.p90)}` : '-'}`;
+    `               original detection ${pct(r.originalDetection)} · under attack ${pct(r.underAttack)} · ASR ${pct(r.asr)} · queries/flip ${r.queriesPerFlip ? `median ${fmtQ(r.queriesPerFlip.median)}, p90 ${fmtQ(r.queriesPerFlip.p90)}` : '-'}` +
+    (r.asrByReading ? `\n               ASR natural ${pct(r.asrByReading.natural)} · encoded ${pct(r.asrByReading.encoded)}` : '');
   return [
     `  adaptive attack (budget ${a.budget} queries per base; rewrites discarded for a lost claim: ${a.discarded}/${a.proposed})`,
     ...a.domains.map((d) => line(d.domain, d)),

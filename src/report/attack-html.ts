@@ -32,13 +32,28 @@ export function attackHtml(r: ReportData, e: Escape): string {
     for (const d of a.domains) out.push(line(d.domain, d));
     for (const c of a.cells) out.push(line(`${c.domain} / ${c.family}`, c));
     out.push('</table>');
+    if (a.overall.asrByReading) {
+      out.push('<h3>ASR by reading: natural against encoded</h3>');
+      out.push('<p>Natural flips have a minimal rewrite a reader takes as it is; encoded flips need at least one operator a reader must decode first. Both over the attacked bases; they add up to the ASR.</p><table>');
+      out.push(tr(['scope', 'attacked', 'ASR', 'natural ASR [Wilson 95%]', 'encoded ASR [Wilson 95%]'], true));
+      for (const [label, x] of [['all', a.overall] as const, ...a.domains.map((d) => [d.domain, d] as const)]) {
+        if (x.asrByReading) out.push(tr([e(label), String(x.flipped + x.held), e(pct(x.asr)), e(pct(x.asrByReading.natural)), e(pct(x.asrByReading.encoded))]));
+      }
+      out.push('</table>');
+    }
+    if (a.groupReadings && a.groupReadings.length > 0) {
+      out.push('<table>');
+      out.push(tr(['operator group', 'natural flips', 'natural ASR [Wilson 95%]', 'encoded flips', 'encoded ASR [Wilson 95%]'], true));
+      for (const g of a.groupReadings) out.push(tr([e(g.group), String(g.natural.k), e(pct(g.natural)), String(g.encoded.k), e(pct(g.encoded))]));
+      out.push('</table>');
+    }
     out.push('<h3>Budget curve</h3><table>');
     out.push(tr(['queries per base', 'attack success rate [Wilson 95%]'], true));
     for (const b of a.budgetCurve) out.push(tr([String(b.queries), e(pct(b.asr))]));
     out.push('</table>');
     out.push('<h3>Operators</h3><table>');
-    out.push(tr(['operator', 'group', 'queries', 'flips', 'flips per query', 'in minimal sets', 'lost-claim rewrites'], true));
-    for (const o of a.operators.filter((x) => x.queries > 0 || x.discarded > 0)) out.push(tr([`<code>${e(o.operator)}</code>`, e(o.group ?? ''), String(o.queries), String(o.flips), e(pct(o.flipRate)), String(o.inMinimal), String(o.discarded)]));
+    out.push(tr(['operator', 'group', 'reading', 'queries', 'flips', 'flips per query', 'in minimal sets', 'lost-claim rewrites'], true));
+    for (const o of a.operators.filter((x) => x.queries > 0 || x.discarded > 0)) out.push(tr([`<code>${e(o.operator)}</code>`, e(o.group ?? ''), e(o.reading ?? ''), String(o.queries), String(o.flips), e(pct(o.flipRate)), String(o.inMinimal), String(o.discarded)]));
     out.push('</table>');
     if (a.groups.length > 0) {
       out.push('<table>');
