@@ -92,6 +92,141 @@ const MAX_COOLDOWN_MS = 30_000;
  * try { await Promise.all(entries.map((e) => guard.check(e, ctx))); } finally { await guard.close?.(); }
  */
 export function createHttpGuard(url: string, options: HttpGuardOptions = {}): HttpGuard {
+  const s = httpGuardSettings(url, options);
+  const { url: parsedUrl, timeoutMs, retries, retryDelayMs, inputFailureLimit } = s;
+  const counts: HttpCounts = { sent: 0, notResent: 0, refused: 0, timeouts: 0, maxInFlight: 0, connections: 0 };
+  // Transport: keep-alive POSTs. Pool: `concurrency` checks at once, one at a time per input.
+  // Failure memory: inputs that time out are not sent again; the circuit stops calls to a dead endpoint.
+  const transport = createHttpTransport(s, counts);
+  const limit = pLimit(s.concurrency);
+  const perInput = new PerInputQueue();
+  const memory = new InputFailureMemory(inputFailureLimit);
+  const circuit = new Circuit({ threshold: s.circuitThreshold, cooldownMs: s.cooldownMs, maxCooldownMs: Math.max(s.cooldownMs, MAX_COOLDOWN_MS) });
+  let closed = false;
+
+  const config: HttpGuardConfig = {
+    adapter: 'http',
+    url: parsedUrl.href,
+    timeoutMs,
+    retries,
+    retryDelayMs,
+    inputFailureLimit,
+    circuitThreshold: s.circuitThreshold,
+    headerNames: Object.keys(options.headers ?? {}).sort(),
+  };
+
+  async function attempt(body: string): Promise<Attempt> {
+    const elapsed = startStopwatch();
+    let timedOut = false;
+    counts.sent++;
+    try {
+      const answer = await transport.post(body, () => (timedOut = true));
+      // The guard's time ends with its answer; reading the answer is farma-fuzz's work.
+      return readAnswer(answer, s.url, elapsed());
+    } catch (cause) {
+      if (timedOut) return { done: errorVerdict('timeout', `guard endpoint did not answer within ${timeoutMs} ms`, elapsed()), answered: false };
+      if (closed) return { done: errorVerdict('unavailable', 'HTTP guard was closed', elapsed()), answered: false };
+      return { retry: networkMessage(cause) };
+    }
+  }
+
+  async function checkOne(entry: MemoryEntry, ctx: GuardContext): Promise<Verdict> {
+    if (closed) return errorVerdict('unavailable', 'HTTP guard was closed', 0);
+    let body: string;
+    let key: string;
+    try {
+      body = JSON.stringify(toWireRequest(entry, ctx));
+      key = inputKey(entry, ctx.phase);
+    } catch (cause) {
+      return errorVerdict('threw', `could not encode the request: ${cause instanceof Error ? cause.message : String(cause)}`, 0);
+    }
+    return perInput.run(key, () => decide(entry, key, body));
+  }
+
+  /** Answers from the per-input memory or the circuit, or POSTs the request (with retries). */
+  async function decide(entry: MemoryEntry, key: string, body: string): Promise<Verdict> {
+    const elapsed = startStopwatch();
+    if (closed) return errorVerdict('unavailable', 'HTTP guard was closed', 0);
+    const known = memory.blocked(key);
+    if (known) {
+      counts.notResent++;
+      return errorVerdict('timeout', `${INPUT_TIMES_OUT_GUARD}: the endpoint did not answer it within ${timeoutMs} ms ${known.record.timeout} times, so it is not sent again`, 0);
+    }
+    const gate = circuit.admit();
+    if (!gate.pass) {
+      counts.refused++;
+      return errorVerdict('unavailable', `guard endpoint ${parsedUrl.href} is down: ${gate.reason}`, 0);
+    }
+    let last = '';
+    let askedWaitMs: number | undefined;
+    for (let k = 0; k <= retries; k++) {
+      if (k > 0) await sleep(Math.max(retryDelayMs * 2 ** (k - 1), askedWaitMs ?? 0));
+      if (closed) return errorVerdict('unavailable', 'HTTP guard was closed', elapsed());
+      const result = await attempt(body);
+      if ('retry' in result) {
+        last = result.retry;
+        askedWaitMs = result.waitMs;
+        continue;
+      }
+      if (result.answered) {
+        circuit.success(gate.probe);
+        return result.done;
+      }
+      if (closed) return result.done;
+      circuit.failure(key, gate.probe);
+      counts.timeouts++;
+      const n = memory.record(key, 'timeout', result.done.error?.message ?? 'timeout', excerpt(entry.content, 120));
+      const note = n < inputFailureLimit ? `timeout ${n} of this input; after ${inputFailureLimit} it is not sent again` : `timeout ${n} of this input; it is not sent again`;
+      return errorVerdict('timeout', `${result.done.error?.message ?? 'timeout'} (${note})`, result.done.elapsedUs);
+    }
+    if (closed) return errorVerdict('unavailable', 'HTTP guard was closed', elapsed());
+    circuit.failure(key, gate.probe);
+    return errorVerdict('unavailable', `guard endpoint ${parsedUrl.href} unavailable after ${retries + 1} attempt(s): ${last}`, elapsed());
+  }
+
+  return {
+    id: `http:${parsedUrl.host}${parsedUrl.pathname === '/' ? '' : parsedUrl.pathname}`,
+    mode: 'async',
+    config,
+    check: (entry, ctx) => limit(() => checkOne(entry, ctx)),
+    stats: () => ({ ...counts, circuit: circuit.state, timesOpened: circuit.timesOpened, failingInputs: memory.records() }),
+    close: () => {
+      closed = true;
+      transport.destroy();
+    },
+  };
+}
+
+
+/** The options of one HTTP guard, validated, with their defaults. */
+interface HttpSettings {
+  url: URL;
+  timeoutMs: number;
+  concurrency: number;
+  retries: number;
+  retryDelayMs: number;
+  inputFailureLimit: number;
+  circuitThreshold: number;
+  cooldownMs: number;
+  headers: Record<string, string>;
+}
+
+/** The counters the transport and the failure memory keep (the rest of {@link HttpGuardStats}). */
+type HttpCounts = Pick<HttpGuardStats, 'sent' | 'notResent' | 'refused' | 'timeouts' | 'maxInFlight' | 'connections'>;
+
+/** One attempt: an answer to keep, or a failure that may be retried (after `waitMs` when the endpoint asked for it). */
+type Attempt = { done: Verdict; answered: boolean } | { retry: string; waitMs?: number };
+
+/** What one POST got back: the status, the headers the adapter reads, and the body text (`undefined` when over the cap). */
+interface HttpAnswer {
+  status: number;
+  text: string | undefined;
+  retryAfter?: string;
+  location?: string;
+}
+
+/** Options: the URL and every bound checked, defaults filled in. @throws GuardLoadError naming the URL and the option. */
+function httpGuardSettings(url: string, options: HttpGuardOptions): HttpSettings {
   let parsedUrl: URL;
   try {
     parsedUrl = new URL(url);
@@ -121,33 +256,22 @@ export function createHttpGuard(url: string, options: HttpGuardOptions = {}): Ht
   if (!(cooldownMs >= 0)) throw new GuardLoadError(`HTTP guard ${url}: circuitCooldownMs must be >= 0, got ${cooldownMs}`);
 
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', ...options.headers };
-  const limit = pLimit(concurrency);
-  const inFlight = new Set<http.ClientRequest>();
-  const memory = new InputFailureMemory(inputFailureLimit);
-  const perInput = new PerInputQueue();
-  const circuit = new Circuit({ threshold: circuitThreshold, cooldownMs, maxCooldownMs: Math.max(cooldownMs, MAX_COOLDOWN_MS) });
-  const counts = { sent: 0, notResent: 0, refused: 0, timeouts: 0, maxInFlight: 0, connections: 0 };
+  return { url: parsedUrl, timeoutMs, concurrency, retries, retryDelayMs, inputFailureLimit, circuitThreshold, cooldownMs, headers };
+}
+
+/**
+ * Transport: POSTs over a keep-alive agent with one socket per request in flight (idle
+ * sockets are unref'd by node, so they never keep the process alive), a per-attempt timer,
+ * a body cap of {@link MAX_RESPONSE_BYTES} and gzip, deflate or br decoding within that cap.
+ * `destroy` ends every request in flight and the agent.
+ */
+function createHttpTransport(s: HttpSettings, counts: HttpCounts): { post(body: string, onTimeout: () => void): Promise<HttpAnswer>; destroy(): void } {
+  const { url: parsedUrl, timeoutMs, headers, concurrency } = s;
   const transport = parsedUrl.protocol === 'https:' ? https : http;
-  // One keep-alive socket per request in flight; idle sockets are unref'd by node, so they never keep the process alive.
   const agent = new transport.Agent({ keepAlive: true, maxSockets: concurrency, maxFreeSockets: concurrency });
-  let closed = false;
-
-  const config: HttpGuardConfig = {
-    adapter: 'http',
-    url: parsedUrl.href,
-    timeoutMs,
-    retries,
-    retryDelayMs,
-    inputFailureLimit,
-    circuitThreshold,
-    headerNames: Object.keys(options.headers ?? {}).sort(),
-  };
-
-  /** One attempt: an answer to keep, or a failure that may be retried (after `waitMs` when the endpoint asked for it). */
-  type Attempt = { done: Verdict; answered: boolean } | { retry: string; waitMs?: number };
-
+  const inFlight = new Set<http.ClientRequest>();
   /** POSTs `body` once; resolves to the status, the headers the adapter reads and the body text (`undefined` when over the cap). */
-  function post(body: string, onTimeout: () => void): Promise<{ status: number; text: string | undefined; retryAfter?: string; location?: string }> {
+  function post(body: string, onTimeout: () => void): Promise<HttpAnswer> {
     return new Promise((resolve, reject) => {
       const req = transport.request(parsedUrl, {
         method: 'POST',
@@ -229,126 +353,61 @@ export function createHttpGuard(url: string, options: HttpGuardOptions = {}): Ht
     });
   }
 
-  async function attempt(body: string): Promise<Attempt> {
-    const elapsed = startStopwatch();
-    let timedOut = false;
-    counts.sent++;
-    try {
-      const { status, text, retryAfter, location } = await post(body, () => (timedOut = true));
-      // The guard's time ends with its answer; reading the answer is farma-fuzz's work.
-      const tookUs = elapsed();
-      if (text === undefined) {
-        return { done: errorVerdict('malformed', `guard endpoint answered more than ${MAX_RESPONSE_BYTES} bytes`, tookUs), answered: true };
-      }
-      // 429 (rate limit) and 5xx are retried; a Retry-After the endpoint sends is honoured, up to a bound.
-      if (status >= 500 || status === 429) {
-        const waitMs = retryAfterMs(retryAfter);
-        return { retry: `HTTP ${status}${retryAfter !== undefined ? ` (Retry-After: ${retryAfter})` : ''}: ${excerpt(text)}`, ...(waitMs !== undefined ? { waitMs } : {}) };
-      }
-      if (status >= 300 && status < 400) {
-        const to = location !== undefined ? new URL(location, parsedUrl).href : undefined;
-        return {
-          done: errorVerdict('malformed', `guard endpoint answered HTTP ${status}, a redirect${to ? ` to ${to}` : ''}; redirects are not followed: give that URL as the guard spec`, tookUs),
-          answered: true,
-        };
-      }
-      if (status !== 200) {
-        const hint =
-          status === 400 || status === 422 || status === 415
-            ? ' (the endpoint refused the request: it is a POST of application/json {"entry": {...}, "phase": "write"|"retrieve", "store": {"size": {...}}}, docs/guard-protocol.md)'
-            : status === 404
-              ? ` (nothing answers at ${parsedUrl.pathname}: the guard spec is the full URL of the check route, e.g. http://host:port/check)`
-              : status === 405
-                ? ' (the route does not take POST: farma-fuzz POSTs each entry as JSON)'
-                : status === 401 || status === 403
-                  ? ' (the endpoint wants credentials: give them as headers, FARMA_GUARD_AUTHORIZATION or FARMA_GUARD_HEADERS on the command line, HttpGuardOptions.headers in code)'
-                  : '';
-        return { done: errorVerdict('malformed', `guard endpoint answered HTTP ${status}: ${excerpt(text)}${hint}`, tookUs), answered: true };
-      }
-      const bodyText = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-      if (bodyText.trim() === '') return { done: errorVerdict('malformed', 'guard endpoint answered HTTP 200 with an empty body; expected a Verdict as JSON', tookUs), answered: true };
-      let json: unknown;
-      try {
-        json = JSON.parse(bodyText);
-      } catch {
-        return { done: errorVerdict('malformed', `guard endpoint answered a body that is not JSON: ${excerpt(bodyText)}`, tookUs), answered: true };
-      }
-      const parsed = parseVerdict(json);
-      if (!parsed.ok) return { done: errorVerdict('malformed', `guard endpoint answered a malformed verdict: ${parsed.message}`, tookUs), answered: true };
-      return { done: { ...parsed.verdict, elapsedUs: tookUs }, answered: true };
-    } catch (cause) {
-      if (timedOut) return { done: errorVerdict('timeout', `guard endpoint did not answer within ${timeoutMs} ms`, elapsed()), answered: false };
-      if (closed) return { done: errorVerdict('unavailable', 'HTTP guard was closed', elapsed()), answered: false };
-      return { retry: networkMessage(cause) };
-    }
-  }
-
-  async function checkOne(entry: MemoryEntry, ctx: GuardContext): Promise<Verdict> {
-    if (closed) return errorVerdict('unavailable', 'HTTP guard was closed', 0);
-    let body: string;
-    let key: string;
-    try {
-      body = JSON.stringify(toWireRequest(entry, ctx));
-      key = inputKey(entry, ctx.phase);
-    } catch (cause) {
-      return errorVerdict('threw', `could not encode the request: ${cause instanceof Error ? cause.message : String(cause)}`, 0);
-    }
-    return perInput.run(key, () => decide(entry, key, body));
-  }
-
-  /** Answers from the per-input memory or the circuit, or POSTs the request (with retries). */
-  async function decide(entry: MemoryEntry, key: string, body: string): Promise<Verdict> {
-    const elapsed = startStopwatch();
-    if (closed) return errorVerdict('unavailable', 'HTTP guard was closed', 0);
-    const known = memory.blocked(key);
-    if (known) {
-      counts.notResent++;
-      return errorVerdict('timeout', `${INPUT_TIMES_OUT_GUARD}: the endpoint did not answer it within ${timeoutMs} ms ${known.record.timeout} times, so it is not sent again`, 0);
-    }
-    const gate = circuit.admit();
-    if (!gate.pass) {
-      counts.refused++;
-      return errorVerdict('unavailable', `guard endpoint ${parsedUrl.href} is down: ${gate.reason}`, 0);
-    }
-    let last = '';
-    let askedWaitMs: number | undefined;
-    for (let k = 0; k <= retries; k++) {
-      if (k > 0) await sleep(Math.max(retryDelayMs * 2 ** (k - 1), askedWaitMs ?? 0));
-      if (closed) return errorVerdict('unavailable', 'HTTP guard was closed', elapsed());
-      const result = await attempt(body);
-      if ('retry' in result) {
-        last = result.retry;
-        askedWaitMs = result.waitMs;
-        continue;
-      }
-      if (result.answered) {
-        circuit.success(gate.probe);
-        return result.done;
-      }
-      if (closed) return result.done;
-      circuit.failure(key, gate.probe);
-      counts.timeouts++;
-      const n = memory.record(key, 'timeout', result.done.error?.message ?? 'timeout', excerpt(entry.content, 120));
-      const note = n < inputFailureLimit ? `timeout ${n} of this input; after ${inputFailureLimit} it is not sent again` : `timeout ${n} of this input; it is not sent again`;
-      return errorVerdict('timeout', `${result.done.error?.message ?? 'timeout'} (${note})`, result.done.elapsedUs);
-    }
-    if (closed) return errorVerdict('unavailable', 'HTTP guard was closed', elapsed());
-    circuit.failure(key, gate.probe);
-    return errorVerdict('unavailable', `guard endpoint ${parsedUrl.href} unavailable after ${retries + 1} attempt(s): ${last}`, elapsed());
-  }
-
   return {
-    id: `http:${parsedUrl.host}${parsedUrl.pathname === '/' ? '' : parsedUrl.pathname}`,
-    mode: 'async',
-    config,
-    check: (entry, ctx) => limit(() => checkOne(entry, ctx)),
-    stats: () => ({ ...counts, circuit: circuit.state, timesOpened: circuit.timesOpened, failingInputs: memory.records() }),
-    close: () => {
-      closed = true;
+    post,
+    destroy: () => {
       for (const req of inFlight) req.destroy(new Error('closed'));
       agent.destroy();
     },
   };
+}
+
+/**
+ * Protocol: what an answer means. A body over the cap, a redirect, a status other than 200
+ * (each with a hint at the usual cause), an empty body, text that is not JSON, or JSON that is
+ * not a Verdict is a `malformed` error; 429 and 5xx are retried (honouring Retry-After); a
+ * Verdict gets the measured round trip as `elapsedUs`.
+ */
+function readAnswer({ status, text, retryAfter, location }: HttpAnswer, parsedUrl: URL, tookUs: number): Attempt {
+  if (text === undefined) {
+    return { done: errorVerdict('malformed', `guard endpoint answered more than ${MAX_RESPONSE_BYTES} bytes`, tookUs), answered: true };
+  }
+  // 429 (rate limit) and 5xx are retried; a Retry-After the endpoint sends is honoured, up to a bound.
+  if (status >= 500 || status === 429) {
+    const waitMs = retryAfterMs(retryAfter);
+    return { retry: `HTTP ${status}${retryAfter !== undefined ? ` (Retry-After: ${retryAfter})` : ''}: ${excerpt(text)}`, ...(waitMs !== undefined ? { waitMs } : {}) };
+  }
+  if (status >= 300 && status < 400) {
+    const to = location !== undefined ? new URL(location, parsedUrl).href : undefined;
+    return {
+      done: errorVerdict('malformed', `guard endpoint answered HTTP ${status}, a redirect${to ? ` to ${to}` : ''}; redirects are not followed: give that URL as the guard spec`, tookUs),
+      answered: true,
+    };
+  }
+  if (status !== 200) {
+    const hint =
+      status === 400 || status === 422 || status === 415
+        ? ' (the endpoint refused the request: it is a POST of application/json {"entry": {...}, "phase": "write"|"retrieve", "store": {"size": {...}}}, docs/guard-protocol.md)'
+        : status === 404
+          ? ` (nothing answers at ${parsedUrl.pathname}: the guard spec is the full URL of the check route, e.g. http://host:port/check)`
+          : status === 405
+            ? ' (the route does not take POST: farma-fuzz POSTs each entry as JSON)'
+            : status === 401 || status === 403
+              ? ' (the endpoint wants credentials: give them as headers, FARMA_GUARD_AUTHORIZATION or FARMA_GUARD_HEADERS on the command line, HttpGuardOptions.headers in code)'
+              : '';
+    return { done: errorVerdict('malformed', `guard endpoint answered HTTP ${status}: ${excerpt(text)}${hint}`, tookUs), answered: true };
+  }
+  const bodyText = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (bodyText.trim() === '') return { done: errorVerdict('malformed', 'guard endpoint answered HTTP 200 with an empty body; expected a Verdict as JSON', tookUs), answered: true };
+  let json: unknown;
+  try {
+    json = JSON.parse(bodyText);
+  } catch {
+    return { done: errorVerdict('malformed', `guard endpoint answered a body that is not JSON: ${excerpt(bodyText)}`, tookUs), answered: true };
+  }
+  const parsed = parseVerdict(json);
+  if (!parsed.ok) return { done: errorVerdict('malformed', `guard endpoint answered a malformed verdict: ${parsed.message}`, tookUs), answered: true };
+  return { done: { ...parsed.verdict, elapsedUs: tookUs }, answered: true };
 }
 
 /** Longest wait a `Retry-After` header can ask for before a retry, ms. */
