@@ -171,8 +171,35 @@ function examplesFor(corpusDir: string | undefined, guardId: string, warnings: s
  * @throws UsageError when `workers` > 1 and no `workerPool` is given; the `fs` error when the
  * report or the corpus cannot be written.
  */
+/**
+ * One `fuzz` run, in five phases: plan the cells (with corpus examples and the shard's
+ * share), run the property campaign over them (in-process or on worker threads), run attack
+ * mode, measure the real benign sets (and the leave-one-source-out check), then finish
+ * (report and corpus, or a shard's blob and partial report).
+ */
 export async function runFuzz<G>(o: FuzzOptions<G>, progress: Progress): Promise<FuzzResult> {
   const warnings: string[] = [];
+  const plan = planCells(o, warnings);
+  const reportCell = cellLine(progress, o.runs);
+  let outcome = await runPropertyCampaign(o, plan.cells, progress, reportCell);
+  const attack = plan.runAttack && !o.signal?.aborted ? await runAttackPhase(o, reportCell) : undefined;
+  if (attack) outcome = mergeAttackCells(outcome, attack.result.cells, o.domains, o.families, attack.elapsedMs);
+  const real = await measureRealSets(o, progress, warnings);
+  return finishRun(o, { outcome, realSets: real.realSets, ...(real.loso ? { loso: real.loso } : {}), warnings, ...(attack ? { attack: attackParts(attack.result) } : {}) });
+}
+
+/** The campaign cells of a run and whether it runs attack mode, after the shard took its share. */
+interface CellPlan {
+  cells: CellSpec[];
+  runAttack: boolean;
+}
+
+/**
+ * Phase 1: one cell per domain × family (the adaptive family becomes attack mode unless
+ * `attack: false`), each with its corpus examples; a shard keeps every n-th unit, the
+ * campaign cells in order, then attack mode as one unit.
+ */
+function planCells<G>(o: FuzzOptions<G>, warnings: string[]): CellPlan {
   const examples = examplesFor(o.corpusDir, o.guard.id, warnings, o.guardOptions);
   const cells: CellSpec[] = [];
   const attackMode = o.families.includes('adaptive') && o.attack !== false;
@@ -183,25 +210,38 @@ export async function runFuzz<G>(o: FuzzOptions<G>, progress: Progress): Promise
       cells.push({ domain, family, arbitrary: FAMILY_REGISTRY[family].arbitrary(domain), ...(ex ? { examples: ex } : {}) });
     }
   }
-  // A shard runs every n-th unit: the campaign cells in order, then attack mode as one unit.
   const mine = (unit: number): boolean => inShard(unit, o.shard);
   const attackUnit = cells.length;
   for (let k = cells.length - 1; k >= 0; k--) if (!mine(k)) cells.splice(k, 1);
-  const runAttack = attackMode && mine(attackUnit);
-  const total = cells.length * o.runs;
+  return { cells, runAttack: attackMode && mine(attackUnit) };
+}
+
+/** The progress line of each finished cell, and the running count of cases done before the current cell. */
+interface CellLine {
+  (c: CellOutcome): void;
+  readonly doneBefore: () => number;
+}
+
+function cellLine(progress: Progress, runs: number): CellLine {
   let doneBefore = 0;
-  progress.start(total, `${o.guard.id}: ${plural(cells.length, 'cell')}`);
-  const onCellEnd = (c: CellOutcome): void => {
-    doneBefore += o.runs;
+  const fn = ((c: CellOutcome): void => {
+    doneBefore += runs;
     const rate = interval(c.stats.violations, c.stats.runs);
     progress.log(
       `${c.stats.violations === 0 && c.stats.errors === 0 ? '✓' : '✗'} ${c.domain}/${c.family} ${c.property}: ${c.stats.violations}/${c.stats.runs} violations ${pct(rate)}, ${plural(c.stats.errors, 'error')}, ${plural(c.counterexamples.length, 'minimal counterexample')}${findingNote(c.counterexamples)}${c.interrupted ? ' (interrupted)' : ''}`,
     );
-  };
+  }) as CellLine;
+  Object.defineProperty(fn, 'doneBefore', { value: () => doneBefore });
+  return fn;
+}
+
+/** Phase 2: the property campaign over the planned cells, on worker threads when `workers` > 1. */
+async function runPropertyCampaign<G>(o: FuzzOptions<G>, cells: CellSpec[], progress: Progress, onCellEnd: CellLine): Promise<CampaignOutcome> {
+  progress.start(cells.length * o.runs, `${o.guard.id}: ${plural(cells.length, 'cell')}`);
   const workers = o.workers ?? 1;
   const pool = o.workerPool;
   if (workers > 1 && !pool) throw new UsageError(`runFuzz: workers ${workers} needs a workerPool (how worker threads rebuild the guard)`);
-  let outcome =
+  const outcome =
     workers > 1 && pool
       ? await runCampaignParallel({
           workerFile: pool.workerFile,
@@ -238,34 +278,45 @@ export async function runFuzz<G>(o: FuzzOptions<G>, progress: Progress): Promise
           ...(o.recheck !== undefined ? { recheck: o.recheck } : {}),
           ...(o.cellTimeLimitMs !== undefined ? { cellTimeLimitMs: o.cellTimeLimitMs } : {}),
           ...(o.signal ? { signal: o.signal } : {}),
-          onProgress: (cell, done) => progress.update(doneBefore + done, `${cell.domain}/${cell.family}`),
+          onProgress: (cell, done) => progress.update(onCellEnd.doneBefore() + done, `${cell.domain}/${cell.family}`),
           onCellEnd,
         });
   progress.stop();
+  return outcome;
+}
 
-  // Attack mode: the adaptive family attacks the forged bases the guard rejects.
-  let attack: Awaited<ReturnType<typeof runAttackMode>> | undefined;
-  if (runAttack && !o.signal?.aborted) {
-    const a = o.attack === false ? {} : (o.attack ?? {});
-    const t0 = performance.now();
-    attack = await runAttackMode({
-      guard: o.guard,
-      store: o.store,
-      phase: o.phase,
-      domains: o.domains,
-      seed: o.seed,
-      bases: a.bases ?? Math.min(o.runs, ATTACK_DEFAULTS.bases),
-      budget: a.budget ?? ATTACK_DEFAULTS.budget,
-      ...(a.feedback ? { feedback: a.feedback } : {}),
-      ...(a.operators ? { operators: a.operators } : {}),
-      maxFailures: o.maxFailures,
-      ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
-    });
-    for (const c of attack.cells) onCellEnd(c);
-    outcome = mergeAttackCells(outcome, attack.cells, o.domains, o.families, performance.now() - t0);
-  }
+/** Phase 3: attack mode, the adaptive family attacking the forged bases the guard rejects; its cells are logged like the campaign's. */
+async function runAttackPhase<G>(o: FuzzOptions<G>, onCellEnd: CellLine): Promise<{ result: AttackModeResult; elapsedMs: number }> {
+  const a = o.attack === false ? {} : (o.attack ?? {});
+  const t0 = performance.now();
+  const result = await runAttackMode({
+    guard: o.guard,
+    store: o.store,
+    phase: o.phase,
+    domains: o.domains,
+    seed: o.seed,
+    bases: a.bases ?? Math.min(o.runs, ATTACK_DEFAULTS.bases),
+    budget: a.budget ?? ATTACK_DEFAULTS.budget,
+    ...(a.feedback ? { feedback: a.feedback } : {}),
+    ...(a.operators ? { operators: a.operators } : {}),
+    maxFailures: o.maxFailures,
+    ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
+  });
+  for (const c of result.cells) onCellEnd(c);
+  return { result, elapsedMs: performance.now() - t0 };
+}
 
-  // Real benign traces, measured apart and reported beside the generated FPR.
+/** What attack mode hands the report and the shard blob. */
+function attackParts(a: AttackModeResult): NonNullable<FuzzParts['attack']> {
+  return { report: a.report, flips: a.flips, originals: a.originals, flipVerdicts: a.flipVerdicts };
+}
+
+/**
+ * Phase 4: the real benign sets (and a `--benign` export), measured apart and reported beside
+ * the generated FPR, then the leave-one-source-out check when the benign family ran. Only an
+ * unsharded run or shard 1 measures them. Bad lines become warnings.
+ */
+async function measureRealSets<G>(o: FuzzOptions<G>, progress: Progress, warnings: string[]): Promise<{ realSets: RealSetFpr[]; loso?: LosoCheckRow[] }> {
   const realSets: RealSetFpr[] = [];
   let loso: LosoCheckRow[] | undefined;
   const toReal = async (name: string, source: string, entries: Parameters<typeof measureBenignEntries>[0]): Promise<void> => {
@@ -285,7 +336,6 @@ export async function runFuzz<G>(o: FuzzOptions<G>, progress: Progress): Promise
       })),
     });
   };
-  // The real benign sets are measured once, by shard 1.
   const measureReal = o.shard === undefined || o.shard.index === 1;
   if (o.realData && measureReal) {
     const real = loadRealBenignSets();
@@ -315,7 +365,11 @@ export async function runFuzz<G>(o: FuzzOptions<G>, progress: Progress): Promise
     if (user.entries.length === 0) warnings.push(`${o.benignFile}: no usable benign entry (every line was bad, see above); its FPR row has no runs`);
     await toReal(path.basename(o.benignFile), 'user export', user.entries);
   }
+  return { realSets, ...(loso ? { loso } : {}) };
+}
 
+/** Phase 5: the report and the corpus ({@link finishFuzz}); a shard first writes its blob (the merge input) and gets a partial report without corpus growth. */
+async function finishRun<G>(o: FuzzOptions<G>, parts: FuzzParts): Promise<FuzzResult> {
   const settings: FinishSettings = {
     guardSpec: o.guardSpec,
     guardId: o.guard.id,
@@ -330,9 +384,7 @@ export async function runFuzz<G>(o: FuzzOptions<G>, progress: Progress): Promise
     ...(o.thresholds ? { thresholds: o.thresholds } : {}),
     outDir: o.outDir,
   };
-  const parts: FuzzParts = { outcome, realSets, ...(loso ? { loso } : {}), warnings, ...(attack ? { attack: { report: attack.report, flips: attack.flips, originals: attack.originals, flipVerdicts: attack.flipVerdicts } } : {}) };
   if (!o.shard) return finishFuzz(settings, parts);
-  // A shard writes its blob (the merge input) and a partial report; merge-reports grows the corpus.
   mkdirSync(o.outDir, { recursive: true });
   const blob = redactDeep(shardBlob(o.shard, { ...settings, runsPerCell: o.runs, seed: o.seed }, parts));
   await writeFileAtomic(path.join(o.outDir, shardBlobName(o.shard)), `${JSON.stringify(blob)}\n`);
