@@ -10,7 +10,7 @@
  * | 3 | input: a file, record, corpus or memory store is malformed, unreadable or not writable |
  * | 4 | guard: the guard cannot be loaded or started, or it answered `error` where a verdict was needed (`check`, `import`; every call of a `fuzz` run), or guard or config code ended the process early |
  * | 5 | internal error of farma-fuzz (please report it) |
- * | 130 | interrupted (Ctrl-C); what ran so far is kept |
+ * | 130 | interrupted (Ctrl-C); what ran so far is kept (143 for SIGTERM, 129 for SIGHUP: 128 + the signal's number) |
  */
 import { errorCode, type ErrorCode } from '../domain/errors.js';
 
@@ -25,6 +25,20 @@ export const EXIT = {
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** The signals that stop a run as Ctrl-C does (issue 22.3): SIGINT, SIGTERM (`timeout`, `docker stop`, CI cancellation), SIGHUP (a closed terminal). */
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+export type StopSignal = (typeof STOP_SIGNALS)[number];
+
+/** The exit code of a run stopped by `signal`: the shell's 128 + the signal's number (130, 143, 129). */
+export function exitCodeOfSignal(signal: StopSignal): 129 | 130 | 143 {
+  return signal === 'SIGINT' ? 130 : signal === 'SIGTERM' ? 143 : 129;
+}
+
+/** How the closing lines name a stop: `Ctrl-C` for SIGINT, else the signal's name. */
+export function stopName(signal: StopSignal): string {
+  return signal === 'SIGINT' ? 'Ctrl-C' : signal;
+}
 
 const BY_ERROR_CODE: Record<ErrorCode, ExitCode> = {
   usage: EXIT.usage,
@@ -49,4 +63,4 @@ export const EXIT_CODES_HELP = `Exit codes:
        every call of a fuzz or fpr run, every start case of a search), or guard or config code ended the
        process before the command finished (process.exit(0) included)
   5    internal error of farma-fuzz
-  130  interrupted (Ctrl-C)`;
+  130  interrupted (Ctrl-C); 143 for SIGTERM, 129 for SIGHUP (the partial report and corpus are written)`;

@@ -20,7 +20,7 @@
 import path from 'node:path';
 import type { GateResult, GateThresholds } from '../report/gate.js';
 import type { ReportData } from '../report/model.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT, exitCodeOfSignal, stopName, type StopSignal } from './exit-codes.js';
 import { plural } from '../domain/plural.js';
 
 /** One check that took part in the decision. */
@@ -34,7 +34,7 @@ interface ExitCheck {
 
 export interface ExitVerdict {
   /** 0 pass, 1 invariants or gate failed, 4 the guard never gave a verdict, 130 interrupted (Ctrl-C). */
-  code: 0 | 1 | 4 | 130;
+  code: 0 | 1 | 4 | 129 | 130 | 143;
   /** The checks that decided `code` (the gate, the invariants, or both). */
   deciding: ExitCheck[];
   /** Closing lines for the console and the GitHub step summary, plain text. */
@@ -49,6 +49,8 @@ export interface ExitVerdictOptions {
   reportDir?: string;
   /** Ctrl-C stopped the run: the code is 130 whatever the partial results (see the file's doc). */
   interrupted?: boolean;
+  /** The signal that stopped it (default SIGINT): the code is 128 + its number (130, 143 for SIGTERM, 129 for SIGHUP). */
+  signal?: StopSignal;
 }
 
 function listCells(cells: readonly string[], max = 6): string {
@@ -89,13 +91,14 @@ export function exitVerdict(report: ReportData, gateResult: GateResult, o: ExitV
   const runs = report.cells.reduce((n, c) => n + c.runs, 0);
   const stopped = report.cells.filter((c) => c.interrupted).map((c) => `${c.domain}/${c.family}`);
   const so = v.code === EXIT.ok ? 'nothing had failed' : v.code === EXIT.guard ? 'the guard had answered error on every call' : `the partial run would exit ${v.code}`;
+  const code = exitCodeOfSignal(o.signal ?? 'SIGINT');
   return {
-    code: EXIT.interrupted,
+    code,
     deciding: v.deciding,
     lines: [
-      `interrupted (Ctrl-C) after ${plural(runs, 'case')}${stopped.length > 0 ? `, in ${listCells(stopped)}` : ''}: the report covers the cases run so far (${path.join(o.reportDir ?? '.', 'report.md')}); before the stop ${so}:`,
+      `interrupted (${stopName(o.signal ?? 'SIGINT')}) after ${plural(runs, 'case')}${stopped.length > 0 ? `, in ${listCells(stopped)}` : ''}: the report covers the cases run so far (${path.join(o.reportDir ?? '.', 'report.md')}); before the stop ${so}:`,
       ...v.lines.filter((l) => !l.startsWith('exit ')).map((l) => `  ${l}`),
-      `exit ${EXIT.interrupted}: interrupted; a stopped run is not a verdict (run it again to the end, or with fewer --runs).`,
+      `exit ${code}: interrupted; a stopped run is not a verdict (run it again to the end, or with fewer --runs).`,
     ],
   };
 }

@@ -6,12 +6,16 @@ import { errorMessage } from '../domain/errors.js';
 import type { Guard } from '../domain/guard.js';
 import { redactSecrets } from '../domain/secrets.js';
 import { loadGuard } from './context.js';
+import type { StopSignal } from './exit-codes.js';
 
 /** Guards open right now, closed on Ctrl-C. */
 const openGuards = new Set<Guard>();
 
-/** The fuzz campaign in progress: the first Ctrl-C aborts it (see `installProcessHandlers`). */
-export const session: { activeRun: AbortController | undefined } = { activeRun: undefined };
+/**
+ * The fuzz campaign in progress: the first Ctrl-C (or SIGTERM, SIGHUP) aborts it, see
+ * `installProcessHandlers`; `stopSignal` is the signal that did.
+ */
+export const session: { activeRun: AbortController | undefined; stopSignal: StopSignal | undefined } = { activeRun: undefined, stopSignal: undefined };
 
 /** Remembers a guard opened outside {@link withGuard}, so Ctrl-C closes it too. */
 export function trackGuard(guard: Guard): void {

@@ -13,7 +13,7 @@ import { PACKAGE_ROOT } from '../domain/package-root.js';
 import { Command, CommanderError } from 'commander';
 import { FarmaError, errorMessage } from '../domain/errors.js';
 import { guardSpecSecrets, redactSecrets, registerSecret } from '../domain/secrets.js';
-import { EXIT, EXIT_CODES_HELP, exitCodeOfError } from './exit-codes.js';
+import { EXIT, EXIT_CODES_HELP, STOP_SIGNALS, exitCodeOfError, exitCodeOfSignal, type StopSignal } from './exit-codes.js';
 import { closeOpenGuards, session } from './guard-session.js';
 import { foreignCode } from './context.js';
 import { registerFuzzCommand } from './commands/fuzz.js';
@@ -187,18 +187,25 @@ export function installProcessHandlers(): void {
   process.on('unhandledRejection', (reason) => {
     process.stderr.write(`warning: a promise was rejected and nobody handled it (often a guard): ${redactSecrets(errorMessage(reason))}\n`);
   });
+  // SIGTERM (`timeout`, `docker stop`, CI cancellation) and SIGHUP (a closed terminal) stop a run
+  // as Ctrl-C does (issue 22.3): the first stops a fuzz campaign after the current batch, which
+  // then writes its partial report and corpus; outside a campaign, or at the second signal, every
+  // guard is closed (exec guards: their whole process group) and the code is 128 + the signal's number.
   let quitting = false;
-  process.on('SIGINT', () => {
+  const onStop = (signal: StopSignal): void => {
+    const again = signal === 'SIGINT' ? 'Ctrl-C again' : `send ${signal} again`;
     if (session.activeRun && !session.activeRun.signal.aborted) {
+      session.stopSignal = signal;
       session.activeRun.abort();
-      process.stderr.write('\nfarma-fuzz: stopping after the current batch; the partial report and corpus will be written (Ctrl-C again to quit now)\n');
+      process.stderr.write(`\nfarma-fuzz: ${signal}: stopping after the current batch; the partial report and corpus will be written (${again} to quit now)\n`);
       return;
     }
-    if (quitting) exitNow(130);
+    if (quitting) exitNow(exitCodeOfSignal(signal));
     quitting = true;
-    process.stderr.write('\nfarma-fuzz: interrupted; closing guards (Ctrl-C again to force). Corpus appends already written are kept.\n');
-    void closeOpenGuards().finally(() => exitNow(130));
-  });
+    process.stderr.write(`\nfarma-fuzz: ${signal}: interrupted; closing guards (${again} to force). Corpus appends already written are kept.\n`);
+    void closeOpenGuards().finally(() => exitNow(exitCodeOfSignal(signal)));
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, () => onStop(signal));
   mainSettled = () => {
     settled = true;
     settledCode = typeof process.exitCode === 'number' ? process.exitCode : Number(process.exitCode ?? 0);

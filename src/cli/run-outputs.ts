@@ -11,6 +11,7 @@ import { gate, type GateThresholds } from '../report/gate.js';
 import { writeStepSummary } from '../report/step-summary.js';
 import { summaryText } from '../report/fuzz-summary.js';
 import { exitVerdict, type ExitVerdict } from './exit-verdict.js';
+import type { StopSignal } from './exit-codes.js';
 import type { FuzzResult } from '../campaign/fuzz.js';
 
 export interface RunOutputOptions {
@@ -22,6 +23,8 @@ export interface RunOutputOptions {
   requireInvariants: boolean;
   /** Ctrl-C stopped the run: the verdict is 130 (interrupted), with what had failed before the stop. */
   interrupted?: boolean;
+  /** The signal that stopped it (default SIGINT; 143 for SIGTERM, 129 for SIGHUP). */
+  signal?: StopSignal;
   /** Lines printed after the report paths (e.g. where a shard's blob went). */
   notes?: string[];
 }
@@ -51,7 +54,7 @@ export async function writeRunOutputs(result: FuzzResult, o: RunOutputOptions): 
     extra.push(`junit: ${junitFile}`);
   }
   extra.push(...(o.notes ?? []));
-  const verdict = exitVerdict(report, gateResult, { thresholds: o.thresholds, requireInvariants: o.requireInvariants, reportDir: path.relative(process.cwd(), outDir) || outDir, ...(o.interrupted ? { interrupted: true } : {}) });
+  const verdict = exitVerdict(report, gateResult, { thresholds: o.thresholds, requireInvariants: o.requireInvariants, reportDir: path.relative(process.cwd(), outDir) || outDir, ...(o.interrupted ? { interrupted: true, ...(o.signal ? { signal: o.signal } : {}) } : {}) });
   const summaryFile = writeStepSummary(report, process.env, gateResult, verdict.lines);
   if (summaryFile) extra.push(`step summary: ${summaryFile}`);
   process.stdout.write(`${redactSecrets(summaryText(result, { maxCounterexamples: 12, extra }))}\n`);

@@ -202,6 +202,7 @@ export function registerFuzzCommand(program: Command, exit: (code: number) => vo
             thresholds,
             requireInvariants: opts.requireInvariants === true,
             interrupted,
+            ...(session.stopSignal ? { signal: session.stopSignal } : {}),
             ...(shard ? { notes: [`shard ${shard.index}/${shard.total}: ${path.join(outDir, shardBlobName(shard))} (merge all shards with: ${cliCommand()} merge-reports DIR…; the corpus grows there)`] } : {}),
           });
           exit(verdict.code);

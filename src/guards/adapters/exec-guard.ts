@@ -13,6 +13,39 @@ import type { InputFailureRecord } from './failure-memory.js';
 import { DEFAULT_GUARD_TIMEOUT_MS } from './module-guard.js';
 import { DEFAULT_ADAPTER_CONCURRENCY, excerpt, startStopwatch, toWireRequest } from './wire-request.js';
 
+/**
+ * Process groups of exec guard processes whose members may still run: each process leads its
+ * own group (`detached`), and what it starts (a shell's command, a helper, a worker pool) is in
+ * that group unless it moves itself out. A group is ended with SIGKILL as soon as its leader
+ * exits (so a guard's helpers never outlive it, also across restarts), and every group still
+ * listed is ended when farma-fuzz exits, however it exits (issue 22.3).
+ */
+const liveGroups = new Set<number>();
+let exitSweepInstalled = false;
+
+function killGroup(pgid: number): void {
+  try {
+    process.kill(-pgid, 'SIGKILL');
+  } catch {
+    // ESRCH: every member has already gone.
+  }
+}
+
+function trackGroup(pgid: number): void {
+  liveGroups.add(pgid);
+  if (exitSweepInstalled) return;
+  exitSweepInstalled = true;
+  process.on('exit', () => {
+    for (const g of liveGroups) killGroup(g);
+    liveGroups.clear();
+  });
+}
+
+function sweepGroup(pgid: number): void {
+  if (!liveGroups.delete(pgid)) return;
+  killGroup(pgid);
+}
+
 export interface ExecGuardOptions {
   /** Per-entry time bound in ms (default 5000). On timeout that one process is killed and restarted for its next entry. */
   timeoutMs?: number;
@@ -252,6 +285,11 @@ export function createExecGuard(command: string, options: ExecGuardOptions = {})
       const recycled = clean && slot.answered > 0;
       settle(slot, { crashed: `exec guard ${why} while checking this input${stderrNote(slot)}${slot.noise.count > 0 ? stdoutNote(slot) : ''}`, recycled });
     };
+    const pgid = child.pid;
+    if (pgid !== undefined) {
+      trackGroup(pgid);
+      child.once('exit', () => sweepGroup(pgid));
+    }
     child.on('error', (e) => onGone(`could not run (${e.message})`, false));
     child.on('close', (code, signal) =>
       onGone(signal ? `was killed by ${signal}` : code === 127 ? 'exited with code 127 (the shell did not find the command: give its full path, or check PATH)' : `exited with code ${code}`, !signal && code === 0),
