@@ -2,7 +2,7 @@
  * Shared wiring for CLI commands: guard resolution, versions, option parsing helpers.
  * The composition root: only `src/cli` touches argv, stdout and exit codes.
  */
-import { accessSync, closeSync, constants, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, lstatSync, openSync, readlinkSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { InputError, UsageError, errorMessage } from '../domain/errors.js';
 import { guardSpecSecrets, redactSecrets, registerSecret } from '../domain/secrets.js';
@@ -139,20 +139,47 @@ export function parsePhase(value: string): 'write' | 'retrieve' {
  * away. A missing directory is not created here (the writer creates it when it writes), so a
  * run refused later (an unknown guard, a bad option) leaves no empty folder behind: the nearest
  * existing ancestor must be a writable directory.
- * @throws UsageError naming the flag when the path or an ancestor is a file, or is not writable.
+ * @throws UsageError naming the flag when the path or an ancestor is a file, is not writable, or
+ *   is a symbolic link to nothing (or a loop of links).
  */
 export function writableDir(flag: string, dir: string): string {
   const abs = path.resolve(dir);
-  if (existsSync(abs) && !statSync(abs).isDirectory()) throw new UsageError(`${flag} ${dir}: exists and is not a directory`);
+  // The nearest ancestor that is there at all (lstat: a dangling link is there, existsSync says it is not).
   let probe = abs;
-  while (!existsSync(probe) && path.dirname(probe) !== probe) probe = path.dirname(probe);
-  if (!statSync(probe).isDirectory()) throw new UsageError(`${flag} ${dir}: cannot create this directory (${probe} is not a directory)`);
+  while (!lexists(probe) && path.dirname(probe) !== probe) probe = path.dirname(probe);
+  let info: ReturnType<typeof statSync>;
+  try {
+    info = statSync(probe);
+  } catch (e) {
+    // A symbolic link to nothing, or a loop of links: mkdir would fail after the run (issue 22.13).
+    const code = (e as { code?: unknown }).code;
+    let to = '';
+    try {
+      to = ` to ${readlinkSync(probe)}`;
+    } catch {
+      // not a link itself: an ancestor of it is
+    }
+    const what = code === 'ELOOP' ? 'a loop of symbolic links' : `a dangling symbolic link${to}, which does not exist`;
+    throw new UsageError(`${flag} ${dir}: ${probe === abs ? '' : `${probe} is `}${what}; create the target directory or give another path`);
+  }
+  if (probe === abs && !info.isDirectory()) throw new UsageError(`${flag} ${dir}: exists and is not a directory`);
+  if (!info.isDirectory()) throw new UsageError(`${flag} ${dir}: cannot create this directory (${probe} is not a directory)`);
   try {
     accessSync(probe, constants.W_OK);
   } catch (e) {
     throw new UsageError(`${flag} ${dir}: cannot create or write this directory (${errorMessage(e)})`);
   }
   return abs;
+}
+
+/** Whether `p` is there, a dangling symbolic link included (`existsSync` follows links). */
+function lexists(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function writableFile(flag: string, file: string): string {
