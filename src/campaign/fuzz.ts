@@ -46,6 +46,9 @@ import { coverageTable, type CoverageTable } from '../report/coverage.js';
 import type { AttackModeResult } from './attack-mode.js';
 import { inShard, shardBlob, shardBlobName, type FinishSettings, type ShardParts, type ShardSpec } from '../report/merge.js';
 import { plural } from '../domain/plural.js';
+import type { CellStopRule } from '../fuzz/property.js';
+import { countingGuard, emptyTally, guardCacheable, VerdictCache, type RunSpend } from '../fuzz/query-meter.js';
+import { allocateQueries, type QueryAllocation } from './query-budget.js';
 
 /** Options of {@link runFuzz}; `G` is the guard descriptor of `workerPool` (opaque here). */
 export interface FuzzOptions<G = unknown> {
@@ -88,6 +91,16 @@ export interface FuzzOptions<G = unknown> {
   attack?: { bases?: number; budget?: number; feedback?: AttackFeedback; operators?: readonly OperatorId[] } | false;
   /** `--guard-option` values the guard was built with (hashed into the report). */
   guardOptions?: Record<string, unknown>;
+  /** The verdict cache of the run (default true; `--no-cache`); a guard with `cacheVerdicts: false` is never cached. */
+  cache?: boolean;
+  /** Sequential stopping of every property cell (default: none, each cell runs `runs`); see `CellStopRule`. */
+  stop?: CellStopRule;
+  /** `--max-queries`: guard queries of the whole campaign, allocated across cells and phases (`src/campaign/query-budget.ts`). */
+  maxQueries?: number;
+  /** `--shrink-budget`: guard queries one shrink may spend. */
+  shrinkBudget?: number;
+  /** `--cost-per-query`: the price of one guard query, in the user's unit; the report then has a cost line. */
+  costPerQuery?: number;
   /**
    * `--shard i/n`: run only this shard's part of the campaign (see `src/report/merge.ts`) and
    * write its blob beside the report; the corpus is then grown by `merge-reports`.
@@ -180,12 +193,45 @@ function examplesFor(corpusDir: string | undefined, guardId: string, warnings: s
 export async function runFuzz<G>(o: FuzzOptions<G>, progress: Progress): Promise<FuzzResult> {
   const warnings: string[] = [];
   const plan = planCells(o, warnings);
+  const spending = planSpending(o, plan, progress);
   const reportCell = cellLine(progress, o.runs);
-  let outcome = await runPropertyCampaign(o, plan.cells, progress, reportCell);
-  const attack = plan.runAttack && !o.signal?.aborted ? await runAttackPhase(o, reportCell) : undefined;
+  let outcome = await runPropertyCampaign(o, plan.cells, progress, reportCell, spending);
+  const attack = plan.runAttack && !o.signal?.aborted ? await runAttackPhase(o, reportCell, spending) : undefined;
   if (attack) outcome = mergeAttackCells(outcome, attack.result.cells, o.domains, o.families, attack.elapsedMs);
-  const real = await measureRealSets(o, progress, warnings);
-  return finishRun(o, { outcome, realSets: real.realSets, ...(real.loso ? { loso: real.loso } : {}), warnings, ...(attack ? { attack: attackParts(attack.result) } : {}) });
+  const real = await measureRealSets(o, progress, warnings, spending);
+  return finishRun(o, { outcome, realSets: real.realSets, ...(real.loso ? { loso: real.loso } : {}), warnings, ...(attack ? { attack: attackParts(attack.result) } : {}), spend: spending.spend });
+}
+
+/** How a run spends guard queries: the verdict cache, the tallies of the phases outside property mode, the budget's shares. */
+interface Spending {
+  cache?: VerdictCache;
+  spend: RunSpend;
+  budget?: QueryAllocation;
+  shrinkBudget?: number;
+}
+
+/** The run's cache, tallies and (with `maxQueries`) budget shares, cut before anything runs so the split is the same in every lane. */
+function planSpending<G>(o: FuzzOptions<G>, plan: CellPlan, progress: Progress): Spending {
+  const cache = o.cache !== false && guardCacheable(o.guard) ? new VerdictCache() : undefined;
+  const spend: RunSpend = { attack: emptyTally(), real: emptyTally(), loso: emptyTally(), ms: { attack: 0, real: 0, loso: 0 }, cache: cache !== undefined, ...(o.costPerQuery !== undefined ? { costPerQuery: o.costPerQuery } : {}), ...(o.maxQueries !== undefined ? { maxQueries: o.maxQueries } : {}) };
+  const measureReal = o.shard === undefined || o.shard.index === 1;
+  const budget =
+    o.maxQueries !== undefined
+      ? allocateQueries(o.maxQueries, { cells: plan.cells.length, attackDomains: plan.runAttack ? o.domains.length : 0, real: o.realData && measureReal, maxFailures: o.maxFailures, ...(o.shrinkBudget !== undefined ? { shrinkBudget: o.shrinkBudget } : {}) })
+      : undefined;
+  if (budget) progress.log(`query budget ${o.maxQueries}: ${budget.cell} per cell (shrinking ${budget.shrink} per finding)${plan.runAttack ? `, ${budget.attackPerDomain} per attack domain` : ''}${budget.real > 0 ? `, ${budget.real} for the real sets (no leave-one-source-out check)` : ''}`);
+  const shrinkBudget = budget?.shrink ?? o.shrinkBudget;
+  return { ...(cache ? { cache } : {}), spend, ...(budget ? { budget } : {}), ...(shrinkBudget !== undefined ? { shrinkBudget } : {}) };
+}
+
+/** `; 412 queries (cases 380, shrinking 29, re-checks 3; 40 cached), settled`: where a cell's queries went and why it stopped. */
+function cellQueryNote(c: CellOutcome): string {
+  const q = c.queries;
+  if (!q) return '';
+  const total = q.cases.queries + q.shrink.queries + q.recheck.queries;
+  const hits = q.cases.cacheHits + q.shrink.cacheHits;
+  const why = c.stopped === 'settled' ? ', settled' : c.stopped === 'budget' ? ', query budget spent' : '';
+  return `; ${plural(total, 'query', 'queries')} (cases ${q.cases.queries}, shrinking ${q.shrink.queries}, re-checks ${q.recheck.queries}${hits > 0 ? `; ${hits} cached` : ''})${why}`;
 }
 
 /** The campaign cells of a run and whether it runs attack mode, after the shard took its share. */
@@ -228,7 +274,7 @@ function cellLine(progress: Progress, runs: number): CellLine {
     doneBefore += runs;
     const rate = interval(c.stats.violations, c.stats.runs);
     progress.log(
-      `${c.stats.violations === 0 && c.stats.errors === 0 ? '✓' : '✗'} ${c.domain}/${c.family} ${c.property}: ${c.stats.violations}/${c.stats.runs} violations ${pct(rate)}, ${plural(c.stats.errors, 'error')}, ${plural(c.counterexamples.length, 'minimal counterexample')}${findingNote(c.counterexamples)}${c.interrupted ? ' (interrupted)' : ''}`,
+      `${c.stats.violations === 0 && c.stats.errors === 0 ? '✓' : '✗'} ${c.domain}/${c.family} ${c.property}: ${c.stats.violations}/${c.stats.runs} violations ${pct(rate)}, ${plural(c.stats.errors, 'error')}, ${plural(c.counterexamples.length, 'minimal counterexample')}${findingNote(c.counterexamples)}${c.interrupted ? ' (interrupted)' : ''}${cellQueryNote(c)}`,
     );
   }) as CellLine;
   Object.defineProperty(fn, 'doneBefore', { value: () => doneBefore });
@@ -236,7 +282,7 @@ function cellLine(progress: Progress, runs: number): CellLine {
 }
 
 /** Phase 2: the property campaign over the planned cells, on worker threads when `workers` > 1. */
-async function runPropertyCampaign<G>(o: FuzzOptions<G>, cells: CellSpec[], progress: Progress, onCellEnd: CellLine): Promise<CampaignOutcome> {
+async function runPropertyCampaign<G>(o: FuzzOptions<G>, cells: CellSpec[], progress: Progress, onCellEnd: CellLine, sp: Spending): Promise<CampaignOutcome> {
   progress.start(cells.length * o.runs, `${o.guard.id}: ${plural(cells.length, 'cell')}`);
   const workers = o.workers ?? 1;
   const pool = o.workerPool;
@@ -277,6 +323,10 @@ async function runPropertyCampaign<G>(o: FuzzOptions<G>, cells: CellSpec[], prog
           ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
           ...(o.recheck !== undefined ? { recheck: o.recheck } : {}),
           ...(o.cellTimeLimitMs !== undefined ? { cellTimeLimitMs: o.cellTimeLimitMs } : {}),
+          ...(sp.cache ? { cache: sp.cache } : {}),
+          ...(o.stop ? { stop: o.stop } : {}),
+          ...(sp.budget ? { cellMaxQueries: sp.budget.cell } : {}),
+          ...(sp.shrinkBudget !== undefined ? { shrinkBudget: sp.shrinkBudget } : {}),
           ...(o.signal ? { signal: o.signal } : {}),
           onProgress: (cell, done) => progress.update(onCellEnd.doneBefore() + done, `${cell.domain}/${cell.family}`),
           onCellEnd,
@@ -286,23 +336,28 @@ async function runPropertyCampaign<G>(o: FuzzOptions<G>, cells: CellSpec[], prog
 }
 
 /** Phase 3: attack mode, the adaptive family attacking the forged bases the guard rejects; its cells are logged like the campaign's. */
-async function runAttackPhase<G>(o: FuzzOptions<G>, onCellEnd: CellLine): Promise<{ result: AttackModeResult; elapsedMs: number }> {
+async function runAttackPhase<G>(o: FuzzOptions<G>, onCellEnd: CellLine, sp: Spending): Promise<{ result: AttackModeResult; elapsedMs: number }> {
   const a = o.attack === false ? {} : (o.attack ?? {});
   const t0 = performance.now();
+  const attackBudget = a.budget ?? ATTACK_DEFAULTS.budget;
+  let bases = a.bases ?? Math.min(o.runs, ATTACK_DEFAULTS.bases);
+  // Under --max-queries a domain's bases are cut so that its worst case (every base attacked to the end) fits its share.
+  if (sp.budget) bases = Math.max(1, Math.min(bases, Math.floor(sp.budget.attackPerDomain / attackBudget)));
   const result = await runAttackMode({
-    guard: o.guard,
+    guard: countingGuard(o.guard, sp.spend.attack),
     store: o.store,
     phase: o.phase,
     domains: o.domains,
     seed: o.seed,
-    bases: a.bases ?? Math.min(o.runs, ATTACK_DEFAULTS.bases),
-    budget: a.budget ?? ATTACK_DEFAULTS.budget,
+    bases,
+    budget: attackBudget,
     ...(a.feedback ? { feedback: a.feedback } : {}),
     ...(a.operators ? { operators: a.operators } : {}),
     maxFailures: o.maxFailures,
     ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
   });
   for (const c of result.cells) onCellEnd(c);
+  sp.spend.ms.attack = performance.now() - t0;
   return { result, elapsedMs: performance.now() - t0 };
 }
 
@@ -316,12 +371,17 @@ function attackParts(a: AttackModeResult): NonNullable<FuzzParts['attack']> {
  * the generated FPR, then the leave-one-source-out check when the benign family ran. Only an
  * unsharded run or shard 1 measures them. Bad lines become warnings.
  */
-async function measureRealSets<G>(o: FuzzOptions<G>, progress: Progress, warnings: string[]): Promise<{ realSets: RealSetFpr[]; loso?: LosoCheckRow[] }> {
+async function measureRealSets<G>(o: FuzzOptions<G>, progress: Progress, warnings: string[], sp: Spending): Promise<{ realSets: RealSetFpr[]; loso?: LosoCheckRow[] }> {
   const realSets: RealSetFpr[] = [];
   let loso: LosoCheckRow[] | undefined;
-  const toReal = async (name: string, source: string, entries: Parameters<typeof measureBenignEntries>[0]): Promise<void> => {
+  const realGuard = countingGuard(o.guard, sp.spend.real);
+  const toReal = async (name: string, source: string, all: Parameters<typeof measureBenignEntries>[0], cap = Infinity): Promise<void> => {
+    const t0 = performance.now();
+    // Under --max-queries a set is measured on its first entries (its share of the budget).
+    const entries = all.length > cap ? all.slice(0, Math.max(1, Math.floor(cap))) : all;
     // Each real entry is checked after the entries before it in its set, as the benign family is.
-    const m = await measureBenignEntries(entries, o.guard, o.store, o.phase, o.concurrency ?? 1, { history: HISTORY_ENTRIES });
+    const m = await measureBenignEntries(entries, realGuard, o.store, o.phase, o.concurrency ?? 1, { history: HISTORY_ENTRIES });
+    sp.spend.ms.real += performance.now() - t0;
     realSets.push({
       name,
       source,
@@ -337,23 +397,28 @@ async function measureRealSets<G>(o: FuzzOptions<G>, progress: Progress, warning
     });
   };
   const measureReal = o.shard === undefined || o.shard.index === 1;
+  let realSetCount = 0;
   if (o.realData && measureReal) {
     const real = loadRealBenignSets();
     for (const issue of real.issues) warnings.push(`${issue.file}:${issue.line}: ${issue.message}`);
     progress.log(`real benign sets: ${plural(real.sets.length, 'set')}, ${plural(real.sets.reduce((n, s) => n + s.entries.length, 0), 'entry', 'entries')}${o.families.includes('benign') ? ', then the leave-one-source-out check' : ''}`);
+    realSetCount = real.sets.length;
+    const perSet = sp.budget ? sp.budget.real / Math.max(1, real.sets.length + (o.benignFile ? 1 : 0)) : Infinity;
     for (const set of real.sets) {
       if (o.signal?.aborted) break;
-      await toReal(set.name, set.source, set.entries);
+      await toReal(set.name, set.source, set.entries, perSet);
     }
-    // Calibration check: leave one real source out, recalibrate, re-estimate (same seed and runs).
-    if (o.families.includes('benign') && !o.signal?.aborted) {
+    // Calibration check: leave one real source out, recalibrate, re-estimate (same seed and runs); not under a query budget.
+    if (o.families.includes('benign') && !o.signal?.aborted && !sp.budget) {
+      const t0 = performance.now();
       const measured = new Map(realSets.map((r) => [r.name, { k: r.fpr.k, n: r.fpr.n, errors: r.errors }]));
       const before = { ...calibrationCacheStats };
       loso = await leaveOneSourceOut(
-        { guard: o.guard, store: o.store, domains: o.domains, runs: o.runs, seed: o.seed, phase: o.phase, ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}), ...(o.signal ? { signal: o.signal } : {}) },
+        { guard: countingGuard(o.guard, sp.spend.loso), store: o.store, domains: o.domains, runs: o.runs, seed: o.seed, phase: o.phase, ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}), ...(o.signal ? { signal: o.signal } : {}) },
         real.sets.filter((x) => x.entries.length > 0),
         (name) => measured.get(name),
       );
+      sp.spend.ms.loso = performance.now() - t0;
       const hits = calibrationCacheStats.hits - before.hits;
       const computed = calibrationCacheStats.misses - before.misses;
       if (computed > 0 || hits > 0) progress.log(`leave-one-source-out: ${plural(loso.length, 'calibration')}, ${hits} from the cache, ${computed} computed${calibrationCacheStats.writeFailures > before.writeFailures ? ' (the cache folder could not be written: set FARMA_FUZZ_CACHE_DIR)' : ''}`);
@@ -363,7 +428,7 @@ async function measureRealSets<G>(o: FuzzOptions<G>, progress: Progress, warning
     const user = loadBenignJsonl(o.benignFile);
     for (const issue of user.issues) warnings.push(`${issue.file}:${issue.line}: ${issue.message}`);
     if (user.entries.length === 0) warnings.push(`${o.benignFile}: no usable benign entry (every line was bad, see above); its FPR row has no runs`);
-    await toReal(path.basename(o.benignFile), 'user export', user.entries);
+    await toReal(path.basename(o.benignFile), 'user export', user.entries, sp.budget ? sp.budget.real / (realSetCount + 1) : Infinity);
   }
   return { realSets, ...(loso ? { loso } : {}) };
 }
@@ -461,6 +526,7 @@ export async function finishFuzz(o: FinishSettings, parts: FuzzParts): Promise<F
     counterexamples: cxWithIds,
     realSets,
     ...(loso ? { loso } : {}),
+    ...(parts.spend ? { spend: parts.spend } : {}),
     ...(corpus ? { corpus } : {}),
     ...(o.families.includes('adaptive') ? { operatorGroups: operatorGroupMap() } : {}),
     generatedAt: o.generatedAt,

@@ -8,7 +8,16 @@ import type { DomainId } from '../domain/fuzz-case.js';
 import type { Guard } from '../domain/guard.js';
 import { UsageError } from '../domain/errors.js';
 import { MemoryStore } from '../memory/index.js';
-import { runCell, type CellOutcome } from '../fuzz/property.js';
+import { runCell, type CellOutcome, type CellStopRule } from '../fuzz/property.js';
+import { guardCacheable, VerdictCache } from '../fuzz/query-meter.js';
+
+/** One verdict cache per guard object in this thread (a lane runs its cells one after another). */
+const THREAD_CACHES = new WeakMap<Guard, VerdictCache>();
+function threadCache(guard: Guard): VerdictCache {
+  let c = THREAD_CACHES.get(guard);
+  if (!c) THREAD_CACHES.set(guard, (c = new VerdictCache()));
+  return c;
+}
 import type { ScratchStore } from '../fuzz/evaluate.js';
 import { cellAbortSignal, progressReporter, type CellTask } from '../fuzz/parallel.js';
 import { FAMILY_REGISTRY, isDomainId, isFamilyId, type FamilyId } from '../../generators/families.js';
@@ -29,6 +38,12 @@ export interface FuzzWorkerGuard {
   concurrency?: number;
   recheck?: number;
   cellTimeLimitMs?: number;
+  /** Sequential stopping, query budget per cell and per shrink (issue 20); the same in every lane, so findings stay identical. */
+  stop?: CellStopRule;
+  cellMaxQueries?: number;
+  shrinkBudget?: number;
+  /** False: no verdict cache (`--no-cache`, or a stateful guard); each thread keeps its own otherwise. */
+  cache?: boolean;
 }
 
 /** This file, as a URL. */
@@ -94,6 +109,10 @@ function runTask(task: CellTask<FuzzWorkerGuard>, guard: Guard, scratch: Scratch
     ...(g.timeoutMs !== undefined ? { timeoutMs: g.timeoutMs } : {}),
     ...(g.concurrency !== undefined ? { concurrency: g.concurrency } : {}),
     ...(g.recheck !== undefined ? { recheck: g.recheck } : {}),
+    ...(g.stop ? { stop: g.stop } : {}),
+    ...(g.cellMaxQueries !== undefined ? { maxQueries: g.cellMaxQueries } : {}),
+    ...(g.shrinkBudget !== undefined ? { shrinkBudget: g.shrinkBudget } : {}),
+    ...(g.cache !== false && guardCacheable(guard) ? { cache: threadCache(guard) } : {}),
     ...(task.examples ? { examples: task.examples } : {}),
     ...(signal ? { signal } : {}),
     onProgress,

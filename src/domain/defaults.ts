@@ -20,6 +20,18 @@ export const RUN_DEFAULTS = Object.freeze({
   recheck: 3,
   /** Wall-clock bound per cell, s. */
   cellTimeS: 600,
+  /**
+   * Sequential stopping (issue 20): a failing cell stops once the Wilson 95% half-width of its
+   * rate is at most this (±5 points: the rate is then known to the resolution reports compare
+   * guards at, after at most 385 cases whatever the rate).
+   */
+  precision: 0.05,
+  /**
+   * Sequential stopping: a holding cell stops once the Wilson 95% upper bound of its rate is
+   * below this (1%: reached after 381 clean cases), unless a gate (`--max-fpr`, `--max-bypass`)
+   * sets the target of its property.
+   */
+  target: 0.01,
   /** Regression corpus folder, relative to the working folder. */
   corpus: 'corpora/regressions',
 } as const);

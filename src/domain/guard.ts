@@ -58,11 +58,15 @@ export interface GuardContext {
  *   otherwise the engine awaits every result.
  * - `config` is the guard's full configuration (hashed into reports).
  * - `close()` releases subprocesses, sockets or pools.
+ * - `cacheVerdicts: false` says the guard is stateful (its answer to the same entry over the
+ *   same store can change, e.g. it learns from what it saw): the fuzz engine then asks it every
+ *   time instead of serving a repeat from the run's verdict cache (as `--no-cache` does).
  */
 export interface Guard {
   readonly id: string;
   readonly mode: 'sync' | 'async';
   readonly config?: unknown;
+  readonly cacheVerdicts?: boolean;
   check(entry: MemoryEntry, ctx: GuardContext): Verdict | Promise<Verdict>;
   close?(): void | Promise<void>;
 }

@@ -7,7 +7,8 @@ import type fc from 'fast-check';
 import type { FuzzCase } from '../domain/fuzz-case.js';
 import type { Guard, Phase } from '../domain/guard.js';
 import type { ScratchStore } from './evaluate.js';
-import { runCell, type CellOutcome } from './property.js';
+import { runCell, type CellOutcome, type CellStopRule } from './property.js';
+import type { VerdictCache } from './query-meter.js';
 
 /** One cell of a campaign: a domain, a family, its arbitrary, and optional cases tried first. */
 export interface CellSpec {
@@ -40,6 +41,14 @@ export interface CampaignOptions {
   concurrency?: number;
   /** Re-checks of each finding (default 3); see `CellOptions.recheck`. */
   recheck?: number;
+  /** The run's verdict cache (none: every request reaches the guard). */
+  cache?: VerdictCache;
+  /** Sequential stopping of every cell (see `CellStopRule`); none: each cell runs `runsPerCell` cases. */
+  stop?: CellStopRule;
+  /** Guard queries each cell may spend (cases, shrinking, re-checks), e.g. its share of `--max-queries`. */
+  cellMaxQueries?: number;
+  /** Guard queries one shrink may spend. */
+  shrinkBudget?: number;
   /** Stops the campaign between batches; the cells run so far are returned. */
   signal?: AbortSignal;
   onCellStart?: (cell: CellSpec, index: number) => void;
@@ -104,6 +113,10 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignOutcome> 
       ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
       ...(o.recheck !== undefined ? { recheck: o.recheck } : {}),
       ...(cell.examples ? { examples: cell.examples } : {}),
+      ...(o.cache ? { cache: o.cache } : {}),
+      ...(o.stop ? { stop: o.stop } : {}),
+      ...(o.cellMaxQueries !== undefined ? { maxQueries: o.cellMaxQueries } : {}),
+      ...(o.shrinkBudget !== undefined ? { shrinkBudget: o.shrinkBudget } : {}),
       onProgress: (done) => o.onProgress?.(cell, done),
     });
     cells.push(outcome);

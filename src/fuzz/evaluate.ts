@@ -10,6 +10,7 @@ import type { MemoryEntry } from '../domain/entry.js';
 import { errorVerdict, type Verdict } from '../domain/verdict.js';
 import { checkedVerdict } from '../domain/verdict-schema.js';
 import { isTrustedGuard } from '../domain/trusted-guard.js';
+import { entryKey, fromCache, nextStateKey, stateKeyOf, type QueryHooks } from './query-meter.js';
 
 /** One case's temporary store state: the view a guard reads, and the commit of an admitted write. */
 interface ScratchLayer {
@@ -74,28 +75,54 @@ function checked(value: unknown, guard: Guard): Verdict {
   return isTrustedGuard(guard) ? (value as Verdict) : checkedVerdict(value, `guard ${guard.id}`);
 }
 
-/** Sync evaluation, for guards with `mode: 'sync'`. */
-export function evaluateSync(guard: Guard, c: FuzzCase, store: ScratchStore, phase: Phase): Verdict {
+/**
+ * Sync evaluation, for guards with `mode: 'sync'`. With `hooks`, every guard call is counted in
+ * `hooks.tally` and, when `hooks.cache` is given, a request already answered in this run (same
+ * path, same store state, same entry) is served from it (src/fuzz/query-meter.ts).
+ */
+export function evaluateSync(guard: Guard, c: FuzzCase, store: ScratchStore, phase: Phase, hooks?: QueryHooks): Verdict {
   const { history, attacker } = splitSetup(c);
-  if (history.length === 0 && attacker.length === 0) return checkSync(guard, c, store.view, phase);
+  if (history.length === 0 && attacker.length === 0) return askSync(guard, c.entry, { phase, store: store.view }, hooks, '');
   const partsFrom = attacker.length - Math.max(0, (c.truth.claimParts ?? 1) - 1);
   return withLayer(store, history, (layer) => {
     const view = layer.view;
+    let state = hooks?.cache ? stateKeyOf(history) : '';
     let partRejected: Verdict | undefined;
     for (const [i, e] of attacker.entries()) {
-      let v: Verdict;
-      try {
-        const out = guard.check(e, { phase: 'write', store: view });
-        v = out instanceof Promise ? errorVerdict('malformed', `guard ${guard.id} declared mode 'sync' but returned a Promise`) : checked(out, guard);
-      } catch (err) {
-        v = errorVerdict('threw', describeThrow(err));
-      }
-      if (v.decision === 'admit') layer.insert(e);
-      else if (i >= partsFrom && v.decision === 'reject') partRejected ??= v;
+      const v = askSync(guard, e, { phase: 'write', store: view }, hooks, state);
+      if (v.decision === 'admit') {
+        layer.insert(e);
+        if (hooks?.cache) state = nextStateKey(state, e);
+      } else if (i >= partsFrom && v.decision === 'reject') partRejected ??= v;
     }
-    const final = checkSync(guard, c, view, phase);
+    const final = askSync(guard, c.entry, { phase, store: view }, hooks, state);
     return partRejected && final.decision === 'admit' ? splitRejected(partRejected, final) : final;
   });
+}
+
+/** The key of one request in the verdict cache: guard path, store state, entry. */
+function requestKey(phase: Phase, state: string, e: MemoryEntry): string {
+  return `${phase}\u0000${state}\u0000${entryKey(e)}`;
+}
+
+/** One sync guard call, counted and cached as `hooks` says (none: a plain call). */
+function askSync(guard: Guard, e: MemoryEntry, ctx: { phase: Phase; store: StoreView }, hooks: QueryHooks | undefined, state: string): Verdict {
+  if (!hooks) return checkSync(guard, e, ctx.store, ctx.phase);
+  const cache = hooks.cache;
+  if (!cache) {
+    hooks.tally.queries += 1;
+    return checkSync(guard, e, ctx.store, ctx.phase);
+  }
+  const key = requestKey(ctx.phase, state, e);
+  const hit = cache.get(key);
+  if (hit !== undefined && !(hit instanceof Promise)) {
+    hooks.tally.cacheHits += 1;
+    return fromCache(hit);
+  }
+  hooks.tally.queries += 1;
+  const v = checkSync(guard, e, ctx.store, ctx.phase);
+  if (v.decision !== 'error') cache.set(key, v);
+  return v;
 }
 
 /** A split claim counts as rejected when one of its parts was: report that part's verdict. */
@@ -103,9 +130,9 @@ function splitRejected(part: Verdict, final: Verdict): Verdict {
   return { ...part, reasons: ['an earlier part of this split claim was rejected', ...part.reasons], elapsedUs: part.elapsedUs + final.elapsedUs };
 }
 
-function checkSync(guard: Guard, c: FuzzCase, view: StoreView, phase: Phase): Verdict {
+function checkSync(guard: Guard, entry: MemoryEntry, view: StoreView, phase: Phase): Verdict {
   try {
-    const out = guard.check(c.entry, { phase, store: view });
+    const out = guard.check(entry, { phase, store: view });
     if (out instanceof Promise) {
       out.catch(() => undefined);
       return errorVerdict('malformed', `guard ${guard.id} declared mode 'sync' but returned a Promise`);
@@ -143,40 +170,69 @@ export type CallLimit = <T>(fn: () => Promise<T>) => Promise<T>;
 
 /**
  * Async evaluation, for any guard. `timeoutMs` bounds each guard call (default: none);
- * `limit`, when given, is shared by every call of every case evaluated at once.
+ * `limit`, when given, is shared by every call of every case evaluated at once. `hooks`: as for
+ * {@link evaluateSync}; a cached request in flight is shared, and a hit takes no `limit` slot.
  */
-export async function evaluateAsync(guard: Guard, c: FuzzCase, store: ScratchStore, phase: Phase, timeoutMs?: number, limit?: CallLimit): Promise<Verdict> {
+export async function evaluateAsync(guard: Guard, c: FuzzCase, store: ScratchStore, phase: Phase, timeoutMs?: number, limit?: CallLimit, hooks?: QueryHooks): Promise<Verdict> {
   const call = (entry: MemoryEntry, ctx: Parameters<Guard['check']>[1]): Promise<Verdict> =>
     limit ? limit(() => bounded(guard, entry, ctx, timeoutMs)) : bounded(guard, entry, ctx, timeoutMs);
+  const ask = async (entry: MemoryEntry, ctx: Parameters<Guard['check']>[1], state: string): Promise<Verdict> => {
+    try {
+      return await askAsync(call, entry, ctx, hooks, state);
+    } catch (e) {
+      return errorVerdict('threw', describeThrow(e));
+    }
+  };
   const { history, attacker } = splitSetup(c);
   const partsFrom = attacker.length - Math.max(0, (c.truth.claimParts ?? 1) - 1);
   return withLayerAsync(store, history, async (layer) => {
     const view = layer.view;
+    let state = hooks?.cache ? stateKeyOf(history) : '';
     let partRejected: Verdict | undefined;
     for (const [i, e] of attacker.entries()) {
-      let v: Verdict;
-      try {
-        v = await call(e, { phase: 'write', store: view });
-      } catch (err) {
-        v = errorVerdict('threw', describeThrow(err));
-      }
-      if (v.decision === 'admit') layer.insert(e);
-      else if (i >= partsFrom && v.decision === 'reject') partRejected ??= v;
+      const v = await ask(e, { phase: 'write', store: view }, state);
+      if (v.decision === 'admit') {
+        layer.insert(e);
+        if (hooks?.cache) state = nextStateKey(state, e);
+      } else if (i >= partsFrom && v.decision === 'reject') partRejected ??= v;
     }
-    let final: Verdict;
-    try {
-      final = await call(c.entry, { phase, store: view });
-    } catch (e) {
-      final = errorVerdict('threw', describeThrow(e));
-    }
+    const final = await ask(c.entry, { phase, store: view }, state);
     return partRejected && final.decision === 'admit' ? splitRejected(partRejected, final) : final;
   });
+}
+
+/** One async guard call, counted and cached as `hooks` says; two requests in flight with one key share a call. */
+async function askAsync(call: (e: MemoryEntry, ctx: Parameters<Guard['check']>[1]) => Promise<Verdict>, e: MemoryEntry, ctx: Parameters<Guard['check']>[1], hooks: QueryHooks | undefined, state: string): Promise<Verdict> {
+  if (!hooks) return call(e, ctx);
+  const cache = hooks.cache;
+  if (!cache) {
+    hooks.tally.queries += 1;
+    return call(e, ctx);
+  }
+  const key = requestKey(ctx.phase, state, e);
+  const hit = cache.get(key);
+  if (hit !== undefined) {
+    hooks.tally.cacheHits += 1;
+    return fromCache(await hit);
+  }
+  hooks.tally.queries += 1;
+  const p = call(e, ctx);
+  cache.set(key, p);
+  try {
+    const v = await p;
+    if (v.decision === 'error') cache.delete(key);
+    else cache.set(key, v);
+    return v;
+  } catch (err) {
+    cache.delete(key);
+    throw err;
+  }
 }
 
 /**
  * Evaluates one case with whichever path fits the guard: synchronously for `mode: 'sync'`
  * guards (no promise overhead in the caller's loop), awaited otherwise.
  */
-export function evaluateCase(guard: Guard, c: FuzzCase, store: ScratchStore, phase: Phase, timeoutMs?: number): Verdict | Promise<Verdict> {
-  return guard.mode === 'sync' ? evaluateSync(guard, c, store, phase) : evaluateAsync(guard, c, store, phase, timeoutMs);
+export function evaluateCase(guard: Guard, c: FuzzCase, store: ScratchStore, phase: Phase, timeoutMs?: number, hooks?: QueryHooks): Verdict | Promise<Verdict> {
+  return guard.mode === 'sync' ? evaluateSync(guard, c, store, phase, hooks) : evaluateAsync(guard, c, store, phase, timeoutMs, undefined, hooks);
 }

@@ -15,6 +15,8 @@ import { judge, propertyFor, type Judgement, type PropertyId } from './oracle.js
 import { failureSignature } from './signature.js';
 import { emptyStats, record, type CellStats } from './stats.js';
 import { EngineError, errorMessage } from '../domain/errors.js';
+import { wilson } from '../metrics/wilson.js';
+import { emptyTally, type QueryHooks, type QueryTally, type VerdictCache } from './query-meter.js';
 
 /**
  * What a finding is, after its re-checks:
@@ -94,6 +96,60 @@ export interface CellOptions {
    * as failing only when one more check reproduces it.
    */
   recheck?: number;
+  /** The run's verdict cache (src/fuzz/query-meter.ts): cases and shrink candidates read it; re-checks never do. */
+  cache?: VerdictCache;
+  /** Sequential stopping (see {@link CellStopRule}); without it the cell runs `runs` cases. */
+  stop?: CellStopRule;
+  /** Guard queries this cell may spend in all (cases, shrinking, re-checks); past it the cell stops with `stopped: 'budget'`. */
+  maxQueries?: number;
+  /** Guard queries one shrink may spend; past it the shrink keeps the smallest failing case found so far. */
+  shrinkBudget?: number;
+}
+
+/**
+ * When a cell's answer is settled (sequential stopping, issue 20), checked after every counted case:
+ * - the invariant failed (k > 0 violations of n) and the Wilson 95% half-width of k/n is at most
+ *   `precision`; or
+ * - it holds so far (no violation, no error) and the Wilson 95% upper bound of 0/n is below
+ *   `target` (for k = 0 that is n > 3.84 / target - 3.84);
+ * - and at least `minRuns` cases ran. `runs` stays the cap.
+ * The rule reads only counts, so a fixed seed stops at the same case every time.
+ */
+export interface CellStopRule {
+  /** Largest Wilson 95% half-width of a failing cell's rate, in (0, 0.5]. */
+  precision: number;
+  /**
+   * A holding cell stops once the Wilson 95% upper bound of its rate is below this, in (0,1]:
+   * one rate for both properties, or one per property (e.g. the gate's `--max-fpr` for
+   * benign cells, `--max-bypass` for forged ones). Undefined: a holding cell runs to the cap.
+   */
+  target?: number | Partial<Record<PropertyId, number>>;
+  /** Fewest cases before any stop (default 1). */
+  minRuns?: number;
+}
+
+/** Queries of one cell by phase (cases, shrinking, re-checks) and the wall time of each, ms. */
+export interface CellQueries {
+  cases: QueryTally;
+  shrink: QueryTally;
+  recheck: QueryTally;
+  /** Wall time of each phase, ms: shrinking from the failure fast-check starts to shrink until the minimal case; re-checks around each re-check; cases the rest. */
+  ms: { cases: number; shrink: number; recheck: number };
+}
+
+/** Why a cell stopped: `runs` (the cap), `settled` (the stop rule), `budget` (`maxQueries`), `time` (its time bound or Ctrl-C). */
+export type CellStop = 'runs' | 'settled' | 'budget' | 'time';
+
+/** True when the counts of a cell satisfy `rule` (see {@link CellStopRule}). */
+export function cellSettled(rule: CellStopRule, runs: number, violations: number, errors: number, property?: PropertyId | 'mixed'): boolean {
+  if (runs < Math.max(1, rule.minRuns ?? 1)) return false;
+  if (violations > 0) {
+    const w = wilson(violations, runs);
+    return (w.high - w.low) / 2 <= rule.precision;
+  }
+  const target = typeof rule.target === 'number' || rule.target === undefined ? rule.target : property === undefined || property === 'mixed' ? undefined : rule.target[property];
+  if (errors > 0 || target === undefined) return false;
+  return wilson(0, runs).high < target;
 }
 
 /**
@@ -116,6 +172,10 @@ export interface CellOutcome {
   /** True when the time limit stopped the cell before `runs` cases. */
   interrupted: boolean;
   elapsedMs: number;
+  /** Guard queries and cache hits by phase (absent in outcomes made before issue 20). */
+  queries?: CellQueries;
+  /** Why the cell stopped (absent in outcomes made before issue 20). */
+  stopped?: CellStop;
 }
 
 /** Derives the seed of the i-th search round of a cell, deterministically. */
@@ -225,7 +285,8 @@ class Prefetcher {
     this.#cases = cases;
     this.#evaluate = evaluate;
     this.#concurrency = concurrency;
-    this.#window = concurrency * 4;
+    // At most N ahead: every call started past a failure is a query spent for nothing (issue 20).
+    this.#window = concurrency;
     this.#pump();
   }
 
@@ -299,23 +360,49 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
   let interrupted = false;
   let round = 0;
 
-  const evalSync = (c: FuzzCase): Verdict => evaluateSync(o.guard, c, o.store, o.phase);
+  // Query accounting (issue 20): cases and shrink candidates may be served by the run's cache, re-checks never are.
+  const queries: CellQueries = { cases: emptyTally(), shrink: emptyTally(), recheck: emptyTally(), ms: { cases: 0, shrink: 0, recheck: 0 } };
+  const forCases: QueryHooks = { tally: queries.cases, cache: o.cache };
+  const forShrink: QueryHooks = { tally: queries.shrink, cache: o.cache };
+  const forRecheck: QueryHooks = { tally: queries.recheck };
+  const spent = (): number => queries.cases.queries + queries.shrink.queries + queries.recheck.queries;
+  const overBudget = (): boolean => o.maxQueries !== undefined && spent() >= o.maxQueries;
+  /** Set once the stop rule or the query budget ends the cell: no more counted cases are evaluated. */
+  let halted: CellStop | undefined;
+  const evalSync = (c: FuzzCase, h: QueryHooks): Verdict => evaluateSync(o.guard, c, o.store, o.phase, h);
   // One limiter for every call of the cell (prefetch, shrinking, re-checks): never more than N in flight.
   const limit = concurrency > 1 ? pLimit(concurrency) : undefined;
-  const evalAsync = (c: FuzzCase): Promise<Verdict> => evaluateAsync(o.guard, c, o.store, o.phase, o.timeoutMs, limit);
-  const againSync = (c: FuzzCase, n: number): Verdict[] => Array.from({ length: n }, () => evalSync(c));
-  const againAsync = async (c: FuzzCase, n: number): Promise<Verdict[]> => {
-    if (concurrency > 1) return Promise.all(Array.from({ length: n }, () => evalAsync(c)));
-    const out: Verdict[] = [];
-    for (let i = 0; i < n; i++) out.push(await evalAsync(c));
+  const evalAsync = (c: FuzzCase, h: QueryHooks): Promise<Verdict> => evaluateAsync(o.guard, c, o.store, o.phase, o.timeoutMs, limit, h);
+  const againSync = (c: FuzzCase, n: number): Verdict[] => {
+    const t0 = performance.now();
+    const out = Array.from({ length: n }, () => evalSync(c, forRecheck));
+    queries.ms.recheck += performance.now() - t0;
     return out;
+  };
+  const againAsync = async (c: FuzzCase, n: number): Promise<Verdict[]> => {
+    const t0 = performance.now();
+    try {
+      if (concurrency > 1) return await Promise.all(Array.from({ length: n }, () => evalAsync(c, forRecheck)));
+      const out: Verdict[] = [];
+      for (let i = 0; i < n; i++) out.push(await evalAsync(c, forRecheck));
+      return out;
+    } finally {
+      queries.ms.recheck += performance.now() - t0;
+    }
   };
 
   const maxRounds = maxFailures * 4;
   let failRounds = 0;
-  while (stats.runs < o.runs && !interrupted) {
+  while (stats.runs < o.runs && !interrupted && halted === undefined) {
     const hunting = found.length < maxFailures && failRounds < maxRounds;
     let shrinking = false;
+    let shrinkStart = 0;
+    let shrinkBase = 0;
+    /** True while a shrink may still ask the guard (its budget and the cell's are not spent). */
+    const shrinkMayAsk = (): boolean =>
+      !overBudget() &&
+      (o.maxQueries === undefined || queries.shrink.queries + queries.recheck.queries < o.maxQueries / 2) &&
+      (o.shrinkBudget === undefined || queries.shrink.queries - shrinkBase < o.shrinkBudget);
     let runIndex = 0;
     let trigger: { signature: string; template: string; cls: string; reproduced: number } | undefined;
     let last: { c: FuzzCase; verdict: Verdict; judgement: Exclude<Judgement, 'holds'> } | undefined;
@@ -330,6 +417,8 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
         property = property === undefined || property === p ? p : 'mixed';
         record(stats, c, verdict, j);
         o.onProgress?.(stats.runs);
+        if (o.stop && cellSettled(o.stop, stats.runs, stats.violations, stats.errors, property)) halted = 'settled';
+        else if (overBudget()) halted = 'budget';
       }
       if (j === 'holds' || !hunting) return true;
       const signature = failureSignature(c, verdict, j);
@@ -362,6 +451,8 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
               return true;
             }
             shrinking = true;
+            shrinkStart = performance.now();
+            shrinkBase = queries.shrink.queries;
             trigger = { signature, template: c.truth.template, cls, reproduced };
             last = { c, verdict, judgement: j };
             return false;
@@ -373,14 +464,9 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
       // A smaller case of the same template still counts (fewer operators, shorter chains),
       // even when it lands on a known signature; another template does not.
       if (seen.has(signature) && c.truth.template !== trigger.template) return true;
-      return {
-        recheck: 1,
-        then: (vs) => {
-          if (!vs.every((v) => failureClass(c, v) === cls)) return true;
-          last = { c, verdict, judgement: j };
-          return false;
-        },
-      };
+      // One check per shrink step: the reported minimal case is re-checked once shrinking ends.
+      last = { c, verdict, judgement: j };
+      return false;
     };
     if (round > 0) await yieldToEventLoop();
     const timeLeft = deadline - performance.now();
@@ -391,6 +477,8 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
     const params: fc.Parameters<[FuzzCase]> = {
       seed,
       numRuns: Math.min(remaining, BATCH_RUNS),
+      // A halted cell skips its next value (fc.pre) and fast-check ends the round there.
+      maxSkipsPerRun: 0,
       ...(round === 0 && o.examples && o.examples.length > 0 ? { examples: o.examples.map((e) => [e] as [FuzzCase]) } : {}),
       ...(Number.isFinite(timeLeft) ? { interruptAfterTimeLimit: Math.max(1, Math.floor(timeLeft)) } : {}),
       ...(o.path !== undefined ? { path: o.path } : {}),
@@ -401,25 +489,32 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
       if (o.guard.mode === 'sync') {
         details = fc.check(
           fc.property(o.arbitrary, (c) => {
-            const step = observe(c, evalSync(c));
+            if (shrinking) {
+              if (!shrinkMayAsk()) return true;
+            } else if (halted !== undefined) fc.pre(false);
+            const step = observe(c, evalSync(c, shrinking ? forShrink : forCases));
             return typeof step === 'boolean' ? step : step.then(againSync(c, step.recheck));
           }),
           params,
         );
       } else {
-        if (concurrency > 1 && o.path === undefined) prefetch = new Prefetcher(drawCases(o.arbitrary, params), evalAsync, concurrency);
+        if (concurrency > 1 && o.path === undefined) prefetch = new Prefetcher(drawCases(o.arbitrary, params), (c) => evalAsync(c, forCases), concurrency);
         const pf = prefetch;
         details = await fc.check(
           fc.asyncProperty(o.arbitrary, async (c) => {
             if (aborted()) return true;
+            if (shrinking) {
+              if (!shrinkMayAsk()) return true;
+            } else if (halted !== undefined) {
+              pf?.stop();
+              fc.pre(false);
+            }
             const ahead = !shrinking && pf ? pf.take(runIndex, c) : undefined;
-            // While shrinking with calls to spare, a candidate and its one re-check run side by side.
-            const pair = shrinking && concurrency > 1 ? Promise.all([evalAsync(c), evalAsync(c)]) : undefined;
-            const v = await abortable(pair ? pair.then(([first]) => first) : (ahead ?? evalAsync(c)), o.signal);
+            const v = await abortable(ahead ?? evalAsync(c, shrinking ? forShrink : forCases), o.signal);
             if (v === ABORTED) return true;
             const step = observe(c, v);
             if (typeof step === 'boolean') return step;
-            const again = await abortable(pair && step.recheck === 1 ? pair.then(([, second]) => [second]) : againAsync(c, step.recheck), o.signal);
+            const again = await abortable(againAsync(c, step.recheck), o.signal);
             if (again === ABORTED) return true;
             const ok = step.then(again);
             if (!ok) pf?.stop();
@@ -436,6 +531,7 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
       if (aborted()) prefetch.stop();
       else await prefetch.drain();
     }
+    if (shrinking) queries.ms.shrink += performance.now() - shrinkStart;
     if (details.failed && details.counterexample !== null && last !== undefined && trigger !== undefined) {
       const [c] = details.counterexample;
       const t = trigger;
@@ -473,7 +569,7 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
       // The predicate threw (not the guard: guard throws are error verdicts): a generator or store bug.
       const err = details.errorInstance;
       throw new EngineError(`cell ${o.domain}/${o.family}: evaluating a case threw: ${errorMessage(err)}`, { cause: err });
-    } else if (details.failed && details.counterexample === null && !details.interrupted) {
+    } else if (details.failed && details.counterexample === null && !details.interrupted && halted === undefined) {
       throw new EngineError(`cell ${o.domain}/${o.family}: fast-check gave up (too many skipped values)`);
     }
     if ((details.interrupted || aborted()) && stats.runs < o.runs) interrupted = true;
@@ -482,6 +578,8 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
     round += 1;
   }
 
+  const elapsedMs = performance.now() - started;
+  queries.ms.cases = Math.max(0, elapsedMs - queries.ms.shrink - queries.ms.recheck);
   return {
     domain: o.domain,
     family: o.family,
@@ -491,6 +589,8 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
     stats,
     counterexamples: found,
     interrupted,
-    elapsedMs: performance.now() - started,
+    elapsedMs,
+    queries,
+    stopped: interrupted ? 'time' : (halted ?? 'runs'),
   };
 }

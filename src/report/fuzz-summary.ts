@@ -3,6 +3,7 @@
  * (a flip of each domain before the rest), then the table of cells, the real benign sets, the
  * attack and coverage lines, warnings and where the report and corpus went. Plain text.
  */
+import { queryLines } from './queries.js';
 import path from 'node:path';
 import { attackSummaryLines } from './adaptive.js';
 import { flipText } from './attack-html.js';
@@ -46,6 +47,7 @@ export function summaryText(r: FuzzRunSummary, options: { maxCounterexamples?: n
     lines.push('');
   }
   lines.push(`farma-fuzz · guard ${rep.config.guard} · seed ${rep.config.seed} · ${plural(rep.summary.totalRuns, 'case')} in ${(rep.timing.elapsedMs / 1000).toFixed(1)} s (${rep.timing.casesPerSecond.toFixed(0)} cases/s)`);
+  if (rep.timing.queries) lines.push(...queryLines(rep.timing.queries));
   for (const domain of rep.config.domains) {
     lines.push('');
     lines.push(`  ${domain}`);

@@ -5,6 +5,7 @@
  * Built with xmlbuilder2 (https://github.com/oozcitak/xmlbuilder2); attacker-controlled
  * entry text goes in escaped, with characters illegal in XML 1.0 removed.
  */
+import { queryProperties } from './queries.js';
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import { formatCounterexample } from './format-verdict.js';
@@ -71,6 +72,7 @@ function addProperties(suite: XMLBuilder, r: ReportData): void {
     ['runsPerCell', String(c.runsPerCell)],
     ['phase', c.phase],
     ...Object.entries(c.versions).map(([k, v]): [string, string] => [`version.${k}`, v]),
+    ...(r.timing.queries ? queryProperties(r.timing.queries) : []),
   ];
   for (const [name, value] of pairs) props.ele('property', { name: xmlSafeLine(name), value: xmlSafeLine(value) });
 }

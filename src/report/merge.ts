@@ -12,6 +12,7 @@
  * dates) can differ. With `--time` instead of `--runs` cells get a share of a wall-clock
  * budget, which is never reproducible, sharded or not.
  */
+import type { RunSpend } from '../fuzz/query-meter.js';
 import type { CampaignOutcome } from '../fuzz/campaign.js';
 import type { Counterexample } from '../fuzz/property.js';
 import type { Phase } from '../domain/guard.js';
@@ -71,6 +72,8 @@ export interface ShardParts {
   /** Leave-one-source-out calibration check (measured with the real sets, by shard 1). */
   loso?: LosoCheckRow[];
   warnings: string[];
+  /** Queries spent outside property mode, and the run's cache and budget settings (issue 20). */
+  spend?: RunSpend;
 }
 
 /** The file a shard writes (JSON). Version 1. */

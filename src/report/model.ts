@@ -13,6 +13,8 @@ import { realismGap as realismGapOf, type BenignTally } from '../metrics/realism
 import type { AttackReport } from './adaptive.js';
 import type { CoverageTable } from './coverage.js';
 import { addCount, nameKeyed } from '../domain/name-keyed.js';
+import { QUERY_PHASES, costOf, emptyPhaseTallies, totalOf, type PhaseTallies, type QueryPhase, type QueryTally, type RunSpend } from '../fuzz/query-meter.js';
+import type { CellStop } from '../fuzz/property.js';
 
 export interface Interval {
   /** Observed rate in [0,1]. */
@@ -82,6 +84,31 @@ export interface ReportCell {
   scoreHistogram: Record<string, number>;
   breakdown: CellStats['breakdown'];
   counterexamples: string[];
+  /** Why the cell stopped: `runs` (the cap), `settled` (sequential stopping), `budget` (its share of `--max-queries`), `time`. */
+  stopped?: CellStop;
+}
+
+/**
+ * Where the guard queries went (issue 20). Under `timing` because the counts depend on the
+ * cache (`--no-cache` asks again what the cache served) and, with calls in flight, on cases
+ * drawn ahead past a failure; the verdicts never do.
+ */
+export interface QueryReport {
+  /** Whether the run's verdict cache was on. */
+  cache: boolean;
+  /** Queries that reached the guard, and requests the cache answered, over every phase. */
+  total: QueryTally;
+  /** Per phase: cases, shrink, recheck, attack, real, loso. */
+  byPhase: PhaseTallies;
+  /** Wall time of each phase, ms (summed over cells). */
+  phaseMs: Record<QueryPhase, number>;
+  /** Per property cell: queries of its cases, its shrinks and its re-checks. */
+  perCell: Array<{ domain: string; family: string; cases: QueryTally; shrink: QueryTally; recheck: QueryTally }>;
+  /** `--max-queries`, when given. */
+  maxQueries?: number;
+  /** `--cost-per-query` and the total cost (queries × price), when given. */
+  costPerQuery?: number;
+  cost?: number;
 }
 
 export interface RealSetFpr {
@@ -150,6 +177,8 @@ export interface ReportData {
     casesPerSecond: number;
     perCell: Array<{ domain: string; family: string; elapsedMs: number; casesPerSecond: number; meanGuardUs: number }>;
     counterexampleUs: Record<string, number>;
+    /** Guard queries per phase and cell (absent in reports made before issue 20). */
+    queries?: QueryReport;
   };
 }
 
@@ -175,6 +204,42 @@ export interface BuildReportInput {
   generatedAt: string;
   /** Leave-one-source-out rows (calibration check), when measured. */
   loso?: LosoCheckRow[];
+  /** Queries spent outside property mode, and the cache and budget settings. */
+  spend?: RunSpend;
+}
+
+/** The query accounting of a run: the cells' own tallies plus the phases outside property mode. */
+export function queryReport(outcome: CampaignOutcome, spend?: RunSpend): QueryReport {
+  const byPhase = emptyPhaseTallies();
+  const phaseMs = Object.fromEntries(QUERY_PHASES.map((p) => [p, 0])) as Record<QueryPhase, number>;
+  const perCell: QueryReport['perCell'] = [];
+  for (const c of outcome.cells) {
+    const q = c.queries;
+    if (!q) continue;
+    perCell.push({ domain: c.domain, family: c.family, cases: { ...q.cases }, shrink: { ...q.shrink }, recheck: { ...q.recheck } });
+    for (const p of ['cases', 'shrink', 'recheck'] as const) {
+      byPhase[p].queries += q[p].queries;
+      byPhase[p].cacheHits += q[p].cacheHits;
+      phaseMs[p] += q.ms[p];
+    }
+  }
+  if (spend) {
+    for (const p of ['attack', 'real', 'loso'] as const) {
+      byPhase[p].queries += spend[p].queries;
+      byPhase[p].cacheHits += spend[p].cacheHits;
+      phaseMs[p] += spend.ms[p];
+    }
+  }
+  const total = totalOf(byPhase);
+  return {
+    cache: spend?.cache ?? false,
+    total,
+    byPhase,
+    phaseMs,
+    perCell,
+    ...(spend?.maxQueries !== undefined ? { maxQueries: spend.maxQueries } : {}),
+    ...(spend?.costPerQuery !== undefined ? { costPerQuery: spend.costPerQuery, cost: costOf(total.queries, spend.costPerQuery) } : {}),
+  };
 }
 
 /** One leave-one-source-out row: calibrated without `leftOut`, estimated, compared with it (docs/calibration.md). */
@@ -215,6 +280,7 @@ export function buildReport(input: BuildReportInput): ReportData {
       scoreHistogram: s.scoreHistogram,
       breakdown: s.breakdown,
       counterexamples: c.counterexamples.map((x) => cxIds.get(x) ?? '?'),
+      ...(c.stopped !== undefined ? { stopped: c.stopped } : {}),
     };
     if (forged) cell.detectionRate = interval(s.runs - s.violations - s.errors, s.runs);
     return cell;
@@ -313,6 +379,7 @@ export function buildReport(input: BuildReportInput): ReportData {
         meanGuardUs: c.stats.runs > 0 ? c.stats.guardUs / c.stats.runs : 0,
       })),
       counterexampleUs: Object.fromEntries(input.counterexamples.map(({ id, cx }) => [id, cx.verdict.elapsedUs])),
+      queries: queryReport(outcome, input.spend),
     },
   };
 }

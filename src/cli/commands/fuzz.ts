@@ -19,6 +19,7 @@ import { FAMILY_IDS } from '../../../generators/family-ids.js';
 import { checkBenignFile, defaultRunId, foreignCode, MAX_TIMEOUT_MS, parseList, parsePhase, parseSeed, positiveInt, reportsDir, writableDir, writableFile } from '../context.js';
 import { FUZZ_EXIT_HELP } from '../exit-verdict.js';
 import type { FuzzWorkerGuard } from '../fuzz-worker.js';
+import type { CellStopRule } from '../../fuzz/property.js';
 import { session, withGuard } from '../guard-session.js';
 import { corpusOption, domainOption, guardOption, guardOptionFlag, parseConcurrency, parseRecheck, parseTimeout, phaseOption, quietOption, recheckOption, concurrencyOption, seedOption, timeoutOption } from '../options.js';
 import { createProgress } from '../progress.js';
@@ -59,6 +60,27 @@ function configFlags(opts: Record<string, string | boolean | undefined>, sourceO
   if (given('maxBypass')) t.maxBypass = rate('--max-bypass', str('maxBypass'));
   if (t.maxFpr !== undefined || t.maxBypass !== undefined) f.thresholds = t;
   return f;
+}
+
+/** `--precision` / `--target` (and the gate's limits as per-property targets) into the stop rule. */
+function stopRule(opts: Record<string, string | boolean | undefined>, thresholds: GateThresholds): CellStopRule {
+  const precision = opts.precision !== undefined ? rate('--precision', String(opts.precision)) : RUN_DEFAULTS.precision;
+  if (!(precision > 0 && precision <= 0.5)) throw new UsageError(`--precision must be a half-width in (0, 0.5], got "${String(opts.precision)}"`);
+  const target = opts.target !== undefined ? rate('--target', String(opts.target)) : RUN_DEFAULTS.target;
+  if (!(target > 0)) throw new UsageError(`--target must be a rate in (0,1], got "${String(opts.target)}"`);
+  return {
+    precision,
+    target: {
+      'benign-admitted': thresholds.maxFpr !== undefined && thresholds.maxFpr > 0 ? thresholds.maxFpr : target,
+      'forgery-rejected': thresholds.maxBypass !== undefined && thresholds.maxBypass > 0 ? thresholds.maxBypass : target,
+    },
+  };
+}
+
+function nonNegative(flag: string, value: string): number {
+  const n = value.trim() === '' ? Number.NaN : Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`${flag} must be a number >= 0, got "${value}"`);
+  return n;
 }
 
 function rate(flag: string, value: string): number {
@@ -110,6 +132,13 @@ export function registerFuzzCommand(program: Command, exit: (code: number) => vo
     .addOption(new Option('--attack-feedback <f>', 'what the attacker sees: auto (F when the guard gives one), score, or decision').choices(['auto', 'score', 'decision']).default('auto'))
     .addOption(concurrencyOption())
     .addOption(recheckOption())
+    .option('--precision <w>', `sequential stopping: a failing cell stops once the Wilson 95% half-width of its rate is at most w, in (0, 0.5] (default ${RUN_DEFAULTS.precision}); --runs is the cap`)
+    .option('--target <rate>', `sequential stopping: a holding cell stops once the Wilson 95% upper bound of its rate is below this rate in (0,1] (default ${RUN_DEFAULTS.target}; --max-fpr / --max-bypass set it for their cells)`)
+    .option('--exhaustive', 'no sequential stopping: every cell runs --runs cases')
+    .option('--max-queries <n>', 'guard queries for the whole campaign, shared out before it starts so every cell still ends with an interval (real sets measured on a prefix, no leave-one-source-out check)')
+    .option('--shrink-budget <n>', 'guard queries one shrink may spend; past it the smallest failing case found so far is reported')
+    .option('--cost-per-query <amount>', 'price of one guard query (any unit): the summary and report add a cost line')
+    .option('--no-cache', 'ask the guard every time, even for a request already answered in this run (same entry, path and store state); use it for a stateful guard')
     .option('--cell-time <seconds>', `wall-clock bound per cell (domain × family); a cell that reaches it stops and reports "interrupted" with what ran (default ${RUN_DEFAULTS.cellTimeS})`)
     .addOption(quietOption())
     .action(async (opts: Record<string, string | boolean | undefined>, cmd: Command) => {
@@ -135,6 +164,11 @@ export function registerFuzzCommand(program: Command, exit: (code: number) => vo
       const recheck = cfg.recheck ?? RUN_DEFAULTS.recheck;
       const cellTimeLimitMs = (cfg.cellTime ?? RUN_DEFAULTS.cellTimeS) * 1000;
       const thresholds = cfg.thresholds ?? {};
+      const stop = opts.exhaustive === true || (opts.precision === undefined && opts.target === undefined) ? undefined : stopRule(opts, thresholds);
+      const maxQueries = opts.maxQueries !== undefined ? positiveInt('--max-queries', opts.maxQueries as string, 1, Number.MAX_SAFE_INTEGER) : undefined;
+      const shrinkBudget = opts.shrinkBudget !== undefined ? positiveInt('--shrink-budget', opts.shrinkBudget as string, 1, Number.MAX_SAFE_INTEGER) : undefined;
+      const costPerQuery = opts.costPerQuery !== undefined ? nonNegative('--cost-per-query', opts.costPerQuery as string) : undefined;
+      const cacheOn = opts.cache !== false;
       const shard = typeof opts.shard === 'string' ? shardOf(opts.shard) : undefined;
       if (shard && timeS !== undefined) throw new UsageError('--shard needs --runs, not --time: a wall-clock budget gives each machine different cases, and the shards could not be merged exactly');
       const { parseGuardOptionFlags } = await import('../../guards/guard-options.js');
@@ -162,7 +196,7 @@ export function registerFuzzCommand(program: Command, exit: (code: number) => vo
           );
           // Worker threads rebuild the guard from its spec (src/cli/fuzz-worker.ts); the calling thread is one lane.
           const { fuzzWorkerPool, localCellRunner } = workers > 1 ? await import('../fuzz-worker.js') : { fuzzWorkerPool: undefined, localCellRunner: undefined };
-          const workerPool: FuzzWorkerPool<FuzzWorkerGuard> | undefined = fuzzWorkerPool && localCellRunner ? { ...fuzzWorkerPool(), guard: { spec: guardSpec, ...(Object.keys(guardOptions).length > 0 ? { guardOptions } : {}), timeoutMs, concurrency, recheck, cellTimeLimitMs }, local: localCellRunner(guard, store) } : undefined;
+          const workerPool: FuzzWorkerPool<FuzzWorkerGuard> | undefined = fuzzWorkerPool && localCellRunner ? { ...fuzzWorkerPool(), guard: { spec: guardSpec, ...(Object.keys(guardOptions).length > 0 ? { guardOptions } : {}), timeoutMs, concurrency, recheck, cellTimeLimitMs, ...(stop ? { stop } : {}), ...(shrinkBudget !== undefined ? { shrinkBudget } : {}), cache: cacheOn }, local: localCellRunner(guard, store) } : undefined;
           const result = await runFuzz(
             {
               guardSpec,
@@ -187,6 +221,11 @@ export function registerFuzzCommand(program: Command, exit: (code: number) => vo
               recheck,
               cellTimeLimitMs,
               thresholds,
+              cache: cacheOn,
+              ...(stop ? { stop } : {}),
+              ...(maxQueries !== undefined ? { maxQueries } : {}),
+              ...(shrinkBudget !== undefined ? { shrinkBudget } : {}),
+              ...(costPerQuery !== undefined ? { costPerQuery } : {}),
               signal: session.activeRun.signal,
               attack,
               guardOptions,

@@ -152,6 +152,7 @@ function validateGuard(value: unknown, file: string, what: string): Guard {
   if (g.mode !== undefined && g.mode !== 'sync' && g.mode !== 'async') fail(`has mode ${JSON.stringify(g.mode)}, expected "sync" or "async"`);
   if (g.close !== undefined && typeof g.close !== 'function') fail(`has a close that is not a function`);
   if (g.init !== undefined && typeof g.init !== 'function') fail(`has an init that is not a function`);
+  if (g.cacheVerdicts !== undefined && typeof g.cacheVerdicts !== 'boolean') fail(`has cacheVerdicts ${JSON.stringify(g.cacheVerdicts)}, expected true or false (false: a stateful guard, asked every time)`);
   return value as Guard;
 }
 
@@ -169,6 +170,8 @@ function wrapGuard(inner: Guard, file: string, timeoutMs: number): Guard {
     id,
     mode: 'async',
     config,
+    // A stateful module guard opts out of the run's verdict cache (src/fuzz/query-meter.ts).
+    ...(inner.cacheVerdicts === false ? { cacheVerdicts: false } : {}),
     check: (entry: MemoryEntry, ctx: GuardContext) => checkRemembered(entry, ctx),
   };
 
