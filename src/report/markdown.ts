@@ -3,7 +3,7 @@
  * row per family, FPR on generated and real benign traces side by side, and every minimal
  * counterexample with its replay command.
  */
-import { queryMarkdown } from './queries.js';
+import { queryMarkdownRows } from './queries.js';
 import { realismGap, type BenignTally } from '../metrics/realism-gap.js';
 import { formatCounterexample, printableLine } from './format-verdict.js';
 import type { ReportData } from './model.js';
@@ -57,6 +57,7 @@ export function renderMarkdown(r: ReportData): string {
   out.push(`| families | ${c.families.join(', ')} |`);
   out.push(`| versions | ${Object.entries(c.versions).map(([k, v]) => `${k} ${v}`).join(', ')} |`);
   out.push(`| throughput | ${r.timing.casesPerSecond.toFixed(0)} cases/s over ${(r.timing.elapsedMs / 1000).toFixed(1)} s |`);
+  if (r.timing.queries) out.push(...queryMarkdownRows(r.timing.queries));
   out.push(`| generated | ${r.generatedAt} |`);
   out.push('');
   if (r.gate) {
@@ -73,7 +74,6 @@ export function renderMarkdown(r: ReportData): string {
   out.push('Guard errors are counted apart and never as rejections.');
   out.push('');
   out.push(...renderFindings(r));
-  if (r.timing.queries) out.push(...queryMarkdown(r.timing.queries));
   for (const domain of c.domains) {
     const cells = r.cells.filter((x) => x.domain === domain);
     if (cells.length === 0) continue;

@@ -88,6 +88,24 @@ export interface ShardBlob {
   realSets: RealSetFpr[];
   loso?: LosoCheckRow[];
   warnings: string[];
+  /** Queries this shard spent outside property mode (absent in blobs made before issue 20). */
+  spend?: RunSpend;
+}
+
+/** Sums the shards' spending outside property mode (the cells carry their own). */
+function sumSpend(spends: ReadonlyArray<RunSpend | undefined>): RunSpend | undefined {
+  const given = spends.filter((x): x is RunSpend => x !== undefined);
+  const first = given[0];
+  if (!first) return undefined;
+  const out: RunSpend = { attack: { queries: 0, cacheHits: 0 }, real: { queries: 0, cacheHits: 0 }, loso: { queries: 0, cacheHits: 0 }, ms: { attack: 0, real: 0, loso: 0 }, cache: first.cache, ...(first.maxQueries !== undefined ? { maxQueries: first.maxQueries } : {}), ...(first.costPerQuery !== undefined ? { costPerQuery: first.costPerQuery } : {}) };
+  for (const x of given) {
+    for (const p of ['attack', 'real', 'loso'] as const) {
+      out[p].queries += x[p].queries;
+      out[p].cacheHits += x[p].cacheHits;
+      out.ms[p] += x.ms[p];
+    }
+  }
+  return out;
 }
 
 /** `farma-fuzz-shard-2-of-3.json`. */
@@ -105,7 +123,7 @@ export function isShardBlobName(name: string): boolean {
 /** The blob of a shard (plain JSON data; flips become indexes). */
 export function shardBlob(shard: ShardSpec, settings: FinishSettings & { runsPerCell: number; seed: number }, parts: ShardParts): ShardBlob {
   const { outDir: _o, corpusDir: _c, ...kept } = settings;
-  const blob: ShardBlob = { format: 'farma-fuzz-shard', version: 1, shard, settings: kept, outcome: parts.outcome, realSets: parts.realSets, ...(parts.loso ? { loso: parts.loso } : {}), warnings: parts.warnings };
+  const blob: ShardBlob = { format: 'farma-fuzz-shard', version: 1, shard, settings: kept, outcome: parts.outcome, realSets: parts.realSets, ...(parts.loso ? { loso: parts.loso } : {}), warnings: parts.warnings, ...(parts.spend ? { spend: parts.spend } : {}) };
   if (parts.attack) {
     const flips: Array<{ cell: number; cx: number; flip: ReportFlip }> = [];
     parts.outcome.cells.forEach((c, ci) =>
@@ -187,7 +205,7 @@ export function mergeShardBlobs(blobs: ReadonlyArray<{ file: string; blob: Shard
   return {
     ok: true,
     settings: { ...s, generatedAt: ordered[0]!.settings.generatedAt },
-    parts: { outcome, ...(attack ? { attack } : {}), realSets: ordered.flatMap((b) => b.realSets), ...(ordered.some((b) => b.loso) ? { loso: ordered.flatMap((b) => b.loso ?? []) } : {}), warnings: [...new Set(ordered.flatMap((b) => b.warnings))] },
+    parts: { outcome, ...(attack ? { attack } : {}), realSets: ordered.flatMap((b) => b.realSets), ...(ordered.some((b) => b.loso) ? { loso: ordered.flatMap((b) => b.loso ?? []) } : {}), warnings: [...new Set(ordered.flatMap((b) => b.warnings))], ...(sumSpend(ordered.map((b) => b.spend)) ? { spend: sumSpend(ordered.map((b) => b.spend)) as RunSpend } : {}) },
     shards: total,
   };
 }

@@ -41,16 +41,16 @@ export function queryLines(q: QueryReport): string[] {
   return lines;
 }
 
-/** report.md: the phase lines, then queries per cell. */
-export function queryMarkdown(q: QueryReport): string[] {
-  const out = ['## Guard queries', '', ...queryLines(q).map((l) => `    ${l}`), ''];
-  if (q.perCell.length > 0) {
-    out.push('| cell | cases | shrinking | re-checks | cache hits |');
-    out.push('| --- | ---: | ---: | ---: | ---: |');
-    for (const c of q.perCell) out.push(`| ${c.domain}/${c.family} | ${c.cases.queries} | ${c.shrink.queries} | ${c.recheck.queries} | ${c.cases.cacheHits + c.shrink.cacheHits + c.recheck.cacheHits} |`);
-    out.push('');
-  }
-  return out;
+/**
+ * report.md: rows of the settings table (`guard queries`, `queries by phase`, `query cost`),
+ * beside the throughput row, since like it they vary with the cache and calls in flight.
+ * Queries per cell are in report.json (`timing.queries.perCell`) and on the console.
+ */
+export function queryMarkdownRows(q: QueryReport): string[] {
+  const [head = '', ...phases] = queryLines(q);
+  const rows = [`| guard queries | ${head.replace(/^guard queries: /, '')} |`, `| queries by phase | ${phases.filter((l) => !l.trimStart().startsWith('cost:')).map((l) => l.trim().replace(/\s+/g, ' ')).join('; ')} |`];
+  if (q.cost !== undefined && q.costPerQuery !== undefined) rows.push(`| query cost | ${q.total.queries} queries × ${q.costPerQuery} = ${q.cost} |`);
+  return rows;
 }
 
 /** JUnit `<property>` pairs: `queries.total`, `queries.<phase>`, `queries.cacheHits`, `queries.cost`. */

@@ -37,9 +37,10 @@ function json(file: string): unknown {
   return r;
 }
 const text = (file: string, drop: RegExp): string => readFileSync(file, 'utf8').replace(drop, '');
-const MD_TIMING = /^\| (throughput|generated) \|.*$/gm;
+// Query counts and phase times are timing too (the cache of each shard serves only that shard).
+const MD_TIMING = /^\| (throughput|generated|guard queries|queries by phase|query cost) \|.*$/gm;
 const HTML_TIMING = /<tr><td>(throughput|generated)<\/td>.*<\/tr>/g;
-const JUNIT_TIMING = / time="[\d.]+"/g;
+const JUNIT_TIMING = / time="[\d.]+"|<property name="queries\.[^"]*" value="[^"]*"\/>/g;
 const corpusLines = (file: string): unknown[] =>
   readFileSync(file, 'utf8')
     .split('\n')

@@ -16,6 +16,7 @@ import { createGuard } from '../../src/guards/registry.js';
 import { loadModuleGuard } from '../../src/guards/adapters/module-guard.js';
 import { MemoryStore } from '../../src/memory/index.js';
 import type { FamilyId } from '../../generators/families.js';
+import { FAST } from '../helpers/tier.js';
 
 const store = new MemoryStore(':memory:');
 afterAll(() => store.close());
@@ -67,7 +68,8 @@ function counted(inner: Guard): Guard & { calls: number } {
 const FIXTURES = path.resolve('test/fixtures/guards');
 
 describe('verdict cache: the report is the same with and without it', () => {
-  for (const id of ['sentinel', 'none', 'keyword', 'amemguard'] as const) {
+  // The fast tier leaves A-MemGuard and three fixtures to the full tier (each pair of runs takes seconds).
+  for (const id of FAST ? (['sentinel', 'none', 'keyword'] as const) : (['sentinel', 'none', 'keyword', 'amemguard'] as const)) {
     it(`built-in guard ${id}`, async () => {
       const on = await run(createGuard(id), true, id === 'amemguard' ? 12 : 25);
       const off = await run(createGuard(id), false, id === 'amemguard' ? 12 : 25);
@@ -81,7 +83,7 @@ describe('verdict cache: the report is the same with and without it', () => {
     });
   }
 
-  for (const file of ['default-guard.mjs', 'named-guard.cjs', 'factory-guard.ts', 'throwing-guard.mjs', 'flaky-guard.mjs']) {
+  for (const file of FAST ? ['default-guard.mjs', 'flaky-guard.mjs'] : ['default-guard.mjs', 'named-guard.cjs', 'factory-guard.ts', 'throwing-guard.mjs', 'flaky-guard.mjs']) {
     it(`fixture module guard ${file}`, async () => {
       const on = await run(await loadModuleGuard(path.join(FIXTURES, file)), true, 15);
       const off = await run(await loadModuleGuard(path.join(FIXTURES, file)), false, 15);
