@@ -401,7 +401,8 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
     /** True while a shrink may still ask the guard (its budget and the cell's are not spent). */
     const shrinkMayAsk = (): boolean =>
       !overBudget() &&
-      (o.maxQueries === undefined || queries.shrink.queries + queries.recheck.queries < o.maxQueries / 2) &&
+      // The minimal case's re-checks are still to come: they are kept inside the half too.
+      (o.maxQueries === undefined || queries.shrink.queries + queries.recheck.queries + rechecks < o.maxQueries / 2) &&
       (o.shrinkBudget === undefined || queries.shrink.queries - shrinkBase < o.shrinkBudget);
     let runIndex = 0;
     let trigger: { signature: string; template: string; cls: string; reproduced: number } | undefined;
@@ -421,6 +422,8 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
         else if (overBudget()) halted = 'budget';
       }
       if (j === 'holds' || !hunting) return true;
+      // Under a budget a new finding is hunted only while its re-checks (before and after the shrink) fit in the half kept for findings.
+      if (!shrinking && o.maxQueries !== undefined && queries.shrink.queries + queries.recheck.queries + 2 * rechecks > o.maxQueries / 2) return true;
       const signature = failureSignature(c, verdict, j);
       const cls = failureClass(c, verdict);
       if (!shrinking) {

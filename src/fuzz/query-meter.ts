@@ -43,17 +43,6 @@ export function emptyPhaseTallies(): PhaseTallies {
   return Object.fromEntries(QUERY_PHASES.map((p) => [p, emptyTally()])) as PhaseTallies;
 }
 
-/** Adds `b` into `a` (per phase). */
-export function addPhaseTallies(a: PhaseTallies, b: Partial<PhaseTallies>): PhaseTallies {
-  for (const p of QUERY_PHASES) {
-    const t = b[p];
-    if (!t) continue;
-    a[p].queries += t.queries;
-    a[p].cacheHits += t.cacheHits;
-  }
-  return a;
-}
-
 /** Sum over phases. */
 export function totalOf(t: Partial<PhaseTallies>): QueryTally {
   const out = emptyTally();
@@ -65,7 +54,7 @@ export function totalOf(t: Partial<PhaseTallies>): QueryTally {
 }
 
 /** Default bound on cached verdicts per run (oldest dropped first). */
-export const DEFAULT_CACHE_ENTRIES = 100_000;
+const DEFAULT_CACHE_ENTRIES = 100_000;
 
 /** What the guard is given, as one string: every field it can read. */
 export function entryKey(e: MemoryEntry): string {

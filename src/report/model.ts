@@ -209,7 +209,7 @@ export interface BuildReportInput {
 }
 
 /** The query accounting of a run: the cells' own tallies plus the phases outside property mode. */
-export function queryReport(outcome: CampaignOutcome, spend?: RunSpend): QueryReport {
+function queryReport(outcome: CampaignOutcome, spend?: RunSpend): QueryReport {
   const byPhase = emptyPhaseTallies();
   const phaseMs = Object.fromEntries(QUERY_PHASES.map((p) => [p, 0])) as Record<QueryPhase, number>;
   const perCell: QueryReport['perCell'] = [];

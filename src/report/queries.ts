@@ -17,7 +17,7 @@ const PHASE_LABEL: Record<(typeof QUERY_PHASES)[number], string> = {
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 /** Share of requests the cache answered, in [0,1] (0 when nothing was asked). */
-export function cacheHitRate(q: QueryReport): number {
+function cacheHitRate(q: QueryReport): number {
   const asked = q.total.queries + q.total.cacheHits;
   return asked > 0 ? q.total.cacheHits / asked : 0;
 }
