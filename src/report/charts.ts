@@ -80,11 +80,16 @@ function scoreDistributionRows(r: ReportData): Array<{ panel: string; kind: 'ben
   return rows;
 }
 
-/** Bypass rate per paraphrase operator over all forged cells, with Wilson 95% intervals; empty when only `(none)` occurs. */
+/**
+ * Bypass rate per paraphrase operator over all forged cells, with Wilson 95% intervals; empty
+ * when only `(none)` occurs. In attack mode the `adaptive` cells are left out: they record the
+ * operators of flipped bases only, so every operator there would show 100% by construction
+ * (attack mode's per-operator success, flips per query, is in the attack section).
+ */
 export function operatorBypassRows(r: ReportData): Array<{ operator: string } & Interval> {
   const tally = new Map<string, { runs: number; violations: number }>();
   for (const c of r.cells) {
-    if (isBenign(c.property)) continue;
+    if (isBenign(c.property) || (r.attack && c.family === 'adaptive')) continue;
     for (const [op, t] of Object.entries(c.breakdown.operator)) {
       const acc = tally.get(op) ?? { runs: 0, violations: 0 };
       acc.runs += t.runs;
@@ -115,17 +120,62 @@ export function signalRows(r: ReportData): Array<{ signal: string; kind: 'benign
   );
 }
 
+/** A chart left out because its data would draw nothing worth reading, and why. */
+export interface DroppedChart {
+  id: ChartId;
+  title: string;
+  /** One sentence that says what the chart would have shown (e.g. every bar at 100%). */
+  reason: string;
+}
+
+/** Distinct values of `xs`, rounded to 1e-9 so float noise does not count as a difference. */
+function distinct(xs: readonly number[]): number[] {
+  return [...new Set(xs.map((x) => Math.round(x * 1e9) / 1e9))];
+}
+
+const pct0 = (x: number): string => `${(x * 100).toFixed(x === 0 || x === 1 ? 0 : 1)}%`;
+
 /**
  * The Vega-Lite specs of every chart the report's data supports, in {@link CHART_IDS} order.
  * Charts without data are left out: no F scores (guards that report none) means no score
  * distribution, sweep or ROC; the ROC needs both benign and forged scores; the operator
  * chart needs an operator other than `(none)`; the signal chart needs a signal that fired.
+ * Charts whose data carries no information are left out too (see {@link chartPlan}).
  */
 export function chartSpecs(r: ReportData): ChartSpec[] {
+  return chartPlan(r).specs;
+}
+
+/** The charts left out because their data carries no information, each with the reason (see {@link chartPlan}). */
+export function droppedCharts(r: ReportData): DroppedChart[] {
+  return chartPlan(r).dropped;
+}
+
+/**
+ * The charts to draw, and those left out because they would carry no information: every
+ * entry at one F score (a flat sweep, a diagonal ROC, one bar per panel), every operator at
+ * the same bypass rate (a wall of equal bars), every signal at the same rate. A dropped
+ * chart's `reason` says in one sentence what it would have shown, so nothing is hidden.
+ */
+export function chartPlan(r: ReportData): { specs: ChartSpec[]; dropped: DroppedChart[] } {
+  const dropped: DroppedChart[] = [];
+  const allScores = scoreSamples(r);
+  const scoreValues = distinct([...allScores.benign, ...allScores.forged]);
+  const oneScore = scoreValues.length === 1 ? `every scored entry has F = ${(scoreValues[0] as number).toFixed(2)}` : undefined;
+  const keep = (id: ChartId, title: string, flat: string | undefined): boolean => {
+    if (flat === undefined) return true;
+    dropped.push({ id, title, reason: flat });
+    return false;
+  };
+  const out = chartSpecsOf(r, keep, oneScore);
+  return { specs: out, dropped };
+}
+
+function chartSpecsOf(r: ReportData, keep: (id: ChartId, title: string, flat: string | undefined) => boolean, oneScore: string | undefined): ChartSpec[] {
   const out: ChartSpec[] = [];
   const base = { background: 'white', config: { font: 'sans-serif', view: { stroke: '#ddd' }, legend: { labelLimit: 320 } } } as const;
   const dist = scoreDistributionRows(r);
-  if (dist.length > 0) {
+  if (dist.length > 0 && keep('score-distribution', 'F-score distribution, benign vs forged', oneScore)) {
     out.push({
       id: 'score-distribution',
       title: 'F-score distribution, benign vs forged',
@@ -148,7 +198,7 @@ export function chartSpecs(r: ReportData): ChartSpec[] {
     });
   }
   const scores: LabelledScores = scoreSamples(r);
-  if (scores.benign.length > 0 || scores.forged.length > 0) {
+  if ((scores.benign.length > 0 || scores.forged.length > 0) && keep('threshold-sweep', 'Threshold sweep of tau_guard', oneScore)) {
     const sweep = thresholdSweep(scores, tauGrid(0, 1, 100));
     const rows = sweep.flatMap((s) => [
       ...(scores.forged.length > 0 ? [{ tau: s.tau, metric: 'TPR (forged rejected)', rate: s.tpr }] : []),
@@ -172,7 +222,7 @@ export function chartSpecs(r: ReportData): ChartSpec[] {
       } as TopLevelSpec,
     });
   }
-  if (scores.benign.length > 0 && scores.forged.length > 0) {
+  if (scores.benign.length > 0 && scores.forged.length > 0 && keep('roc', 'ROC curve', oneScore)) {
     const auc = rocAuc(scores);
     const points = rocCurve(scores);
     out.push({
@@ -199,7 +249,12 @@ export function chartSpecs(r: ReportData): ChartSpec[] {
     });
   }
   const ops = operatorBypassRows(r);
-  if (ops.length > 0) {
+  const paraphrased = ops.filter((o) => o.operator !== NONE_OPERATOR);
+  const opRates = distinct(paraphrased.map((o) => o.rate));
+  const none = ops.find((o) => o.operator === NONE_OPERATOR);
+  const flatOps = paraphrased.length > 1 && opRates.length === 1 ? `every one of the ${paraphrased.length} operators has a bypass rate of ${pct0(opRates[0] as number)}${none ? ` (entries without paraphrase: ${pct0(none.rate)})` : ''}` : undefined;
+  if (ops.length === 0 && r.attack) keep('operator-bypass', 'Bypass rate per paraphrase operator', 'no paraphrased entry was sampled outside attack mode; per-operator success under attack (flips per query) is in the Adaptive attack section');
+  if (ops.length > 0 && keep('operator-bypass', 'Bypass rate per paraphrase operator', flatOps)) {
     out.push({
       id: 'operator-bypass',
       title: 'Bypass rate per paraphrase operator',
@@ -217,7 +272,8 @@ export function chartSpecs(r: ReportData): ChartSpec[] {
     });
   }
   const sig = signalRows(r);
-  if (sig.some((s) => s.fires > 0)) {
+  const sigRates = distinct(sig.map((x) => x.rate));
+  if (sig.some((x) => x.fires > 0) && keep('signal-contribution', 'How often each signal fired', sigRates.length === 1 ? `every signal fired on ${pct0(sigRates[0] as number)} of the entries, benign and forged alike` : undefined)) {
     out.push({
       id: 'signal-contribution',
       title: 'How often each signal fired',

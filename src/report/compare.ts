@@ -164,7 +164,7 @@ function rateRows(a: ReportData, b: ReportData, alpha: number): RateRow[] {
 }
 
 /** Rows grouped by `domain/family`, in first-seen order (one caveat per cell: it depends on the cell only). */
-function groupByCell<T extends { domain: string; family: string }>(rows: readonly T[]): Map<string, T[]> {
+export function groupByCell<T extends { domain: string; family: string }>(rows: readonly T[]): Map<string, T[]> {
   const m = new Map<string, T[]>();
   for (const r of rows) {
     const k = `${r.domain}/${r.family}`;
@@ -283,12 +283,12 @@ function table(head: string[], rows: string[][]): string[] {
 }
 
 /** The rate rows as table cells: name, metric, A and B (rate, k/n), change, p, Holm p, verdict. The Wilson intervals are in the JSON. */
-function rateTableRows(c: Comparison): string[][] {
+export function rateTableRows(c: Comparison): string[][] {
   const side = (i: Interval | undefined): string => (i ? `${(i.rate * 100).toFixed(1)}% (${i.k}/${i.n})` : '-');
   return c.rates.map((r) => [r.name, r.metric, side(r.a), side(r.b), r.delta !== undefined ? signed(r.delta) : '', pValue(r.p), pValue(r.pAdjusted), r.change]);
 }
 
-const RATE_TABLE_HEAD = ['cell', 'rate', 'A (k/n)', 'B (k/n)', 'change', 'p Fisher', 'p Holm', 'verdict'];
+export const RATE_TABLE_HEAD = ['cell', 'rate', 'A (k/n)', 'B (k/n)', 'change', 'p Fisher', 'p Holm', 'verdict'];
 
 /** The comparison as plain text (markdown tables): what `farma-fuzz compare` prints. */
 export function renderComparisonText(c: Comparison): string {

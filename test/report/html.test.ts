@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { chartSpecs, operatorBypassRows, scoreSamples, signalRows } from '../../src/report/charts.js';
+import { chartPlan, chartSpecs, operatorBypassRows, scoreSamples, signalRows } from '../../src/report/charts.js';
 import { gate } from '../../src/report/gate.js';
-import { escapeHtml, renderHtml } from '../../src/report/html.js';
+import { counterexampleCause, escapeHtml, renderHtml } from '../../src/report/html.js';
 import type { ReportData } from '../../src/report/model.js';
 import { cell, handReport, toyReport } from './fixture.js';
 
@@ -34,19 +34,72 @@ describe('renderHtml', () => {
     expect(html).toMatch(/ROC curve, AUC \d\.\d{3}/);
   });
 
-  it('lists every cell and every counterexample with its replay command', () => {
+  it('lists every cell and every counterexample, collapsed, with its replay command once', () => {
     for (const x of r.counterexamples) {
-      expect(html).toContain(`id="cx-${x.id}"`);
-      expect(html).toContain(escapeHtml(x.replay));
+      expect(html).toContain(`<details class="cx" id="cx-${x.id}">`);
+      expect(html.split(escapeHtml(x.replay)).length - 1, x.id).toBe(1);
     }
-    expect((html.match(/<td class="(ok|bad)">(yes|no)<\/td>/g) ?? []).length).toBe(r.cells.length);
+    expect(html).not.toMatch(/<details[^>]* open/);
+    expect((html.match(/<td class="(ok|bad)" data-label="held">(yes|no)<\/td>/g) ?? []).length).toBe(r.cells.length);
     expect(html).toContain('Gate ');
+  });
+
+  it('starts with the summary, then a table of contents whose every link has its target', () => {
+    const body = html.slice(html.indexOf('<body>'));
+    expect(body.indexOf('id="summary"')).toBeLessThan(body.indexOf('<nav class="toc"'));
+    expect(body.indexOf('<nav class="toc"')).toBeLessThan(body.indexOf('id="findings"'));
+    const toc = /<nav class="toc"[\s\S]*?<\/nav>/.exec(html)?.[0] ?? '';
+    const links = [...toc.matchAll(/href="#([^"]+)"/g)].map((m) => m[1]);
+    expect(links).toEqual(expect.arrayContaining(['findings', 'charts', 'cells', 'fpr', 'gate', 'counterexamples', 'settings']));
+    for (const id of links) expect(html, id).toContain(`id="${id}"`);
+    for (const m of html.matchAll(/href="#([^"]+)"/g)) expect(html, m[1]).toContain(`id="${m[1]}"`);
+  });
+
+  it('groups counterexamples by cause, every one in exactly one group', () => {
+    const groups = [...html.matchAll(/<details class="group"><summary>([^<]+) <span class="muted">\((\d+);/g)];
+    expect(groups.length).toBeGreaterThan(1);
+    expect(groups.reduce((a, g) => a + Number(g[2]), 0)).toBe(r.counterexamples.length);
+    expect(new Set(groups.map((g) => g[1])).size).toBe(groups.length);
+  });
+
+  it('leaves out, and names, charts whose data carries no information', () => {
+    const f = cell('ehr', 'seed', 4, 4);
+    f.breakdown.operator = { '(none)': { runs: 10, violations: 6, errors: 0 }, synonym: { runs: 2, violations: 2, errors: 0 }, typo: { runs: 3, violations: 3, errors: 0 } };
+    f.scoreHistogram = { '0.00': 4 };
+    f.signalFires = { s1: 2, s2: 2 };
+    const plan = chartPlan(handReport([f]));
+    expect(plan.specs.map((x) => x.id)).toEqual([]);
+    expect(plan.dropped.map((x) => [x.id, x.reason])).toEqual([
+      ['score-distribution', 'every scored entry has F = 0.00'],
+      ['threshold-sweep', 'every scored entry has F = 0.00'],
+      ['operator-bypass', 'every one of the 2 operators has a bypass rate of 100% (entries without paraphrase: 60.0%)'],
+      ['signal-contribution', 'every signal fired on 50.0% of the entries, benign and forged alike'],
+    ]);
+    f.breakdown.operator.typo = { runs: 3, violations: 1, errors: 0 };
+    f.scoreHistogram = { '0.00': 2, '0.40': 2 };
+    f.signalFires = { s1: 3, s2: 2 };
+    expect(chartPlan(handReport([f])).specs.map((x) => x.id)).toEqual(['score-distribution', 'threshold-sweep', 'operator-bypass', 'signal-contribution']);
   });
 
   it('leaves out charts without data', async () => {
     const plain = await renderHtml(handReport([cell('ehr', 'benign', 0, 20), cell('ehr', 'seed', 3, 20)]));
     expect(plain).not.toContain('<figure');
     expect(plain).toContain('No chart');
+  });
+});
+
+describe('counterexampleCause', () => {
+  const base = { id: 'x', domain: 'ehr', family: 'adaptive', property: 'forgery-rejected', judgement: 'violated', kind: 'bypass', seed: 1, path: '0', numShrinks: 0, replay: 'r' };
+  const withOps = (ops: string[], signature: string, decision: 'admit' | 'reject', layer?: string) =>
+    ({ ...base, signature, case: { entry: {}, truth: { operators: ops } }, verdict: { decision, trace: [], reasons: [], ...(layer ? { layer } : {}) } }) as never;
+
+  it('names the operator group of a rewrite, else the rejecting layer or the signals that fired', () => {
+    const groups = { homoglyph: 'encoding', 'translate-de': 'language' };
+    expect(counterexampleCause(withOps(['homoglyph'], 'violated|adaptive|t|homoglyph|-', 'admit'), groups)).toBe('bypass · encoding operators');
+    expect(counterexampleCause(withOps(['homoglyph', 'translate-de'], 'violated|adaptive|t|homoglyph,translate-de|-', 'admit'), groups)).toBe('bypass · encoding + language operators together');
+    expect(counterexampleCause(withOps([], 'violated|seed|t|-|s3+s5', 'admit'), groups)).toBe('bypass · admitted, signals s3+s5 fired');
+    expect(counterexampleCause(withOps([], 'violated|seed|t|-|-', 'admit'), groups)).toBe('bypass · admitted, no signal fired');
+    expect(counterexampleCause({ ...(withOps([], 'violated|benign|t|-|-', 'reject', 'L1-keyword') as object), kind: 'false-positive' } as never, groups)).toBe('false-positive · rejected at L1-keyword, no signal fired');
   });
 });
 

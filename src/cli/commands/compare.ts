@@ -9,40 +9,10 @@
  * at least one rate; 2 the configurations differ (without --allow-config-diff) or a bad flag;
  * 3 a report is missing, unreadable or not a farma-fuzz report.json.
  */
-import { readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
 import type { Command } from 'commander';
-import { InputError, UsageError } from '../../domain/errors.js';
-import type { ReportData } from '../../report/model.js';
+import { UsageError } from '../../domain/errors.js';
 import { EXIT } from '../exit-codes.js';
-
-/** Reads and checks a report: a report.json, or a report folder holding one. @throws InputError naming the path. */
-async function readReport(given: string, role: string): Promise<{ report: ReportData; file: string }> {
-  let file = path.resolve(given);
-  let st;
-  try {
-    st = statSync(file);
-  } catch {
-    throw new InputError(`${role}: no such file or folder (give the report.json of a fuzz run, or its report folder)`, { file: given });
-  }
-  if (st.isDirectory()) {
-    file = path.join(file, 'report.json');
-    try {
-      statSync(file);
-    } catch {
-      throw new InputError(`${role}: this folder holds no report.json (give the report folder of a fuzz or merge-reports run)`, { file: given });
-    }
-  }
-  const shown = path.relative(process.cwd(), file) || file;
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (cause) {
-    throw new InputError(`cannot read ${role}: ${cause instanceof Error ? cause.message : String(cause)}`, { file: shown }, { cause });
-  }
-  const { parseReportJson } = await import('../../report/report-file.js');
-  return { report: parseReportJson(text, shown), file: shown };
-}
+import { readReport } from '../report-input.js';
 
 function parseAlpha(value: string): number {
   const n = value.trim() === '' ? Number.NaN : Number(value);
@@ -51,7 +21,7 @@ function parseAlpha(value: string): number {
 }
 
 /** The refusal when configurations differ, naming each difference and the flag. */
-function configRefusal(differences: ReadonlyArray<{ key: string; a: string; b: string }>, flag = '--allow-config-diff'): string {
+export function configRefusal(differences: ReadonlyArray<{ key: string; a: string; b: string }>, flag = '--allow-config-diff'): string {
   const lines = differences.map((d) => `  ${d.key}: ${d.a} in A, ${d.b} in B`);
   return `the two reports come from different configurations, so a change of rate may come from the configuration rather than the guard:\n${lines.join('\n')}\nPass ${flag} to compare them anyway (a guard author comparing two versions of a guard usually means to); the differences are then printed above the table.`;
 }
