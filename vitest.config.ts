@@ -24,6 +24,9 @@ const report = process.env.FARMA_TEST_REPORT ?? '.tmp/vitest-report.json';
 export const FULL_TIER_ONLY: readonly string[] = [
   // Compiles src/ into a temporary folder (tsc) and checks package.json against what it loads; `npm run dist-imports` does the same by hand.
   'test/package/dist-imports.test.ts',
+  // Three small fuzz campaigns (about 10 s); the fast tier covers the baseline section's
+  // rendering in test/report/html.test.ts and compare's refusal in test/cli/compare.test.ts.
+  'test/cli/fuzz-baseline.test.ts',
 ];
 
 const argv = process.argv.slice(2);

@@ -13,6 +13,8 @@ import { summaryText } from '../report/fuzz-summary.js';
 import { exitVerdict, type ExitVerdict } from './exit-verdict.js';
 import type { StopSignal } from './exit-codes.js';
 import type { FuzzResult } from '../campaign/fuzz.js';
+import type { ReportData } from '../report/model.js';
+import type { BaselineSection } from '../report/compare-html.js';
 
 export interface RunOutputOptions {
   /** `--html [file]`: true or undefined for `report.html` in the report folder, a path, or false for none. */
@@ -27,6 +29,24 @@ export interface RunOutputOptions {
   signal?: StopSignal;
   /** Lines printed after the report paths (e.g. where a shard's blob went). */
   notes?: string[];
+  /** `fuzz --baseline`: the earlier report to compare this run with (this run is B). */
+  baseline?: { report: ReportData; file: string; allowConfigDiff: boolean };
+}
+
+/** The comparison with the baseline for report.html, and the console line that sums it up. */
+async function baselineOutputs(report: ReportData, b: NonNullable<RunOutputOptions['baseline']>): Promise<{ section: BaselineSection; line: string }> {
+  const { compareReports, configDifferences, describeDifferences } = await import('../report/compare.js');
+  const differences = configDifferences(b.report, report);
+  if (differences.length > 0 && !b.allowConfigDiff) {
+    return { section: { file: b.file, refused: differences }, line: `baseline ${b.file}: not compared, the configurations differ (${describeDifferences(differences, 'the baseline', 'this run')}); add --allow-config-diff to compare anyway` };
+  }
+  const c = compareReports(b.report, report, { fileA: b.file, fileB: 'this run' });
+  const v = c.verdict;
+  const cx = c.counterexamples;
+  return {
+    section: { file: b.file, comparison: c },
+    line: `baseline ${b.file}: ${v.regressed ? `significantly worse in ${v.worse}` : 'not significantly worse in any'} of ${c.rates.length} rates, better in ${v.better} (Fisher's exact test, Holm-adjusted p < ${c.alpha}); counterexamples ${cx.new.length} new, ${cx.gone.length} gone, ${cx.open.length} still open${differences.length > 0 ? `; configurations differ: ${describeDifferences(differences, 'the baseline', 'this run')}` : ''}`,
+  };
 }
 
 /**
@@ -39,10 +59,11 @@ export async function writeRunOutputs(result: FuzzResult, o: RunOutputOptions): 
   const outDir = result.reportDir;
   const gateResult = gate(report, o.thresholds);
   const extra: string[] = [];
+  const baseline = o.baseline ? await baselineOutputs(report, o.baseline) : undefined;
   if (o.html !== false) {
     const htmlFile = typeof o.html === 'string' ? path.resolve(o.html) : path.join(outDir, 'report.html');
     const [{ renderHtml }, { chartPackages }] = await Promise.all([import('../report/html.js'), import('../report/charts.js')]);
-    await writeFileAtomic(htmlFile, await renderHtml(report, { gateResult }));
+    await writeFileAtomic(htmlFile, await renderHtml(report, { gateResult, ...(baseline ? { baseline: baseline.section } : {}) }));
     const charts = await chartPackages();
     extra.push(`html: ${htmlFile}${charts.ok ? '' : ` (without charts: ${charts.hint})`}`);
   }
@@ -53,6 +74,7 @@ export async function writeRunOutputs(result: FuzzResult, o: RunOutputOptions): 
     await writeFileAtomic(junitFile, renderJunit(report, o.thresholds));
     extra.push(`junit: ${junitFile}`);
   }
+  if (baseline) extra.push(baseline.line);
   extra.push(...(o.notes ?? []));
   const verdict = exitVerdict(report, gateResult, { thresholds: o.thresholds, requireInvariants: o.requireInvariants, reportDir: path.relative(process.cwd(), outDir) || outDir, ...(o.interrupted ? { interrupted: true, ...(o.signal ? { signal: o.signal } : {}) } : {}) });
   const summaryFile = writeStepSummary(report, process.env, gateResult, verdict.lines);

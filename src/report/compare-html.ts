@@ -3,7 +3,7 @@
  * the same comparison as `farma-fuzz compare` (`compare.ts`), with this run as B. Takes the
  * escaper as a parameter so this file stays a leaf of `html.ts`.
  */
-import { groupByCell, RATE_TABLE_HEAD, rateTableRows, type Comparison, type ConfigDifference, type SignatureRow } from './compare.js';
+import { groupByCell, rateTableRows, type Comparison, type ConfigDifference, type SignatureRow } from './compare.js';
 import { htmlTable } from './html-table.js';
 import { plural } from '../domain/plural.js';
 
@@ -46,12 +46,13 @@ export function baselineHtml(b: BaselineSection, e: Escape): string {
   out.push(`<p><span class="verdict ${v.regressed ? 'bad' : 'ok'}">${e(v.regressed ? `Worse than the baseline in ${plural(v.worse, 'rate')}` : 'Not significantly worse than the baseline in any rate')}</span> better in ${v.better}, no significant change in ${v.unchanged} of ${c.rates.length}. Baseline (A): <code>${e(b.file)}</code>; this run is B.</p>`);
   if (c.configDifferences.length > 0) out.push(`<p class="muted">Configurations differ (allowed): ${c.configDifferences.map((d) => `${e(d.key)}: ${e(d.a)} → ${e(d.b)}`).join('; ')}.</p>`);
   out.push(`<p class="muted">Fisher's exact test on the two proportions, two-sided; a change counts at Holm-adjusted p &lt; ${c.alpha}. Lower is better for every rate.</p>`);
+  const head = ['cell', 'rate', 'baseline (k/n)', 'this run (k/n)', 'change', 'p Fisher', 'p Holm', 'verdict'];
   const rows = rateTableRows(c);
   const changed = rows.filter((_r, i) => c.rates[i]?.change === 'better' || c.rates[i]?.change === 'worse');
   const mark = (r: string[]): string[] => r.map((x, i) => (i === r.length - 1 ? (x === 'worse' ? `<b class="bad">${e(x)}</b>` : x === 'better' ? `<b class="ok">${e(x)}</b>` : e(x)) : e(x)));
-  if (changed.length > 0) out.push(htmlTable(RATE_TABLE_HEAD, changed.map(mark)));
+  if (changed.length > 0) out.push(htmlTable(head, changed.map(mark)));
   else out.push('<p>No rate changed significantly.</p>');
-  out.push(`<details><summary>Every rate (${rows.length})</summary>${htmlTable(RATE_TABLE_HEAD, rows.map(mark))}</details>`);
+  out.push(`<details><summary>Every rate (${rows.length})</summary>${htmlTable(head, rows.map(mark))}</details>`);
   const cx = c.counterexamples;
   out.push(`<p>Counterexamples by signature: ${cx.new.length} new, ${cx.gone.length} gone, ${cx.open.length} still open.</p>`);
   out.push(signatures('New in this run', cx.new, e), signatures('Gone from this run', cx.gone, e), signatures('Still open', cx.open, e));

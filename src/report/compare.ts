@@ -124,8 +124,8 @@ export function configDifferences(a: ReportData, b: ReportData): ConfigDifferenc
 }
 
 /** `guardOptions.tauGuard: (absent) in A, 0.25 in B; seed: 1 in A, 2 in B`. */
-export function describeDifferences(d: readonly ConfigDifference[]): string {
-  return d.map((x) => `${x.key}: ${x.a} in A, ${x.b} in B`).join('; ');
+export function describeDifferences(d: readonly ConfigDifference[], nameA = 'A', nameB = 'B'): string {
+  return d.map((x) => `${x.key}: ${x.a} in ${nameA}, ${x.b} in ${nameB}`).join('; ');
 }
 
 function metricOf(c: ReportCell): RateRow['metric'] {
@@ -288,7 +288,7 @@ export function rateTableRows(c: Comparison): string[][] {
   return c.rates.map((r) => [r.name, r.metric, side(r.a), side(r.b), r.delta !== undefined ? signed(r.delta) : '', pValue(r.p), pValue(r.pAdjusted), r.change]);
 }
 
-export const RATE_TABLE_HEAD = ['cell', 'rate', 'A (k/n)', 'B (k/n)', 'change', 'p Fisher', 'p Holm', 'verdict'];
+const RATE_TABLE_HEAD = ['cell', 'rate', 'A (k/n)', 'B (k/n)', 'change', 'p Fisher', 'p Holm', 'verdict'];
 
 /** The comparison as plain text (markdown tables): what `farma-fuzz compare` prints. */
 export function renderComparisonText(c: Comparison): string {

@@ -83,8 +83,11 @@ function summaryTable(r: ReportData): string {
 }
 
 /** Key facts under the summary table: real-trace FPR, attack, findings, gate. */
-function summaryFacts(r: ReportData, groups: number, gateResult: GateResult | undefined): string[] {
+function summaryFacts(r: ReportData, groups: number, gateResult: GateResult | undefined, baseline: BaselineSection | undefined): string[] {
   const facts: string[] = [];
+  const cmp = baseline?.comparison;
+  if (cmp) facts.push(`Against the baseline: significantly worse in ${cmp.verdict.worse} and better in ${cmp.verdict.better} of ${cmp.rates.length} rates; ${cmp.counterexamples.new.length} new and ${cmp.counterexamples.gone.length} gone counterexample signatures (section below).`);
+  else if (baseline?.refused) facts.push(`Not compared with the baseline: the configurations differ (section below).`);
   if (r.fpr.real.length > 0) {
     const k = r.fpr.real.reduce((a, s) => a + s.fpr.k, 0);
     const n = r.fpr.real.reduce((a, s) => a + s.fpr.n, 0);
@@ -236,7 +239,7 @@ export async function renderHtml(r: ReportData, options: RenderHtmlOptions = {})
   out.push(`<p><span class="verdict ${r.summary.held ? 'ok' : 'bad'}">${e(verdict)}</span> ${plural(r.summary.totalRuns, 'case')}, ${plural(r.summary.violations, 'violation')}, ${plural(r.summary.errors, 'guard error')}. Seed ${e(String(c.seed))}, ${plural(c.runsPerCell, 'run')} per cell, ${e(c.phase)} path.</p>`);
   if (gateShown) out.push(`<p><span class="verdict ${gateShown.pass ? 'ok' : 'bad'}">Gate ${gateShown.pass ? 'passed' : 'FAILED'}</span> <span class="muted">judged on the upper bound of each Wilson 95% interval</span></p>`);
   out.push(summaryTable(r));
-  out.push('<ul>' + summaryFacts(r, grouped.size, gateShown).map((f) => `<li>${e(f)}</li>`).join('') + '</ul>');
+  out.push('<ul>' + summaryFacts(r, grouped.size, gateShown, options.baseline).map((f) => `<li>${e(f)}</li>`).join('') + '</ul>');
   out.push('<p class="muted">For forged families the violation rate is the bypass rate (forged entries admitted); for benign families it is the false-positive rate (benign entries rejected). Brackets hold the Wilson 95% interval. Guard errors are counted apart and never as rejections.</p>');
   out.push('</section>');
 

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chartPlan, chartSpecs, operatorBypassRows, scoreSamples, signalRows } from '../../src/report/charts.js';
+import { compareReports } from '../../src/report/compare.js';
 import { gate } from '../../src/report/gate.js';
 import { counterexampleCause, escapeHtml, renderHtml } from '../../src/report/html.js';
 import type { ReportData } from '../../src/report/model.js';
@@ -85,6 +86,23 @@ describe('renderHtml', () => {
     const plain = await renderHtml(handReport([cell('ehr', 'benign', 0, 20), cell('ehr', 'seed', 3, 20)]));
     expect(plain).not.toContain('<figure');
     expect(plain).toContain('No chart');
+  });
+});
+
+describe('the baseline section', () => {
+  it('shows the significant changes first, every rate on demand, and a refusal with each difference', async () => {
+    const a = handReport([cell('ehr', 'seed', 300, 1000), cell('ehr', 'benign', 2, 1000)]);
+    const b = handReport([cell('ehr', 'seed', 100, 1000), cell('ehr', 'benign', 3, 1000)]);
+    const html = await renderHtml(b, { baseline: { file: 'v1/report.json', comparison: compareReports(a, b) } });
+    expect(html).toContain('<a href="#baseline">Compared with the baseline</a>');
+    expect(html).toContain('Not significantly worse than the baseline in any rate');
+    const changed = /<h2 id="baseline">[\s\S]*?<details>/.exec(html)?.[0] ?? '';
+    expect(changed).toMatch(/data-label="cell">ehr\/seed<\/td>[\s\S]*<b class="ok">better<\/b>/);
+    expect(changed).not.toContain('ehr/benign');
+    expect(html).toMatch(/<summary>Every rate \(2\)<\/summary>[\s\S]*ehr\/benign/);
+    const refused = await renderHtml(b, { baseline: { file: 'v1/report.json', refused: [{ key: 'guardOptions.tauGuard', a: '(absent)', b: '0.25' }] } });
+    expect(refused).toContain('Not compared: the baseline <code>v1/report.json</code> comes from a different configuration.');
+    expect(refused).toContain('<li><code>guardOptions.tauGuard</code>: (absent) in the baseline, 0.25 in this run</li>');
   });
 });
 

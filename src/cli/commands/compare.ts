@@ -21,7 +21,7 @@ function parseAlpha(value: string): number {
 }
 
 /** The refusal when configurations differ, naming each difference and the flag. */
-export function configRefusal(differences: ReadonlyArray<{ key: string; a: string; b: string }>, flag = '--allow-config-diff'): string {
+function configRefusal(differences: ReadonlyArray<{ key: string; a: string; b: string }>, flag = '--allow-config-diff'): string {
   const lines = differences.map((d) => `  ${d.key}: ${d.a} in A, ${d.b} in B`);
   return `the two reports come from different configurations, so a change of rate may come from the configuration rather than the guard:\n${lines.join('\n')}\nPass ${flag} to compare them anyway (a guard author comparing two versions of a guard usually means to); the differences are then printed above the table.`;
 }

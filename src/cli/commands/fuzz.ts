@@ -24,6 +24,7 @@ import { session, withGuard } from '../guard-session.js';
 import { corpusOption, domainOption, guardOption, guardOptionFlag, parseConcurrency, parseRecheck, parseTimeout, phaseOption, quietOption, recheckOption, concurrencyOption, seedOption, timeoutOption } from '../options.js';
 import { createProgress } from '../progress.js';
 import { writeRunOutputs } from '../run-outputs.js';
+import { readReport } from '../report-input.js';
 import { plural } from '../../domain/plural.js';
 
 
@@ -122,6 +123,8 @@ export function registerFuzzCommand(program: Command, exit: (code: number) => vo
     .option('--junit <file>', 'write JUnit XML (one testcase per property × family × domain)')
     .option('--html [file]', 'write the HTML report (default: report.html in the report directory)')
     .option('--no-html', 'do not write the HTML report')
+    .option('--baseline <report>', 'an earlier report.json (or its folder) to compare this run with, as compare does: a section of report.html and a console line (refused, and said so, when the configurations differ, unless --allow-config-diff)')
+    .option('--allow-config-diff', 'with --baseline: compare even when the configurations differ (guard options, seed, runs…); the differences are listed')
     .option('--config <file>', 'config file (default: farma-fuzz.config.ts|mjs|js in the current folder, when present); flags override it')
     .addOption(timeoutOption())
     .option('-w, --workers <n>', 'lanes for the campaign (the calling thread + worker threads, never more than CPUs); workers start only when they pay, else one thread runs and says why; findings are identical for any count', '1')
@@ -184,6 +187,9 @@ export function registerFuzzCommand(program: Command, exit: (code: number) => vo
       if (cfg.corpus !== undefined && cfg.corpus !== false) writableDir('--corpus', cfg.corpus);
       if (cfg.junit !== undefined) writableFile('--junit', cfg.junit);
       if (typeof cfg.html === 'string') writableFile('--html', cfg.html);
+      // A missing or malformed baseline fails here (exit 3), before the campaign runs.
+      const baseline = typeof opts.baseline === 'string' ? { ...(await readReport(opts.baseline, '--baseline')), allowConfigDiff: opts.allowConfigDiff === true } : undefined;
+      if (opts.allowConfigDiff === true && !baseline) throw new UsageError('--allow-config-diff needs --baseline <report.json>');
       const now = new Date();
       const store = new MemoryStore(':memory:');
       try {
@@ -242,6 +248,7 @@ export function registerFuzzCommand(program: Command, exit: (code: number) => vo
             requireInvariants: opts.requireInvariants === true,
             interrupted,
             ...(session.stopSignal ? { signal: session.stopSignal } : {}),
+            ...(baseline ? { baseline } : {}),
             ...(shard ? { notes: [`shard ${shard.index}/${shard.total}: ${path.join(outDir, shardBlobName(shard))} (merge all shards with: ${cliCommand()} merge-reports DIR…; the corpus grows there)`] } : {}),
           });
           exit(verdict.code);
