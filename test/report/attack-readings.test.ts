@@ -48,7 +48,7 @@ describe('ASR by reading', () => {
     r.attack = a;
     const html = await renderHtml(r);
     expect(html).toContain('ASR by reading: natural against encoded');
-    expect(html).toContain('<td>50.0% [15.0%, 85.0%]</td><td>25.0% [4.6%, 69.9%]</td>');
+    expect(html).toContain('<td data-label="natural ASR [Wilson 95%]">50.0% [15.0%, 85.0%]</td><td data-label="encoded ASR [Wilson 95%]">25.0% [4.6%, 69.9%]</td>');
     const { operatorReadings: _r, ...without } = input;
     const b = summariseAttack(without);
     expect(b.overall.asrByReading).toBeUndefined();
