@@ -12,6 +12,7 @@ import { baselineHtml, type BaselineSection } from './compare-html.js';
 import { formatGateCheck, type GateResult } from './gate.js';
 import { htmlTable, type HtmlCell } from './html-table.js';
 import { pct, realismGapLine, renderFindings } from './markdown.js';
+import { queryLines } from './queries.js';
 import { interval, type Interval, type ReportCell, type ReportCounterexample, type ReportData } from './model.js';
 import { plural } from '../domain/plural.js';
 
@@ -97,6 +98,7 @@ function summaryFacts(r: ReportData, groups: number, gateResult: GateResult | un
     const o = r.attack.overall;
     facts.push(`Adaptive attack: ${o.flipped} of ${o.flipped + o.held} rejected bases flipped, attack success rate ${pct(o.asr)}${o.queriesPerFlip ? `, median ${o.queriesPerFlip.median} queries per flip` : ''} (${o.skipped} bases admitted unmutated were skipped).`);
   }
+  if (r.timing.queries) facts.push(`${(queryLines(r.timing.queries)[0] ?? '').replace(/^guard queries/, 'Guard queries')}.`);
   const kinds = Object.entries(r.summary.findings ?? {}).map(([k, v]) => `${v} ${k}`).join(', ');
   facts.push(r.counterexamples.length === 0 ? 'No minimal counterexample: no invariant broke.' : `${plural(r.counterexamples.length, 'minimal counterexample')}${kinds ? ` (${kinds})` : ''} in ${plural(groups, 'cause')}, below.`);
   if (gateResult && gateResult.checks.length > 0) {
@@ -177,7 +179,7 @@ function cellTable(cells: ReportCell[]): string {
     ['family', 'violations / runs', 'violation rate [95% CI]', 'detection rate [95% CI]', 'errors', 'signals fired', 'held'],
     cells.map((x) => [
       `<span title="${e(x.property)}">${e(x.family)}</span>`,
-      cellNum(`${x.violations} / ${x.runs}${x.interrupted ? ' (time limit)' : ''}`),
+      cellNum(`${x.violations} / ${x.runs}${x.interrupted ? ' (time limit)' : x.stopped && x.stopped !== 'runs' ? ` (stopped: ${x.stopped})` : ''}`),
       e(pct(x.violationRate)),
       e(x.detectionRate ? pct(x.detectionRate) : '-'),
       cellNum(x.errors),
@@ -185,6 +187,14 @@ function cellTable(cells: ReportCell[]): string {
       x.holds ? { html: 'yes', cls: 'ok' } : { html: 'no', cls: 'bad' },
     ]),
   );
+}
+
+/** Settings rows of the query accounting (issue 20): the total, each phase, the cost when given. */
+function queryRows(q: NonNullable<ReportData['timing']['queries']>): Array<[string, string]> {
+  const [head = '', ...rest] = queryLines(q);
+  const phases = rest.filter((l) => !l.trimStart().startsWith('cost:')).map((l) => l.trim().replace(/\s+/g, ' '));
+  const cost = rest.find((l) => l.trimStart().startsWith('cost:'));
+  return [['guard queries', head.replace(/^guard queries: /, '')], ['queries by phase', phases.join('; ')], ...(cost ? [['query cost', cost.trim().replace(/^cost: /, '')] as [string, string]] : [])];
 }
 
 export interface RenderHtmlOptions {
@@ -338,6 +348,7 @@ export async function renderHtml(r: ReportData, options: RenderHtmlOptions = {})
     ['max failures', String(c.maxFailures)],
     ['versions', Object.entries(c.versions).map(([k, v]) => `${k} ${v}`).join(', ')],
     ['throughput', `${r.timing.casesPerSecond.toFixed(0)} cases/s over ${(r.timing.elapsedMs / 1000).toFixed(1)} s`],
+    ...(r.timing.queries ? queryRows(r.timing.queries) : []),
     ['generated', r.generatedAt],
   ];
   out.push(htmlTable(['setting', 'value'], settings.map(([k, v]) => [e(k), e(v)]), 'settings'));

@@ -89,6 +89,19 @@ describe('renderHtml', () => {
   });
 });
 
+describe('query accounting (issue 20) in report.html', () => {
+  it('gives the guard queries in the summary and per phase in the settings', async () => {
+    const r = handReport([cell('ehr', 'seed', 3, 20)]);
+    const tally = (queries: number, cacheHits = 0) => ({ queries, cacheHits });
+    r.timing.queries = { cache: true, total: tally(1234, 66), byPhase: { cases: tally(1000, 66), shrink: tally(200), recheck: tally(34), attack: tally(0), real: tally(0), loso: tally(0) }, phaseMs: { cases: 1200, shrink: 300, recheck: 40, attack: 0, real: 0, loso: 0 }, perCell: [], costPerQuery: 0.001, cost: 1.234 };
+    const html = await renderHtml(r);
+    expect(html).toMatch(/<li>Guard queries: 1,234 \(cache on: 66 more requests served from it, 5\.1%\)\.<\/li>/);
+    expect(html).toMatch(/data-label="setting">queries by phase<\/td><td data-label="value">cases 1,000 queries \(\+66 cached\) · 1\.2 s; shrinking 200 queries · 0\.3 s; re-checks 34 queries · 0\.0 s</);
+    expect(html).toContain('1,234 queries × 0.001 = 1.234');
+    expect(await renderHtml(handReport([cell('ehr', 'seed', 3, 20)]))).not.toContain('Guard queries');
+  });
+});
+
 describe('the baseline section', () => {
   it('shows the significant changes first, every rate on demand, and a refusal with each difference', async () => {
     const a = handReport([cell('ehr', 'seed', 300, 1000), cell('ehr', 'benign', 2, 1000)]);
