@@ -4,12 +4,16 @@
  * need a TypeScript-aware loader (the CLI runs under tsx).
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { types } from 'node:util';
 import { zod } from '../domain/zod-lazy.js';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { DOMAINS } from '../domain/fuzz-case.js';
 import { UsageError, errorMessage } from '../domain/errors.js';
 import { didYouMean } from '../domain/suggest.js';
+import { reservedOptionPath } from '../domain/reserved-names.js';
+
+const isProxy = (v: unknown): boolean => types.isProxy(v);
 import type { FarmaFuzzConfig } from './define-config.js';
 import { importModule } from '../guards/adapters/import-module.js';
 
@@ -107,8 +111,22 @@ function valueAt(root: unknown, at: ReadonlyArray<PropertyKey>): unknown {
  *   `farma-fuzz.config.ts: "runs" must be a positive integer, got "many"`.
  */
 export function validateConfig(value: unknown, where: string, known: KnownIds = {}): FarmaFuzzConfig {
+  // A Proxy can answer each read differently (and its traps run code): only plain data is a config (issue 22.14).
+  if (isProxy(value)) throw new UsageError(`${where}: the default export is a Proxy; export a plain config object (defineConfig({...}))`);
+  if (isThenable(value)) {
+    // Mark it handled: a rejected one would otherwise also be reported as an unhandled rejection.
+    Promise.resolve(value).catch(() => undefined);
+    throw new UsageError(`${where}: the default export is a Promise; export the config object itself (use top-level await in the file if something must be awaited first)`);
+  }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new UsageError(`${where}: the default export must be a config object (use defineConfig({...})), got ${show(value)}`);
+  }
+  const guardOptions = (value as { guardOptions?: unknown }).guardOptions;
+  if (guardOptions !== undefined) {
+    const proxy = proxyPath(guardOptions, 'guardOptions');
+    if (proxy !== undefined) throw new UsageError(`${where}: ${proxy} is a Proxy; give plain objects`);
+    const reserved = reservedOptionPath(guardOptions, 'guardOptions');
+    if (reserved !== undefined) throw new UsageError(`${where}: ${reserved}: "${reserved.split('.').pop() ?? ''}" is not an option name (a reserved JavaScript property name)`);
   }
   const r = configSchema(known).safeParse(value);
   if (r.success) return value as FarmaFuzzConfig;
@@ -123,6 +141,21 @@ export function validateConfig(value: unknown, where: string, known: KnownIds = 
   const params = (issue as { params?: { got?: unknown; hint?: string } }).params;
   w.got = params && 'got' in params ? params.got : valueAt(value, issue.path);
   throw new UsageError(`${where}: "${at.join('.')}" must be ${w.want}, got ${show(w.got)}${params?.hint ?? ''}`);
+}
+
+function isThenable(v: unknown): boolean {
+  return (typeof v === 'object' || typeof v === 'function') && v !== null && typeof (v as { then?: unknown }).then === 'function';
+}
+
+/** The dotted path of the first Proxy in `value` (itself, or an object below it), or undefined. */
+function proxyPath(value: unknown, at: string, depth = 0): string | undefined {
+  if (isProxy(value)) return at;
+  if (typeof value !== 'object' || value === null || depth > 32) return undefined;
+  for (const [k, v] of Object.entries(value)) {
+    const inner = proxyPath(v, `${at}.${k}`, depth + 1);
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
 }
 
 /** A relative path made absolute against `dir`; a guard spec only when it names a file (`./`, `../`). */
@@ -148,8 +181,9 @@ function resolvePaths(c: FarmaFuzzConfig, dir: string): FarmaFuzzConfig {
  *
  * @returns the checked config and the absolute path of the file it came from.
  * @throws UsageError when the file is missing, fails to load (syntax or import error, kept
- *   as `cause`), has no default export, or has a bad field; the message names the file
- *   and the field.
+ *   as `cause`), has no default export, exports a Promise or a Proxy, throws while it is read
+ *   (a getter), has a bad field, or a reserved name (`__proto__`, `constructor`, `prototype`)
+ *   among its `guardOptions`; the message names the file and the field.
  * @example
  * const { config, file } = await loadConfigFile(opts.config);
  */
@@ -170,9 +204,16 @@ export async function loadConfigFile(file?: string, cwd: string = process.cwd(),
     const where = syntaxErrorLine(found);
     throw new UsageError(`${where ?? found}: cannot load the config file: ${errorMessage(cause)}`, { cause });
   }
-  const exported = esModuleDefault(mod.default);
-  if (exported === undefined) throw new UsageError(`${found}: no default export (write \`export default defineConfig({...})\`)`);
-  const config = validateConfig(exported, found, known);
+  let config: FarmaFuzzConfig;
+  try {
+    const exported = esModuleDefault(mod.default);
+    if (exported === undefined) throw new UsageError(`${found}: no default export (write \`export default defineConfig({...})\`)`);
+    config = validateConfig(exported, found, known);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    // A getter or a Proxy trap of the config threw while it was read: the file's fault, not farma-fuzz's (issue 22.14).
+    throw new UsageError(`${found}: reading the config's default export threw: ${errorMessage(e)}; export a plain object (defineConfig({...}))`, { cause: e });
+  }
   return { config: resolvePaths(config, path.dirname(found)), file: found };
 }
 

@@ -9,6 +9,7 @@
  * `resolveSentinelConfig` when the guard is built.
  */
 import { z } from 'zod';
+import { RESERVED_OPTION_NAMES, reservedOptionPath } from '../domain/reserved-names.js';
 import { UsageError } from '../domain/index.js';
 import { didYouMean } from '../domain/suggest.js';
 import { DEFAULT_SENTINEL_CONFIG, LAYER_IDS, SIGNAL_IDS } from './sentinel/index.js';
@@ -101,15 +102,19 @@ export function parseGuardOptionFlags(flags: readonly string[], into: Record<str
     const raw = flag.slice(eq + 1);
     const parts = key.split('.');
     if (parts.some((p) => p === '')) throw new UsageError(`--guard-option ${JSON.stringify(flag)}: the key has an empty part`);
+    const reservedPart = parts.find((p) => RESERVED_OPTION_NAMES.includes(p));
+    if (reservedPart !== undefined) throw new UsageError(`--guard-option ${JSON.stringify(flag)}: "${reservedPart}" is not an option name (a reserved JavaScript property name)`);
     let value: unknown;
     try {
       value = JSON.parse(raw);
     } catch {
       value = raw;
     }
+    const reservedKey = reservedOptionPath(value, key);
+    if (reservedKey !== undefined) throw new UsageError(`--guard-option ${JSON.stringify(flag)}: ${reservedKey}: "${reservedKey.split('.').pop() ?? ''}" is not an option name (a reserved JavaScript property name)`);
     let at: Record<string, unknown> = out;
     for (const p of parts.slice(0, -1)) {
-      if (!isPlainObject(at[p])) at[p] = {};
+      if (!Object.hasOwn(at, p) || !isPlainObject(at[p])) at[p] = {};
       at = at[p] as Record<string, unknown>;
     }
     at[parts[parts.length - 1] as string] = value;
@@ -234,7 +239,10 @@ export function validateGuardOptions(id: BuiltinGuardId, options: Record<string,
     if (id === 'sentinel' && path.length === 1 && path[0] === 'config') valid = options.config === undefined ? ['layers', 'config', ...Object.keys(DEFAULT_SENTINEL_CONFIG)] : Object.keys(DEFAULT_SENTINEL_CONFIG);
     const where = shown(path);
     const names = keys.map((k) => (where ? `${where}.${k}` : k));
-    throw new UsageError(`--guard-option ${names.join(', ')}: unknown key for guard ${id}${keys.length === 1 ? didYouMean(keys[0]!, valid) : ''}; valid keys${where ? ` under ${where}` : ''}: ${valid.length > 0 ? valid.join(', ') : '(none)'}`);
+    // Named where it was written: a config file's key as `<file>: guardOptions.<key>`, a flag as `--guard-option <key>`.
+    const from = originOf(options, shown([...path, keys[0] ?? '']));
+    const head = from && from.source !== '--guard-option' ? `${from.source}: ${names.map((n) => `guardOptions.${n}`).join(', ')}` : `--guard-option ${names.join(', ')}`;
+    throw new UsageError(`${head}: unknown key for guard ${id}${keys.length === 1 ? didYouMean(keys[0]!, valid) : ''}; valid keys${where ? ` under ${where}` : ''}: ${valid.length > 0 ? valid.join(', ') : '(none)'}`);
   }
   // A bad value: name where it was written (the flag as given, or the config file and key), echo it, and say what was expected.
   const key = shown(path) || '(options)';
