@@ -24,7 +24,10 @@ export function attackHtml(r: ReportData, e: Escape): string {
     out.push('<h2 id="attack">Adaptive attack (attack mode)</h2>');
     out.push(`<p>Forged bases the guard admits are skipped; each rejected base is attacked with at most ${a.budget} queries. Wilson 95% intervals. Rewrites discarded for a lost claim: ${a.discarded} of ${a.proposed} (never queried, never flips). Guard errors are counted apart.</p>`);
     const line = (label: string, x: AttackRates) => [e(label), num(x.bases), num(x.skipped), num(x.flipped + x.held), num(x.flipped), num(x.errors), e(pct(x.originalDetection)), e(pct(x.underAttack)), e(pct(x.asr)), e(q(x))];
-    out.push(htmlTable(['scope', 'bases', 'skipped', 'attacked', 'flipped', 'errors', 'original detection', 'detection under attack', 'attack success rate', 'queries per flip (median / p90)'], [line('all', a.overall), ...a.domains.map((d) => line(d.domain, d)), ...a.cells.map((c) => line(`${c.domain} / ${c.family}`, c))]));
+    const head = ['scope', 'bases', 'skipped', 'attacked', 'flipped', 'errors', 'original detection', 'detection under attack', 'attack success rate', 'queries per flip (median / p90)'];
+    out.push(htmlTable(head, [line('all', a.overall)]));
+    const parts = [...a.domains.map((d) => line(d.domain, d)), ...a.cells.map((c) => line(`${c.domain} / ${c.family}`, c))];
+    if (parts.length > 0) out.push(`<details><summary>By domain and base family (${parts.length} rows)</summary>${htmlTable(head, parts)}</details>`);
     if (a.overall.asrByReading) {
       out.push('<h3>ASR by reading: natural against encoded</h3>');
       out.push('<p>Natural flips have a minimal rewrite a reader takes as it is; encoded flips need at least one operator a reader must decode first. Both over the attacked bases; they add up to the ASR.</p>');
