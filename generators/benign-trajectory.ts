@@ -31,7 +31,10 @@ import {
   binLow,
   contentWords,
   defaultCalibration,
+  SEQUENCE_BINS,
   setOverlap,
+  similarityBin,
+  wordBigrams,
   zeroNearRepeats,
   zeroStructure,
   type Calibration,
@@ -70,8 +73,8 @@ interface TrajectoryParts {
     dilution: FuzzCase[];
     /** Roll for the group sizes. */
     groups: number;
-    /** Per slot: roll for own episode or not, which free slot, the near-repeat's overlap. */
-    rolls: Array<[number, number, number]>;
+    /** Per slot: roll for own episode or not, which free slot, the near-repeat's overlap, its sequence overlap. */
+    rolls: Array<[number, number, number, number]>;
     /** Roll for the entry's episode length, its position, and the earlier episodes' lengths. */
     place: [number, number, number[]];
   };
@@ -85,6 +88,8 @@ interface Shape {
   cells: Array<[number, number]>;
   cellWeights: number[];
   similarity: readonly number[];
+  /** P(sequence-overlap bin | similarity bin) of near-repeats, flattened (`SEQUENCE_BINS` bins of 0.2 per similarity bin). */
+  sequence: readonly number[];
   ownShare: number;
   overlap: number;
 }
@@ -100,6 +105,7 @@ function shapeOf(calibration: Calibration, domain: string): Shape {
     cells,
     cellWeights: Object.values(groups),
     similarity: d?.similarity ?? t.pooled.similarity,
+    sequence: d?.sequence ?? t.pooled.sequence,
     ownShare: d?.ownShare ?? t.pooled.ownShare,
     overlap: t.nearRepeatOverlap,
   };
@@ -123,6 +129,20 @@ function drawSimilarity(p: readonly number[], roll: number): number {
   for (let i = 0; i < p.length; i++) {
     const x = p[i] as number;
     if (u < x) return binLow(i) + (u / x) * (binHigh(i) - binLow(i));
+    u -= x;
+  }
+  return 1;
+}
+
+/** A sequence overlap in [0, 1] for a near-repeat of similarity `similarity`, drawn by a roll from that similarity bin's row of the conditional distribution (inverse CDF, linear inside a bin of 0.2). */
+function drawSequence(conditional: readonly number[], similarity: number, roll: number): number {
+  const i = similarityBin(similarity);
+  const p = conditional.slice(i * SEQUENCE_BINS, (i + 1) * SEQUENCE_BINS);
+  const total = p.reduce((a, x) => a + x, 0);
+  let u = (roll / ROLL) * total;
+  for (let i = 0; i < p.length; i++) {
+    const x = p[i] as number;
+    if (u < x) return (i + u / x) / SEQUENCE_BINS;
     u -= x;
   }
   return 1;
@@ -165,7 +185,7 @@ function trajectoryParts(domain: DomainId, options: TrajectoryOptions = {}): fc.
     alternates: fc.array(natural, { minLength: ALTERNATES, maxLength: ALTERNATES }),
     dilution: fc.array(natural, { minLength: DILUTION_RENDERS, maxLength: DILUTION_RENDERS }),
     groups: roll,
-    rolls: fc.array(fc.tuple(roll, which, roll), { minLength: history, maxLength: history }),
+    rolls: fc.array(fc.tuple(roll, which, roll, roll), { minLength: history, maxLength: history }),
     place: fc.tuple(roll, which, fc.array(roll, { minLength: history, maxLength: history })),
   });
   // The context first: fast-check shrinks a tuple's items in order, so a counterexample loses its
@@ -173,13 +193,29 @@ function trajectoryParts(domain: DomainId, options: TrajectoryOptions = {}): fc.
   return fc.tuple(fc.option(context, { freq: 1_000_000, nil: null }), benignTraceGroup(domain, GROUP_RENDERS, { ...base, stress: options.stress === true })).map(([c, entry]) => ({ entry, context: c }));
 }
 
-/** A text and its content words. */
+/** A text, its content words and its word pairs. */
 interface Piece {
   text: string;
   words: ReadonlySet<string>;
+  pairs: ReadonlySet<string>;
 }
 
-const pieceOf = (text: string): Piece => ({ text, words: contentWords(text) });
+const pieceOf = (text: string): Piece => ({ text, words: contentWords(text), pairs: wordBigrams(text) });
+
+/**
+ * The texts a near-repeat may start from: `text` itself and, when it has two sentences or more
+ * (else two clauses or more), its first half and its second half: a step said again that keeps
+ * only part of what it repeats (one shared sentence, the rest new), as real near-repeats often do.
+ */
+function startsOf(text: string): string[] {
+  const halves = (parts: string[], join: string): string[] => {
+    if (parts.length < 2) return [];
+    const k = Math.ceil(parts.length / 2);
+    return [parts.slice(0, k).join(join), parts.slice(k).join(join)].filter((x) => contentWords(x).size >= 2);
+  };
+  const sentences = text.split(/(?<=[.!?])\s+/).filter((x) => x.trim().length > 0);
+  return [text, ...(sentences.length >= 2 ? halves(sentences, ' ') : halves(text.split(/(?<=[,;])\s+/), ' '))];
+}
 
 /** Sentences of the dilution renders (whole texts when they have no sentence break), in draw order. */
 function sentencesOf(cases: readonly FuzzCase[]): Piece[] {
@@ -191,47 +227,66 @@ function sentencesOf(cases: readonly FuzzCase[]): Piece[] {
 }
 
 /**
- * A near-repeat of `root` whose overlap with it comes closest to `target`: one of `bases` (twins
- * of the root) or the root itself, with 0 to `MAX_APPENDED` sentences of `pool` appended from
- * `offset` on (the root only with at least one). Texts in `used` are skipped; an overlap below the
- * near-repeat threshold only when nothing else is left.
+ * A near-repeat of `root` whose overlap with it comes closest to `target` and whose sequence
+ * overlap (shared word pairs) comes closest to `sequence`: one of `bases` (twins of the root) or
+ * the root itself, whole or one half of it (`startsOf`), with 0 to `MAX_APPENDED` sentences of
+ * `pool` appended from `offset` on (the whole root only with at least one). Texts in `used` are
+ * skipped; an overlap below the near-repeat threshold only when nothing else is left. The word
+ * pairs of a candidate are those of its parts (the pairs across a join are left out of the choice).
  */
-function nearRepeatOf(root: FuzzCase, bases: readonly FuzzCase[], target: number, pool: readonly Piece[], offset: number, used: ReadonlySet<string>, overlap: number, tag: string): MemoryEntry | undefined {
+function nearRepeatOf(root: FuzzCase, bases: readonly FuzzCase[], target: number, sequence: number, pool: readonly Piece[], offset: number, used: ReadonlySet<string>, overlap: number, tag: string): MemoryEntry | undefined {
   const rootWords = contentWords(root.entry.content);
-  let best: { base: FuzzCase; appended: number; score: number } | undefined;
+  const rootPairs = wordBigrams(root.entry.content);
+  let best: { base: FuzzCase; start: string; appended: number; score: number } | undefined;
   const appendable = Math.min(MAX_APPENDED, pool.length);
   for (const base of [...bases, root]) {
-    // Overlap with the root kept as counts while sentences are appended (no text is built until one is chosen).
-    const baseWords = contentWords(base.entry.content);
-    let shared = 0;
-    for (const w of baseWords) if (rootWords.has(w)) shared++;
-    let union = rootWords.size + baseWords.size - shared;
-    const added = new Set<string>();
-    for (let j = 0; j <= appendable; j++) {
-      if (j > 0) {
-        for (const w of (pool[(offset + j - 1) % pool.length] as Piece).words) {
-          if (baseWords.has(w) || added.has(w)) continue;
-          added.add(w);
-          if (rootWords.has(w)) shared++;
-          else union++;
+    for (const start of startsOf(base.entry.content)) {
+      const whole = start === base.entry.content;
+      // Overlaps with the root kept as counts while sentences are appended (no text is built until one is chosen).
+      const baseWords = contentWords(start);
+      const basePairs = wordBigrams(start);
+      let shared = 0;
+      for (const w of baseWords) if (rootWords.has(w)) shared++;
+      let union = rootWords.size + baseWords.size - shared;
+      let sharedPairs = 0;
+      for (const w of basePairs) if (rootPairs.has(w)) sharedPairs++;
+      let unionPairs = rootPairs.size + basePairs.size - sharedPairs;
+      const added = new Set<string>();
+      const addedPairs = new Set<string>();
+      for (let j = 0; j <= appendable; j++) {
+        if (j > 0) {
+          const piece = pool[(offset + j - 1) % pool.length] as Piece;
+          for (const w of piece.words) {
+            if (baseWords.has(w) || added.has(w)) continue;
+            added.add(w);
+            if (rootWords.has(w)) shared++;
+            else union++;
+          }
+          for (const w of piece.pairs) {
+            if (basePairs.has(w) || addedPairs.has(w)) continue;
+            addedPairs.add(w);
+            if (rootPairs.has(w)) sharedPairs++;
+            else unionPairs++;
+          }
         }
-      }
-      if (base === root && j === 0) continue;
-      const o = union === 0 ? 0 : shared / union;
-      // Appending mostly lowers the overlap: well below the target, more sentences only move away.
-      if (o < target - 0.1 && j > 0) break;
-      const score = Math.abs(o - target) + (o < overlap ? 1 : 0);
-      if (!best || score < best.score) {
-        const text = j === 0 ? base.entry.content : appendedText(base.entry.content, pool, offset, j);
-        if (!used.has(text)) best = { base, appended: j, score };
+        if (base === root && whole && j === 0) continue;
+        const o = union === 0 ? 0 : shared / union;
+        // Appending mostly lowers the overlap: well below the target, more sentences only move away.
+        if (o < target - 0.1 && j > 0) break;
+        const q = unionPairs === 0 ? 0 : sharedPairs / unionPairs;
+        const score = Math.abs(o - target) + Math.abs(q - sequence) + (o < overlap ? 1 : 0);
+        if (!best || score < best.score) {
+          const text = j === 0 ? start : appendedText(start, pool, offset, j);
+          if (!used.has(text)) best = { base, start, appended: j, score };
+        }
       }
     }
   }
   if (!best) return undefined;
   const e = best.base.entry;
-  if (best.appended === 0) return e;
-  const content = appendedText(e.content, pool, offset, best.appended);
-  const words = new Set(contentWords(e.content));
+  if (best.appended === 0 && best.start === e.content) return e;
+  const content = best.appended === 0 ? best.start : appendedText(best.start, pool, offset, best.appended);
+  const words = new Set(contentWords(best.start));
   for (let i = 0; i < best.appended; i++) for (const w of (pool[(offset + i) % pool.length] as Piece).words) words.add(w);
   BUILT_WORDS.set(content, words);
   return { ...e, id: `${e.id}~${tag}`, content };
@@ -288,11 +343,12 @@ function placeInTrajectory(parts: TrajectoryParts, shape: Shape): FuzzCase {
   let k = 0;
   let repeat: 'own' | 'other' | 'none' = 'none';
   for (let m = 0; m < g - 1; m++, k++) {
-    const [ownRoll, at, sim] = ctx.rolls[k] as [number, number, number];
+    const [ownRoll, at, sim, seq] = ctx.rolls[k] as [number, number, number, number];
     const own = free(true);
     const choices = ownRoll < shape.ownShare * ROLL && own.length > 0 ? own : free(false).length > 0 ? free(false) : own;
     const slot = choices[at % choices.length] as number;
-    const e = nearRepeatOf(entryCase, parts.entry.slice(1), drawSimilarity(shape.similarity, sim), ownPool(), m, used, shape.overlap, `g${m}`);
+    const similarity = drawSimilarity(shape.similarity, sim);
+    const e = nearRepeatOf(entryCase, parts.entry.slice(1), similarity, drawSequence(shape.sequence, similarity, seq), ownPool(), m, used, shape.overlap, `g${m}`);
     if (!e) continue;
     place(slot, e);
     if (labels[slot] === 0) repeat = 'own';
@@ -321,11 +377,12 @@ function placeInTrajectory(parts: TrajectoryParts, shape: Shape): FuzzCase {
     const rootCase = joins(natural.entry, own) || used.has(natural.entry.content) ? spare(own) : natural;
     const twins = rootCase === natural ? ctx.rival.slice(1).filter((t) => !joins(t.entry, own)) : [];
     for (let m = 0; rootCase && m < r; m++, k++) {
-      const [, at, sim] = ctx.rolls[k] as [number, number, number];
+      const [, at, sim, seq] = ctx.rolls[k] as [number, number, number, number];
       const choices = free(undefined);
       if (choices.length === 0) break;
       const slot = choices[at % choices.length] as number;
-      const e = m === 0 ? rootCase.entry : nearRepeatOf(rootCase, twins, drawSimilarity(shape.similarity, sim), rivalPool(), m, used, shape.overlap, `r${m}`);
+      const similarity = drawSimilarity(shape.similarity, sim);
+      const e = m === 0 ? rootCase.entry : nearRepeatOf(rootCase, twins, similarity, drawSequence(shape.sequence, similarity, seq), rivalPool(), m, used, shape.overlap, `r${m}`);
       if (e && (m === 0 || !joins(e, own))) place(slot, e);
     }
   }

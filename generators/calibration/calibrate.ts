@@ -17,7 +17,7 @@
  */
 import { max, mean, quantileSorted } from 'simple-statistics';
 import { episodeOf, storeContextIndices } from '../../src/domain/store-context.js';
-import { BENIGN_KINDS, NEAR_REPEAT_OVERLAP, SIMILARITY_BINS, VOCAB_KINDS, addNearRepeat, addStructure, binHigh, binLow, entryKind, zeroNearRepeats, zeroStructure, type BenignKind, type NearRepeatCounts, type StructureCounts } from './features.js';
+import { BENIGN_KINDS, NEAR_REPEAT_OVERLAP, SEQUENCE_BINS, SIMILARITY_BINS, VOCAB_KINDS, addNearRepeat, addStructure, binHigh, binLow, entryKind, zeroNearRepeats, zeroStructure, type BenignKind, type NearRepeatCounts, type StructureCounts } from './features.js';
 import { addCount, nameKeyed, ownValue } from '../../src/domain/name-keyed.js';
 
 /** The nine trace types of DESIGN.md; shares are estimated over all of them. */
@@ -52,6 +52,7 @@ export type TrajectoryProbe = (calibration: Calibration, domain: string) => { st
  * - `win` / `tie` / `lose`: it has one, and its group is larger than / as large as / smaller than
  *   the largest rival group of the store;
  * - `similarity`: quartiles of the overlap of entries with their direct near-repeats;
+ * - `sequence`: quartiles of their sequence overlap (`sequenceOverlap`: shared word pairs);
  * - `ownShare`: share of the entry's group members that are steps of its own episode;
  * - `own` / `other`: own-episode and earlier-episode near-repeat rates (as `NearRepeatCounts`).
  */
@@ -61,6 +62,7 @@ interface StructureSummary {
   tie: number;
   lose: number;
   similarity: { p25: number; p50: number; p75: number };
+  sequence: { p25: number; p50: number; p75: number };
   ownShare: number;
   own: number;
   other: number;
@@ -94,6 +96,7 @@ interface DomainTrajectory {
   episodeLength: number[];
   groups: Record<string, number>;
   similarity: number[];
+  sequence: number[];
   ownShare: number;
   target: StructureSummary;
   generated: StructureSummary;
@@ -111,6 +114,8 @@ interface TrajectoryProfile extends NearRepeatCounts {
   groups: Record<string, number>;
   /** P(similarity bin) of direct near-repeats (`SIMILARITY_BINS` bins from 0.30; empirical, shrunk for a profile; uniform when no near-repeat was seen). */
   similarity: number[];
+  /** P(sequence-overlap bin | similarity bin) of the same near-repeats, flattened (`SEQUENCE_BINS` bins of 0.2 from 0 per similarity bin; empirical, shrunk for a profile). */
+  sequence: number[];
   /** Share of group members in the entry's own episode (Jeffreys; shrunk for a profile). */
   ownShare: number;
 }
@@ -317,7 +322,7 @@ function lengthHistogram(sizes: readonly number[]): number[] {
 function addStructureCounts(a: StructureCounts, b: StructureCounts): StructureCounts {
   const cells: Record<string, number> = { ...a.cells };
   for (const [k, v] of Object.entries(b.cells)) cells[k] = (cells[k] ?? 0) + v;
-  return { n: a.n + b.n, cells: sortKeys(cells, byCell), similarity: a.similarity.map((x, i) => x + (b.similarity[i] ?? 0)), members: a.members + b.members, ownMembers: a.ownMembers + b.ownMembers };
+  return { n: a.n + b.n, cells: sortKeys(cells, byCell), similarity: a.similarity.map((x, i) => x + (b.similarity[i] ?? 0)), sequence: a.sequence.map((x, i) => x + (b.sequence[i] ?? 0)), members: a.members + b.members, ownMembers: a.ownMembers + b.ownMembers };
 }
 
 /** P(cell) of structure counts (empirical), shrunk toward `prior` (a distribution) with strength `PROFILE_PRIOR` when given. */
@@ -329,29 +334,61 @@ function groupDistribution(c: StructureCounts, prior?: Record<string, number>): 
   return Object.fromEntries(keys.map((k) => [k, round6(((c.cells[k] ?? 0) + w * (prior?.[k] ?? 0)) / total)]));
 }
 
-/** P(similarity bin) of structure counts (empirical; uniform when empty), shrunk toward `prior` when given. */
-function similarityDistribution(c: StructureCounts, prior?: readonly number[]): number[] {
-  const total = c.similarity.reduce((a, x) => a + x, 0);
+/** P(bin) of a near-repeat histogram (empirical; uniform when empty), shrunk toward `prior` when given. */
+function binDistribution(counts: readonly number[], bins: number, prior?: readonly number[]): number[] {
+  const total = counts.reduce((a, x) => a + x, 0);
   const w = prior ? PROFILE_PRIOR : 0;
-  if (total + w === 0) return new Array<number>(SIMILARITY_BINS).fill(round6(1 / SIMILARITY_BINS));
-  return c.similarity.map((x, i) => round6((x + w * (prior?.[i] ?? 0)) / (total + w)));
+  if (total + w === 0) return new Array<number>(bins).fill(round6(1 / bins));
+  return counts.map((x, i) => round6((x + w * (prior?.[i] ?? 0)) / (total + w)));
 }
 
-/** Quantile `q` of a similarity-bin distribution (linear inside a bin). */
-function binQuantile(p: readonly number[], q: number): number {
+/** P(similarity bin) of structure counts (`binDistribution` of `similarity`). */
+function similarityDistribution(c: StructureCounts, prior?: readonly number[]): number[] {
+  return binDistribution(c.similarity, SIMILARITY_BINS, prior);
+}
+
+/**
+ * P(sequence-overlap bin | similarity bin) of structure counts, flattened like `sequence`: each
+ * similarity bin's row shrunk toward `prior`'s row when given; a row with no near-repeat (and no
+ * prior) takes the distribution of all rows together (uniform when there is none at all).
+ */
+function sequenceDistribution(c: StructureCounts, prior?: readonly number[]): number[] {
+  const row = (xs: readonly number[], i: number): number[] => xs.slice(i * SEQUENCE_BINS, (i + 1) * SEQUENCE_BINS);
+  const all = Array.from({ length: SEQUENCE_BINS }, (_, j) => c.sequence.reduce((a, x, k) => a + (k % SEQUENCE_BINS === j ? x : 0), 0));
+  const marginal = binDistribution(all, SEQUENCE_BINS);
+  const out: number[] = [];
+  for (let i = 0; i < SIMILARITY_BINS; i++) {
+    const counts = row(c.sequence, i);
+    const p = prior ? row(prior, i) : undefined;
+    out.push(...(counts.some((x) => x > 0) || p ? binDistribution(counts, SEQUENCE_BINS, p) : marginal));
+  }
+  return out;
+}
+
+/** The marginal P(sequence bin) of a flattened conditional distribution, weighted by P(similarity bin). */
+function sequenceMarginal(sequence: readonly number[], similarity: readonly number[]): number[] {
+  return Array.from({ length: SEQUENCE_BINS }, (_, j) => similarity.reduce((a, w, i) => a + w * (sequence[i * SEQUENCE_BINS + j] ?? 0), 0));
+}
+
+/** Quantile `q` of a bin distribution (linear inside a bin); similarity bins by default, `[0.2 i, 0.2 (i + 1))` for sequence bins. */
+function binQuantile(p: readonly number[], q: number, low: (i: number) => number = binLow, high: (i: number) => number = binHigh): number {
   const total = p.reduce((a, x) => a + x, 0);
   if (total === 0) return 0;
   let acc = 0;
   for (let i = 0; i < p.length; i++) {
     const x = (p[i] ?? 0) / total;
-    if (acc + x >= q && x > 0) return round6(binLow(i) + ((q - acc) / x) * (binHigh(i) - binLow(i)));
+    if (acc + x >= q && x > 0) return round6(low(i) + ((q - acc) / x) * (high(i) - low(i)));
     acc += x;
   }
   return 1;
 }
 
-/** The summary of a group distribution, a similarity distribution, an own-episode share and near-repeat rates. */
-function summarise(groups: Record<string, number>, similarity: readonly number[], ownShare: number, own: number, other: number): StructureSummary {
+const sequenceLow = (i: number): number => i / SEQUENCE_BINS;
+const sequenceHigh = (i: number): number => (i + 1) / SEQUENCE_BINS;
+
+/** The summary of a group distribution, a similarity and a sequence distribution, an own-episode share and near-repeat rates. */
+function summarise(groups: Record<string, number>, similarity: readonly number[], conditional: readonly number[], ownShare: number, own: number, other: number): StructureSummary {
+  const sequence = sequenceMarginal(conditional, similarity);
   const r = { alone: 0, win: 0, tie: 0, lose: 0 };
   for (const [k, p] of Object.entries(groups)) {
     const [g, rival] = k.split(':').map(Number) as [number, number];
@@ -360,7 +397,7 @@ function summarise(groups: Record<string, number>, similarity: readonly number[]
     else if (g === rival) r.tie += p;
     else r.lose += p;
   }
-  return { alone: round6(r.alone), win: round6(r.win), tie: round6(r.tie), lose: round6(r.lose), similarity: { p25: binQuantile(similarity, 0.25), p50: binQuantile(similarity, 0.5), p75: binQuantile(similarity, 0.75) }, ownShare: round6(ownShare), own: round6(own), other: round6(other) };
+  return { alone: round6(r.alone), win: round6(r.win), tie: round6(r.tie), lose: round6(r.lose), similarity: { p25: binQuantile(similarity, 0.25), p50: binQuantile(similarity, 0.5), p75: binQuantile(similarity, 0.75) }, sequence: { p25: binQuantile(sequence, 0.25, sequenceLow, sequenceHigh), p50: binQuantile(sequence, 0.5, sequenceLow, sequenceHigh), p75: binQuantile(sequence, 0.75, sequenceLow, sequenceHigh) }, ownShare: round6(ownShare), own: round6(own), other: round6(other) };
 }
 
 /**
@@ -393,6 +430,7 @@ function trajectoryTargets(sources: readonly CalibrationSource[], summaries: rea
     structure: ps,
     groups: groupDistribution(ps),
     similarity: similarityDistribution(ps),
+    sequence: sequenceDistribution(ps),
     ownShare: round6(jeffreys(ps.ownMembers, ps.members)),
   };
   const profiles: TrajectoryCalibration['profiles'] = {};
@@ -412,6 +450,7 @@ function trajectoryTargets(sources: readonly CalibrationSource[], summaries: rea
       structure: st,
       groups: groupDistribution(st, pooled.groups),
       similarity: similarityDistribution(st, pooled.similarity),
+      sequence: sequenceDistribution(st, pooled.sequence),
       ownShare: round6((st.ownMembers + PROFILE_PRIOR * pooled.ownShare) / (st.members + PROFILE_PRIOR)),
       sources: mine.map((src) => src.name),
     };
@@ -419,8 +458,8 @@ function trajectoryTargets(sources: readonly CalibrationSource[], summaries: rea
   const byDomain: TrajectoryCalibration['domains'] = {};
   for (const d of [...domains].sort()) {
     const p = profiles[d] ?? pooled;
-    const target = summarise(p.groups, p.similarity, p.ownShare, p.own, p.other);
-    byDomain[d] = { profile: profiles[d] ? d : 'pooled', episodeLength: [...p.episodeLength], groups: { ...p.groups }, similarity: [...p.similarity], ownShare: p.ownShare, target, generated: { ...target, similarity: { ...target.similarity } } };
+    const target = summarise(p.groups, p.similarity, p.sequence, p.ownShare, p.own, p.other);
+    byDomain[d] = { profile: profiles[d] ? d : 'pooled', episodeLength: [...p.episodeLength], groups: { ...p.groups }, similarity: [...p.similarity], sequence: [...p.sequence], ownShare: p.ownShare, target, generated: { ...target, similarity: { ...target.similarity }, sequence: { ...target.sequence } } };
   }
   return { historyEntries: HISTORY_ENTRIES, nearRepeatOverlap: NEAR_REPEAT_OVERLAP, pooled, profiles, domains: byDomain };
 }
@@ -437,7 +476,7 @@ const STRUCTURE_TOLERANCE = 0.05;
 function measureGenerated(c: Calibration, probe: TrajectoryProbe): void {
   for (const [domain, d] of Object.entries(c.trajectory.domains)) {
     const { structure, nearRepeats: r } = probe(c, domain);
-    d.generated = summarise(groupDistribution(structure), similarityDistribution(structure), structure.members === 0 ? 0 : structure.ownMembers / structure.members, r.ownEligible === 0 ? 0 : r.ownRepeats / r.ownEligible, r.otherEligible === 0 ? 0 : r.otherRepeats / r.otherEligible);
+    d.generated = summarise(groupDistribution(structure), similarityDistribution(structure), sequenceDistribution(structure), structure.members === 0 ? 0 : structure.ownMembers / structure.members, r.ownEligible === 0 ? 0 : r.ownRepeats / r.ownEligible, r.otherEligible === 0 ? 0 : r.otherRepeats / r.otherEligible);
     for (const k of ['alone', 'win', 'tie', 'lose'] as const) {
       if (Math.abs(d.generated[k] - d.target[k]) > STRUCTURE_TOLERANCE) c.notes.push(`${domain}: generated store-structure rate ${k} ${d.generated[k]} is more than 5 points from the real ${d.target[k]}`);
     }

@@ -152,6 +152,36 @@ export function lexicalOverlap(a: string, b: string): number {
   return setOverlap(contentWords(a), contentWords(b));
 }
 
+/** Word-bigram sets kept per text (cleared when full), like `WORDS_CACHE`. */
+const BIGRAMS_CACHE = new Map<string, Set<string>>();
+
+/**
+ * The adjacent word pairs of a text (lower-cased letters and digits, function words kept, so that
+ * the order and the small words between content words count), cached; do not mutate the set.
+ * @example wordBigrams('Now I take the apple.') // { 'now i', 'i take', 'take the', 'the apple' }
+ */
+export function wordBigrams(text: string): ReadonlySet<string> {
+  const hit = BIGRAMS_CACHE.get(text);
+  if (hit) return hit;
+  const tokens = (ASCII.test(text) ? text.toLowerCase().match(/[a-z0-9]+/g) : normalise(text).match(/[\p{L}\p{N}]+/gu)) ?? [];
+  const pairs = new Set<string>();
+  for (let i = 0; i + 1 < tokens.length; i++) pairs.add(`${tokens[i]} ${tokens[i + 1]}`);
+  if (BIGRAMS_CACHE.size >= WORDS_CACHE_SIZE) BIGRAMS_CACHE.clear();
+  BIGRAMS_CACHE.set(text, pairs);
+  return pairs;
+}
+
+/**
+ * Sequence overlap of two texts: the Jaccard index of their word-bigram sets, in [0,1]. Of two
+ * near-repeats with the same content-word overlap, one that keeps the other's sentence frame (a
+ * template said again with new values) scores high, one that says the same things in other words
+ * or keeps only one shared sentence scores low (docs/calibration.md, "Store structure").
+ * @example sequenceOverlap('I need to search X.', 'I need to search Y.') // 0.6 (3 of 5 pairs)
+ */
+export function sequenceOverlap(a: string, b: string): number {
+  return setOverlap(wordBigrams(a), wordBigrams(b));
+}
+
 /** The Jaccard index of two word sets, in [0,1] (0 when both are empty); `lexicalOverlap` on sets. */
 export function setOverlap(x: ReadonlySet<string>, y: ReadonlySet<string>): number {
   let shared = 0;
@@ -217,8 +247,21 @@ export function addNearRepeat(counts: NearRepeatCounts, text: string, own: reado
 export const SIMILARITY_BINS = 14;
 const BIN_WIDTH = 0.05;
 
+/**
+ * Sequence-overlap histogram of direct near-repeats: `SEQUENCE_BINS` bins of width 0.2 over
+ * [0, 1]; bin i holds [0.2 i, 0.2 (i + 1)) (the last includes 1). It is kept jointly with the
+ * similarity bin (the two move together: a near-repeat in more of the same words also keeps more
+ * of their order), flattened as `similarityBin * SEQUENCE_BINS + sequenceBin`.
+ */
+export const SEQUENCE_BINS = 5;
+
+/** Histogram bin of a sequence overlap in [0, 1]. */
+export function sequenceBin(q: number): number {
+  return Math.max(0, Math.min(SEQUENCE_BINS - 1, Math.floor(q * SEQUENCE_BINS + 1e-9)));
+}
+
 /** Histogram bin of a near-repeat similarity in [NEAR_REPEAT_OVERLAP, 1]. */
-function similarityBin(s: number): number {
+export function similarityBin(s: number): number {
   return Math.max(0, Math.min(SIMILARITY_BINS - 1, Math.floor((s - NEAR_REPEAT_OVERLAP) / BIN_WIDTH + 1e-9)));
 }
 
@@ -239,12 +282,14 @@ export function binHigh(i: number): number {
  * - `own`: size of the entry's group, the entry included (1: no near-repeat in the store);
  * - `rival`: size of the largest other group when it has 2 or more members, else 0;
  * - `similarities`: the overlap of the entry with each store text that is a direct near-repeat of it;
+ * - `sequences`: the sequence overlap (`sequenceOverlap`) with each of those, in the same order;
  * - `members`: indices (into `store`) of the entry's group members.
  */
 export interface StoreStructure {
   own: number;
   rival: number;
   similarities: number[];
+  sequences: number[];
   members: number[];
 }
 
@@ -274,19 +319,25 @@ export function storeStructure(text: string, store: readonly string[]): StoreStr
   for (const [g, n] of sizes) if (g !== me && n >= 2) rival = Math.max(rival, n);
   const own = sets[store.length] as ReadonlySet<string>;
   const similarities: number[] = [];
+  const sequences: number[] = [];
   const members: number[] = [];
-  store.forEach((_, i) => {
+  store.forEach((t, i) => {
     if (groups[i] === me) members.push(i);
     const s = setOverlap(own, sets[i] as ReadonlySet<string>);
-    if (s >= NEAR_REPEAT_OVERLAP) similarities.push(s);
+    if (s >= NEAR_REPEAT_OVERLAP) {
+      similarities.push(s);
+      sequences.push(sequenceOverlap(text, t));
+    }
   });
-  return { own: sizes.get(me) as number, rival, similarities, members };
+  return { own: sizes.get(me) as number, rival, similarities, sequences, members };
 }
 
 /**
  * Store-structure counts of checked entries (docs/calibration.md, "Store structure"):
  * - `cells`: entries per `"own:rival"` (see `StoreStructure`), keys sorted;
  * - `similarity`: direct near-repeats of the entries per similarity bin (`SIMILARITY_BINS`);
+ * - `sequence`: the same near-repeats per (similarity bin, sequence-overlap bin), flattened
+ *   (`SIMILARITY_BINS` × `SEQUENCE_BINS`, see `SEQUENCE_BINS`);
  * - `members` / `ownMembers`: the entries' group members in the store, and of those the ones in
  *   the entry's own episode (counted only for entries whose context holds own-episode steps).
  */
@@ -294,13 +345,14 @@ export interface StructureCounts {
   n: number;
   cells: Record<string, number>;
   similarity: number[];
+  sequence: number[];
   members: number;
   ownMembers: number;
 }
 
 /** Zero structure counts. */
 export function zeroStructure(): StructureCounts {
-  return { n: 0, cells: {}, similarity: new Array<number>(SIMILARITY_BINS).fill(0), members: 0, ownMembers: 0 };
+  return { n: 0, cells: {}, similarity: new Array<number>(SIMILARITY_BINS).fill(0), sequence: new Array<number>(SIMILARITY_BINS * SEQUENCE_BINS).fill(0), members: 0, ownMembers: 0 };
 }
 
 /**
@@ -312,10 +364,12 @@ export function addStructure(counts: StructureCounts, text: string, store: reado
   counts.n += 1;
   const key = `${s.own}:${s.rival}`;
   counts.cells[key] = (counts.cells[key] ?? 0) + 1;
-  for (const x of s.similarities) {
+  s.similarities.forEach((x, i) => {
     const b = similarityBin(x);
     counts.similarity[b] = (counts.similarity[b] ?? 0) + 1;
-  }
+    const j = b * SEQUENCE_BINS + sequenceBin(s.sequences[i] ?? 0);
+    counts.sequence[j] = (counts.sequence[j] ?? 0) + 1;
+  });
   if (ownEpisode.some(Boolean)) {
     counts.members += s.members.length;
     counts.ownMembers += s.members.filter((i) => ownEpisode[i] === true).length;

@@ -96,7 +96,7 @@ class SetBuilder {
     private readonly isExemplar: (text: string) => boolean,
   ) {}
 
-  add(text: string, traceType: 'reflection' | 'thought_chain' | 'experience' | 'observation', metadata: Record<string, unknown>): void {
+  add(text: string, traceType: 'reflection' | 'thought_chain' | 'experience' | 'observation' | 'rationale', metadata: Record<string, unknown>): void {
     const content = text.trim();
     if (content.length === 0) return;
     const key = dedupeKey(content);
@@ -424,6 +424,36 @@ const GENERATIVE_AGENTS = {
   timestamp: '2023-07-01T00:00:00.000Z',
 } as const;
 
+/**
+ * τ-bench retail conversations (`few_shot_data/MockRetailDomainEnv-few_shot.jsonl`: one
+ * `{ messages_display }` transcript a line), reduced to a list of `{ record, complete, assistant }`
+ * (the agent's replies in order). Each reply is what the customer-service agent said to the
+ * customer: a `rationale` entry of the reasoning store, metadata `{ file, record, episode, step }`
+ * (episode = `<file>#<record>`, one conversation; step 1-based).
+ */
+function extractTauBenchReplies(spec: Pick<RealSetSpec, 'name' | 'timestamp'>) {
+  return (files: ReadonlyMap<string, string>, isExemplar: (text: string) => boolean): Extraction => {
+    const b = new SetBuilder(spec, isExemplar);
+    for (const { file, text, value } of jsonFiles(files, b.issues, 'list', 'conversation records')) {
+      for (const rec of value as unknown[]) {
+        const r = rec as { record?: unknown; assistant?: unknown } | null;
+        if (typeof r !== 'object' || r === null || typeof r.record !== 'number' || !Array.isArray(r.assistant) || !r.assistant.every((t) => typeof t === 'string')) {
+          b.issues.push({ file, line: lineOf(text, `"record": ${String(r?.record ?? '')}`), message: 'conversation record needs a number "record" and an "assistant" list of strings' });
+          continue;
+        }
+        const record = r.record;
+        (r.assistant as string[]).forEach((t, i) => b.add(t, 'rationale', { file, record, episode: `${file}#${record}`, step: i + 1 }));
+      }
+    }
+    return b.result();
+  };
+}
+
+const TAU_BENCH_RETAIL = {
+  name: 'tau-bench-retail',
+  timestamp: '2024-06-01T00:00:00.000Z',
+} as const;
+
 const REFLEXION_WEBSHOP = {
   name: 'reflexion-webshop',
   timestamp: '2023-03-20T00:00:00.000Z',
@@ -576,6 +606,20 @@ export const REAL_SET_SPECS: readonly RealSetSpec[] = [
       licence: 'Apache-2.0',
     },
     extract: extractGenerativeAgentsNodes(GENERATIVE_AGENTS),
+  },
+  {
+    ...TAU_BENCH_RETAIL,
+    dir: 'tau-bench-retail',
+    snapshot: ['conversations.json'],
+    summary: 'tau-bench retail customer-service agent replies, MIT',
+    domain: 'rap',
+    source: {
+      repo: 'sierra-research/tau-bench',
+      paths: ['few_shot_data/MockRetailDomainEnv-few_shot.jsonl'],
+      commit: 'a50b6c11c0080204ebcdb69e2967a81e134821c7',
+      licence: 'MIT',
+    },
+    extract: extractTauBenchReplies(TAU_BENCH_RETAIL),
   },
 ];
 

@@ -11,7 +11,7 @@ import type { FuzzCase, MemoryEntry } from '../../src/domain/index.js';
 import { realSetCases } from '../../src/fuzz/measure.js';
 import { loadRealBenignSets } from '../../src/corpus/benign-sets.js';
 import { benignInTrajectory, trajectoryProbe } from '../../generators/benign-trajectory.js';
-import { defaultCalibration, lexicalOverlap, type Calibration } from '../../generators/calibration/index.js';
+import { defaultCalibration, lexicalOverlap, sequenceOverlap, SEQUENCE_BINS, type Calibration } from '../../generators/calibration/index.js';
 import { storeStructure } from '../../generators/calibration/features.js';
 
 const entry = (id: string, episode?: string): MemoryEntry => ({
@@ -139,6 +139,25 @@ describe('benignInTrajectory', () => {
     expect(high).toBeGreaterThan(low + 0.2);
   });
 
+  it('draws the near-repeat sequence overlap from the calibration: a low-sequence calibration gives near-repeats that keep less of the order than a high one', () => {
+    const base = defaultCalibration();
+    const withSequence = (bin: number): Calibration => {
+      const c = structuredClone(base);
+      for (const d of Object.values(c.trajectory.domains)) {
+        d.sequence = d.sequence.map((_, i) => (i % SEQUENCE_BINS === bin ? 1 : 0));
+        d.groups = { '3:0': 1 };
+      }
+      return c;
+    };
+    const median = (cal: Calibration): number => {
+      const xs = sample(5, 'react-qa', cal).flatMap((c) => structureOf(c).sequences).sort((a, b) => a - b);
+      return xs[Math.floor(xs.length / 2)] ?? 0;
+    };
+    const low = median(withSequence(1)); // 0.2–0.4
+    const high = median(withSequence(4)); // 0.8–1.0
+    expect(high).toBeGreaterThan(low + 0.1);
+  });
+
   it('benign-stress keeps a hard negative under test in a natural context', () => {
     for (const c of fc.sample(benignInTrajectory('rap', { stress: true }), { seed: 3, numRuns: 40 })) expect(c.truth.hardNegatives?.length).toBe(1);
   });
@@ -165,9 +184,20 @@ describe('storeStructure', () => {
     expect(s.rival).toBe(3);
     expect(s.members).toEqual([0, 1]);
     expect(s.similarities.map((x) => Math.round(x * 100))).toEqual([50, 50]);
-    expect(storeStructure('moon sun star', store)).toEqual({ own: 1, rival: 3, similarities: [], members: [] });
+    // 'apple pear' is the one word pair each near-repeat shares with the entry, of 3 pairs in all.
+    expect(s.sequences.map((x) => Math.round(x * 100))).toEqual([33, 33]);
+    expect(storeStructure('moon sun star', store)).toEqual({ own: 1, rival: 3, similarities: [], sequences: [], members: [] });
     // Single linkage: c joins a through b even though c and a share little.
     expect(storeStructure('c1 c2 c3 b1', ['a1 a2 b1 b2', 'b1 b2 c1 c2']).own).toBe(3);
+  });
+});
+
+describe('sequenceOverlap', () => {
+  it('is the Jaccard index of word pairs: a kept frame scores high, the same words in another order low', () => {
+    expect(sequenceOverlap('I need to search X.', 'I need to search Y.')).toBeCloseTo(3 / 5, 6);
+    expect(sequenceOverlap('search X then answer', 'answer then search X')).toBeCloseTo(1 / 5, 6);
+    expect(lexicalOverlap('search X then answer', 'answer then search X')).toBe(1);
+    expect(sequenceOverlap('one', 'one')).toBe(0);
   });
 });
 
