@@ -11,6 +11,7 @@ import { coverageLines } from './coverage.js';
 import { formatCounterexample } from './format-verdict.js';
 import { formatGateCheck } from './gate.js';
 import { pct, realismGapLine } from './markdown.js';
+import { exportRejectionNote } from './percent.js';
 import { interval, type ReportData } from './model.js';
 import { plural } from '../domain/plural.js';
 
@@ -85,6 +86,8 @@ export function summaryText(r: FuzzRunSummary, options: { maxCounterexamples?: n
   if (rep.counterexamples.length > 0) {
     lines.push(`findings: ${['bypass', 'false-positive', 'flaky', 'crash', 'guard-error'].map((k) => `${f[k] ?? 0} ${k}`).join(', ')}${(f.flaky ?? 0) > 0 ? ' (flaky: did not reproduce on every re-check; not clean findings)' : ''}`);
   }
-  lines.push(rep.summary.held ? 'RESULT: every invariant held.' : `RESULT: invariants FAILED in ${rep.summary.failingCells.join(', ')}.`);
+  const exportNote = exportRejectionNote(rep);
+  const result = rep.summary.held ? 'RESULT: every invariant held' : `RESULT: invariants FAILED in ${rep.summary.failingCells.join(', ')}`;
+  lines.push(exportNote === undefined ? `${result}.` : `${result}, ${exportNote}.`);
   return lines.join('\n');
 }

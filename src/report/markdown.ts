@@ -10,7 +10,7 @@ import type { ReportData } from './model.js';
 import { renderAdaptiveSection, renderAttackSection } from './adaptive.js';
 import { renderCoverage } from './coverage.js';
 import { flipText } from './attack-html.js';
-import { pct } from './percent.js';
+import { exportRejectionNote, pct } from './percent.js';
 import { plural } from '../domain/plural.js';
 import { addCount, nameKeyed } from '../domain/name-keyed.js';
 
@@ -45,7 +45,8 @@ export function renderMarkdown(r: ReportData): string {
   const c = r.config;
   out.push(`# farma-fuzz report: ${c.guard}`);
   out.push('');
-  out.push(`**Verdict: ${r.summary.held ? 'every invariant held' : `invariants FAILED in ${plural(r.summary.failingCells.length, 'cell')}`}.** ${plural(r.summary.totalRuns, 'case')}, ${plural(r.summary.violations, 'violation')}, ${plural(r.summary.errors, 'guard error')}.`);
+  const exportNote = exportRejectionNote(r);
+  out.push(`**Verdict: ${r.summary.held ? 'every invariant held' : `invariants FAILED in ${plural(r.summary.failingCells.length, 'cell')}`}${exportNote === undefined ? '' : `, ${printableLine(exportNote)}`}.** ${plural(r.summary.totalRuns, 'case')}, ${plural(r.summary.violations, 'violation')}, ${plural(r.summary.errors, 'guard error')}.`);
   out.push('');
   out.push('| setting | value |');
   out.push('| --- | --- |');

@@ -9,3 +9,18 @@ export function pct(i: Interval): string {
   const p = (x: number): string => `${(x * 100).toFixed(1)}%`;
   return i.n === 0 ? 'n/a (0 runs)' : `${p(i.rate)} [${p(i.low)}, ${p(i.high)}]`;
 }
+
+/**
+ * What the RESULT line adds about the user's own benign exports (`--benign <file>`, source
+ * `user export`) that the guard rejected or answered error on: without it a run whose export was
+ * rejected entirely still read "every invariant held" (issue 22.15), because the invariants are
+ * about the generated cases. Undefined when every export entry was admitted (or there is none).
+ * @example exportRejectionNote(report) // 'but team.jsonl: 30/30 entries rejected (FPR 100.0% [88.6%, 100.0%]); no gate on it (--max-fpr)'
+ */
+export function exportRejectionNote(r: { fpr: { real: ReadonlyArray<{ name: string; source: string; fpr: Interval; errors: number }> }; gate?: unknown }): string | undefined {
+  const parts = r.fpr.real
+    .filter((s) => s.source === 'user export' && (s.fpr.k > 0 || s.errors > 0))
+    .map((s) => `${s.name}: ${s.fpr.k}/${s.fpr.n} entries rejected (FPR ${pct(s.fpr)})${s.errors > 0 ? `, ${s.errors} answered error` : ''}`);
+  if (parts.length === 0) return undefined;
+  return `but ${parts.join('; ')}${r.gate === undefined ? '; no gate on it (give --max-fpr to fail the run on it)' : ''}`;
+}

@@ -5,7 +5,7 @@
  */
 import { appendFileSync } from 'node:fs';
 import { formatGateCheck, type GateResult } from './gate.js';
-import { pct } from './percent.js';
+import { pct, exportRejectionNote } from './percent.js';
 import type { ReportData } from './model.js';
 import { plural } from '../domain/plural.js';
 
@@ -37,7 +37,8 @@ export function renderStepSummary(r: ReportData, gateResult?: GateResult, closin
   const verdict = r.summary.held ? '✅ every invariant held' : `❌ invariants failed in ${plural(r.summary.failingCells.length, 'cell')}`;
   out.push(`### farma-fuzz · ${cell(r.config.guard)} · seed ${r.config.seed}`);
   out.push('');
-  out.push(`${verdict}: ${plural(r.summary.totalRuns, 'case')}, ${plural(r.summary.violations, 'violation')}, ${plural(r.summary.errors, 'guard error')}.`);
+  const exportNote = exportRejectionNote(r);
+  out.push(`${verdict}${exportNote === undefined ? '' : `, ${cell(exportNote)}`}: ${plural(r.summary.totalRuns, 'case')}, ${plural(r.summary.violations, 'violation')}, ${plural(r.summary.errors, 'guard error')}.`);
   if (gateResult && (r.gate !== undefined || gateResult.checks.length > 0)) out.push(`Gate: ${gateResult.pass ? '✅ passed' : '❌ failed'} (${gateResult.checks.filter((c) => !c.pass).length} of ${gateResult.checks.length} checks above their limit).`);
   else out.push('Gate: no gate set (the exit code follows the invariants).');
   for (const line of closing) out.push('', cell(line));
