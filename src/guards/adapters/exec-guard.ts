@@ -181,164 +181,29 @@ function validInt(name: string, value: number, min: number, command: string): nu
  * try { await Promise.all(entries.map((e) => guard.check(e, ctx))); } finally { await guard.close?.(); }
  */
 export function createExecGuard(command: string, options: ExecGuardOptions = {}): ExecGuard {
-  if (command.trim().length === 0) throw new GuardLoadError('exec guard: the command is empty');
-  const timeoutMs = options.timeoutMs ?? DEFAULT_GUARD_TIMEOUT_MS;
-  if (!(timeoutMs > 0)) throw new GuardLoadError(`exec guard ${JSON.stringify(command)}: timeoutMs must be > 0, got ${timeoutMs}`);
-  const concurrency = validInt('concurrency', options.concurrency ?? DEFAULT_ADAPTER_CONCURRENCY, 1, command);
-  const inputFailureLimit = validInt('inputFailureLimit', options.inputFailureLimit ?? 2, 1, command);
-  const circuitThreshold = validInt('circuitThreshold', options.circuitThreshold ?? 10, 1, command);
-  const cooldownMs = options.circuitCooldownMs ?? 1000;
-  const restartDelayMs = options.restartDelayMs ?? 50;
-  if (!(cooldownMs >= 0)) throw new GuardLoadError(`exec guard ${JSON.stringify(command)}: circuitCooldownMs must be >= 0, got ${cooldownMs}`);
-  if (!(restartDelayMs >= 0)) throw new GuardLoadError(`exec guard ${JSON.stringify(command)}: restartDelayMs must be >= 0, got ${restartDelayMs}`);
-  const keepLines = options.stderrLines ?? 5;
-  const warn = options.onWarning ?? ((message: string) => void process.stderr.write(`warning: ${message}\n`));
-
+  const settings = execGuardSettings(command, options);
+  const { timeoutMs, concurrency, inputFailureLimit, circuitThreshold, restartDelayMs, warn } = settings;
+  // Pool: `concurrency` processes, one request each, one at a time per input.
+  // Failure memory: inputs that crash or time out are not sent again; the circuit stops calls to a dead guard.
   const limit = pLimit(concurrency);
   const slots: Slot[] = Array.from({ length: concurrency }, () => ({ proc: null, busy: false, pending: null, failuresInARow: 0, starts: 0, stderrTail: [], noise: { count: 0, first: '' }, wroteStdout: false, answered: 0 }));
   const memory = new InputFailureMemory(inputFailureLimit);
   const perInput = new PerInputQueue();
-  const circuit = new Circuit({ threshold: circuitThreshold, cooldownMs, maxCooldownMs: Math.max(cooldownMs, MAX_COOLDOWN_MS) });
+  const circuit = new Circuit({ threshold: circuitThreshold, cooldownMs: settings.cooldownMs, maxCooldownMs: Math.max(settings.cooldownMs, MAX_COOLDOWN_MS) });
   const counts = { sent: 0, notResent: 0, refused: 0, crashes: 0, timeouts: 0, maxInFlight: 0, skippedLines: 0, resent: 0 };
   let inFlight = 0;
   let seq = 0;
   let closed = false;
 
-  const stderrNote = (slot: Slot): string => (slot.stderrTail.length ? `; stderr: ${slot.stderrTail.join(' | ')}` : '');
-  /** What the process wrote on stdout besides answers, or that it wrote nothing: the likely cause of a missing answer. */
-  const stdoutNote = (slot: Slot): string => {
-    if (slot.noise.count > 0) {
-      return `; it wrote ${slot.noise.count} stdout line(s) that are not answers, which were skipped (first: ${JSON.stringify(slot.noise.first)}): stdout is for answer lines {"id": N, "verdict": {...}}, logs go to stderr`;
-    }
-    if (!slot.wroteStdout) return '; it wrote nothing on stdout: does it answer each line before reading the next one, and flush stdout after each answer (Python: print(..., flush=True) or python3 -u)?';
-    return '';
-  };
-
-  function kill(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {
-    try {
-      // The child leads its own process group, so this reaches the shell and what it started.
-      if (child.pid !== undefined) process.kill(-child.pid, signal);
-    } catch {
-      child.kill(signal);
-    }
-  }
-
-  function settle(slot: Slot, outcome: Outcome): void {
-    const p = slot.pending;
-    if (!p) return;
-    slot.pending = null;
-    p.settle(outcome);
-  }
-
-  function start(slot: Slot): ChildProcessWithoutNullStreams {
-    const child = spawn(command, {
-      shell: true,
-      detached: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      cwd: options.cwd ?? process.cwd(),
-    });
-    slot.starts++;
-    slot.stderrTail = [];
-    slot.noise = { count: 0, first: '' };
-    slot.wroteStdout = false;
-    slot.answered = 0;
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8');
-    child.stderr.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      if (child !== slot.proc) return;
-      slot.wroteStdout = true;
-      out += chunk;
-      if (out.length > MAX_LINE_CHARS && out.indexOf('\n') < 0) {
-        // A reply line this long is not a verdict: stop reading and restart the process.
-        out = '';
-        settle(slot, { malformed: `exec guard wrote a stdout line longer than ${MAX_LINE_CHARS} characters without a newline (an answer is one short JSON line); the process is restarted` });
-        slot.proc = null;
-        kill(child, 'SIGKILL');
-        return;
-      }
-      let nl: number;
-      while ((nl = out.indexOf('\n')) >= 0) {
-        const line = out.slice(0, nl).trim();
-        out = out.slice(nl + 1);
-        if (line.length > 0 && child === slot.proc) onLine(slot, line);
-      }
-    });
-    child.stderr.on('data', (chunk: string) => {
-      err += chunk;
-      if (err.length > MAX_LINE_CHARS) err = err.slice(-4096);
-      const lines = err.split('\n');
-      err = lines.pop() ?? '';
-      for (const l of lines) if (l.trim()) slot.stderrTail.push(excerpt(l, 300));
-      if (slot.stderrTail.length > keepLines) slot.stderrTail = slot.stderrTail.slice(-keepLines);
-    });
-    child.stdin.on('error', () => {
-      // EPIPE after the process died; the 'close' handler reports it.
-    });
-    const onGone = (why: string, clean: boolean): void => {
-      if (child !== slot.proc) return;
-      if (err.trim()) slot.stderrTail = [...slot.stderrTail, excerpt(err, 300)].slice(-keepLines);
-      slot.proc = null;
-      // A process that answered before and now ends cleanly (exit 0) is recycling itself (a
-      // request limit): the pending request may never have been read, so it is sent again.
-      const recycled = clean && slot.answered > 0;
-      settle(slot, { crashed: `exec guard ${why} while checking this input${stderrNote(slot)}${slot.noise.count > 0 ? stdoutNote(slot) : ''}`, recycled });
-    };
-    const pgid = child.pid;
-    if (pgid !== undefined) {
-      trackGroup(pgid);
-      child.once('exit', () => sweepGroup(pgid));
-    }
-    child.on('error', (e) => onGone(`could not run (${e.message})`, false));
-    child.on('close', (code, signal) =>
-      onGone(signal ? `was killed by ${signal}` : code === 127 ? 'exited with code 127 (the shell did not find the command: give its full path, or check PATH)' : `exited with code ${code}`, !signal && code === 0),
-    );
-    // A forgotten close() must not keep the fuzzer alive; the guard sees EOF when we exit.
-    child.unref();
-    for (const s of [child.stdin, child.stdout, child.stderr]) (s as unknown as { unref?: () => void }).unref?.();
-    return child;
-  }
-
   function onLine(slot: Slot, line: string): void {
     const p = slot.pending;
     if (!p) return;
-    const tookUs = p.elapsed(); // the guard's time ends with its line; reading it is ours
-    const text = line.charCodeAt(0) === 0xfeff ? line.slice(1) : line;
-    let msg: unknown;
-    try {
-      msg = JSON.parse(text);
-    } catch {
-      if (/^[[{]/.test(text)) {
-        settle(slot, { malformed: `exec guard wrote a stdout line that starts like JSON but is not JSON: ${excerpt(text)} (an answer is one JSON object on one line: not pretty-printed, no newline inside)` });
-        return;
-      }
-      noteNoise(slot, text); // a log line or a banner: skipped, the answer may still come
-      return;
+    const r = readAnswerLine(line, p.id, p.elapsed()); // the guard's time ends with its line; reading it is ours
+    if ('noise' in r) noteNoise(slot, r.noise);
+    else if ('outcome' in r) {
+      if ('ok' in r.outcome) slot.answered++;
+      settle(slot, r.outcome);
     }
-    if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) {
-      noteNoise(slot, text);
-      return;
-    }
-    const m = msg as { id?: unknown; verdict?: unknown; decision?: unknown };
-    if (m.id === undefined && m.verdict === undefined && m.decision === undefined && !parseVerdict(msg).ok) {
-      noteNoise(slot, text); // a structured log line ({"level": "info", ...})
-      return;
-    }
-    // Each process has one request in flight, so an answer without an id can only be for it.
-    const id = typeof m.id === 'string' && /^\d+$/.test(m.id.trim()) ? Number(m.id) : m.id;
-    if (typeof id === 'number' && id < p.id) return; // a late answer to a request that already timed out
-    if (id !== undefined && id !== p.id) {
-      settle(slot, { malformed: `exec guard answered id ${JSON.stringify(m.id)}, expected ${p.id}` });
-      return;
-    }
-    const parsed = parseVerdict(m.verdict !== undefined ? m.verdict : msg);
-    if (!parsed.ok) {
-      settle(slot, { malformed: `exec guard answered a malformed verdict: ${parsed.message}` });
-      return;
-    }
-    slot.answered++;
-    settle(slot, { ok: { ...parsed.verdict, elapsedUs: tookUs } });
   }
 
   function noteNoise(slot: Slot, text: string): void {
@@ -364,7 +229,7 @@ export function createExecGuard(command: string, options: ExecGuardOptions = {})
       const c = slot.failuresInARow;
       await sleep(c <= 1 ? 0 : Math.min(restartDelayMs * 2 ** (c - 2), MAX_RESTART_DELAY_MS));
       if (closed) return { outcome: { crashed: 'exec guard was closed' }, elapsedUs: 0 };
-      slot.proc = start(slot);
+      slot.proc = spawnGuardProcess(slot, settings, onLine);
     }
     const child = slot.proc;
     slot.noise = { count: 0, first: '' };
@@ -495,6 +360,183 @@ export function createExecGuard(command: string, options: ExecGuardOptions = {})
       kill(child, 'SIGTERM');
     });
   }
+}
+
+
+/** The options of one exec guard, validated, with their defaults. */
+interface ExecSettings {
+  command: string;
+  timeoutMs: number;
+  concurrency: number;
+  inputFailureLimit: number;
+  circuitThreshold: number;
+  cooldownMs: number;
+  restartDelayMs: number;
+  keepLines: number;
+  cwd: string | undefined;
+  warn: (message: string) => void;
+}
+
+/** Options: the command and every bound checked, defaults filled in. @throws GuardLoadError naming the command and the option. */
+function execGuardSettings(command: string, options: ExecGuardOptions): ExecSettings {
+  if (command.trim().length === 0) throw new GuardLoadError('exec guard: the command is empty');
+  const timeoutMs = options.timeoutMs ?? DEFAULT_GUARD_TIMEOUT_MS;
+  if (!(timeoutMs > 0)) throw new GuardLoadError(`exec guard ${JSON.stringify(command)}: timeoutMs must be > 0, got ${timeoutMs}`);
+  const concurrency = validInt('concurrency', options.concurrency ?? DEFAULT_ADAPTER_CONCURRENCY, 1, command);
+  const inputFailureLimit = validInt('inputFailureLimit', options.inputFailureLimit ?? 2, 1, command);
+  const circuitThreshold = validInt('circuitThreshold', options.circuitThreshold ?? 10, 1, command);
+  const cooldownMs = options.circuitCooldownMs ?? 1000;
+  const restartDelayMs = options.restartDelayMs ?? 50;
+  if (!(cooldownMs >= 0)) throw new GuardLoadError(`exec guard ${JSON.stringify(command)}: circuitCooldownMs must be >= 0, got ${cooldownMs}`);
+  if (!(restartDelayMs >= 0)) throw new GuardLoadError(`exec guard ${JSON.stringify(command)}: restartDelayMs must be >= 0, got ${restartDelayMs}`);
+  const keepLines = options.stderrLines ?? 5;
+  const warn = options.onWarning ?? ((message: string) => void process.stderr.write(`warning: ${message}\n`));
+
+  return { command, timeoutMs, concurrency, inputFailureLimit, circuitThreshold, cooldownMs, restartDelayMs, keepLines, cwd: options.cwd, warn };
+}
+
+/** The last stderr lines of a process, for a crash message. */
+const stderrNote = (slot: Slot): string => (slot.stderrTail.length ? `; stderr: ${slot.stderrTail.join(' | ')}` : '');
+/** What the process wrote on stdout besides answers, or that it wrote nothing: the likely cause of a missing answer. */
+const stdoutNote = (slot: Slot): string => {
+  if (slot.noise.count > 0) {
+    return `; it wrote ${slot.noise.count} stdout line(s) that are not answers, which were skipped (first: ${JSON.stringify(slot.noise.first)}): stdout is for answer lines {"id": N, "verdict": {...}}, logs go to stderr`;
+  }
+  if (!slot.wroteStdout) return '; it wrote nothing on stdout: does it answer each line before reading the next one, and flush stdout after each answer (Python: print(..., flush=True) or python3 -u)?';
+  return '';
+};
+
+
+function kill(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {
+  try {
+    // The child leads its own process group, so this reaches the shell and what it started.
+    if (child.pid !== undefined) process.kill(-child.pid, signal);
+  } catch {
+    child.kill(signal);
+  }
+}
+
+
+/** Ends the pending request of a slot with `outcome` (nothing when none is pending). */
+function settle(slot: Slot, outcome: Outcome): void {
+  const p = slot.pending;
+  if (!p) return;
+  slot.pending = null;
+  p.settle(outcome);
+}
+
+
+/**
+ * Transport: starts the command of a slot through the shell, in its own process group; splits
+ * stdout into lines for `onLine`, keeps the last stderr lines, and settles the pending request
+ * as `crashed` when the process ends (a clean exit after answers is a recycle: the request is
+ * sent again) or as `malformed` when a stdout line grows past {@link MAX_LINE_CHARS}.
+ */
+function spawnGuardProcess(slot: Slot, s: Pick<ExecSettings, 'command' | 'cwd' | 'keepLines'>, onLine: (slot: Slot, line: string) => void): ChildProcessWithoutNullStreams {
+  const { command, keepLines } = s;
+  const child = spawn(command, {
+    shell: true,
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    cwd: s.cwd ?? process.cwd(),
+  });
+  slot.starts++;
+  slot.stderrTail = [];
+  slot.noise = { count: 0, first: '' };
+  slot.wroteStdout = false;
+  slot.answered = 0;
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => {
+    if (child !== slot.proc) return;
+    slot.wroteStdout = true;
+    out += chunk;
+    if (out.length > MAX_LINE_CHARS && out.indexOf('\n') < 0) {
+      // A reply line this long is not a verdict: stop reading and restart the process.
+      out = '';
+      settle(slot, { malformed: `exec guard wrote a stdout line longer than ${MAX_LINE_CHARS} characters without a newline (an answer is one short JSON line); the process is restarted` });
+      slot.proc = null;
+      kill(child, 'SIGKILL');
+      return;
+    }
+    let nl: number;
+    while ((nl = out.indexOf('\n')) >= 0) {
+      const line = out.slice(0, nl).trim();
+      out = out.slice(nl + 1);
+      if (line.length > 0 && child === slot.proc) onLine(slot, line);
+    }
+  });
+  child.stderr.on('data', (chunk: string) => {
+    err += chunk;
+    if (err.length > MAX_LINE_CHARS) err = err.slice(-4096);
+    const lines = err.split('\n');
+    err = lines.pop() ?? '';
+    for (const l of lines) if (l.trim()) slot.stderrTail.push(excerpt(l, 300));
+    if (slot.stderrTail.length > keepLines) slot.stderrTail = slot.stderrTail.slice(-keepLines);
+  });
+  child.stdin.on('error', () => {
+    // EPIPE after the process died; the 'close' handler reports it.
+  });
+  const onGone = (why: string, clean: boolean): void => {
+    if (child !== slot.proc) return;
+    if (err.trim()) slot.stderrTail = [...slot.stderrTail, excerpt(err, 300)].slice(-keepLines);
+    slot.proc = null;
+    // A process that answered before and now ends cleanly (exit 0) is recycling itself (a
+    // request limit): the pending request may never have been read, so it is sent again.
+    const recycled = clean && slot.answered > 0;
+    settle(slot, { crashed: `exec guard ${why} while checking this input${stderrNote(slot)}${slot.noise.count > 0 ? stdoutNote(slot) : ''}`, recycled });
+  };
+  const pgid = child.pid;
+  if (pgid !== undefined) {
+    trackGroup(pgid);
+    child.once('exit', () => sweepGroup(pgid));
+  }
+  child.on('error', (e) => onGone(`could not run (${e.message})`, false));
+  child.on('close', (code, signal) =>
+    onGone(signal ? `was killed by ${signal}` : code === 127 ? 'exited with code 127 (the shell did not find the command: give its full path, or check PATH)' : `exited with code ${code}`, !signal && code === 0),
+  );
+  // A forgotten close() must not keep the fuzzer alive; the guard sees EOF when we exit.
+  child.unref();
+  for (const s of [child.stdin, child.stdout, child.stderr]) (s as unknown as { unref?: () => void }).unref?.();
+  return child;
+}
+
+
+/** What one stdout line of a process means for its pending request `pendingId`. */
+type LineReading = { noise: string } | { late: true } | { outcome: Outcome };
+
+/**
+ * Protocol: reads one stdout line. A JSON object with `id` and `verdict` (or a bare Verdict) is
+ * the answer; an id lower than the pending one is a late answer, ignored; another id, a line
+ * that starts like JSON but is not, or a verdict that is not a Verdict is `malformed`; any
+ * other line (a log line, a banner, a structured log record) is noise, skipped. `tookUs` is
+ * the round trip measured up to this line.
+ */
+function readAnswerLine(line: string, pendingId: number, tookUs: number): LineReading {
+  const text = line.charCodeAt(0) === 0xfeff ? line.slice(1) : line;
+  let msg: unknown;
+  try {
+    msg = JSON.parse(text);
+  } catch {
+    if (/^[[{]/.test(text)) {
+      return { outcome: { malformed: `exec guard wrote a stdout line that starts like JSON but is not JSON: ${excerpt(text)} (an answer is one JSON object on one line: not pretty-printed, no newline inside)` } };
+    }
+    return { noise: text }; // a log line or a banner: skipped, the answer may still come
+  }
+  if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) return { noise: text };
+  const m = msg as { id?: unknown; verdict?: unknown; decision?: unknown };
+  if (m.id === undefined && m.verdict === undefined && m.decision === undefined && !parseVerdict(msg).ok) {
+    return { noise: text }; // a structured log line ({"level": "info", ...})
+  }
+  // Each process has one request in flight, so an answer without an id can only be for it.
+  const id = typeof m.id === 'string' && /^\d+$/.test(m.id.trim()) ? Number(m.id) : m.id;
+  if (typeof id === 'number' && id < pendingId) return { late: true }; // a late answer to a request that already timed out
+  if (id !== undefined && id !== pendingId) return { outcome: { malformed: `exec guard answered id ${JSON.stringify(m.id)}, expected ${pendingId}` } };
+  const parsed = parseVerdict(m.verdict !== undefined ? m.verdict : msg);
+  if (!parsed.ok) return { outcome: { malformed: `exec guard answered a malformed verdict: ${parsed.message}` } };
+  return { outcome: { ok: { ...parsed.verdict, elapsedUs: tookUs } } };
 }
 
 /** Longest reply line read from an exec guard, in characters (a verdict is far smaller). */
