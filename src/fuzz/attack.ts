@@ -423,10 +423,24 @@ export function mcts(policy: TreePolicy = {}): SearchMethod {
         const unplayed = firstOrder.find((a) => (armPlays.get(a)?.plays ?? 0) === 0);
         if (unplayed !== undefined) return unplayed;
         const lnT = Math.log(Math.max(armTotal, 1));
-        return argmax(firstOrder, (a) => {
+        const ucb = (a: string): number => {
           const s = armPlays.get(a) as { plays: number; reward: number };
           return s.reward / s.plays + Math.sqrt((2 * lnT) / s.plays);
-        }) as string;
+        };
+        // Ties (every arm unrewarded and equally played, as against a decision-only guard that
+        // has not been flipped yet) are broken at random: a fixed order would pair each arm
+        // with the same few others along a path, and compositions of two or three kinds would
+        // never be tried.
+        let best = -Infinity;
+        let tied: string[] = [];
+        for (const a of firstOrder) {
+          const u = ucb(a);
+          if (u > best + 1e-12) {
+            best = u;
+            tied = [a];
+          } else if (u >= best - 1e-12) tied.push(a);
+        }
+        return tied.length === 1 ? (tied[0] as string) : (tied[rng.nextInt(tied.length)] as string);
       };
       const playArm = (a: string, reward: number): void => {
         const s = armPlays.get(a) as { plays: number; reward: number };
