@@ -45,7 +45,7 @@ async function baselineOutputs(report: ReportData, b: NonNullable<RunOutputOptio
   const cx = c.counterexamples;
   return {
     section: { file: b.file, comparison: c },
-    line: `baseline ${b.file}: ${v.regressed ? `significantly worse in ${v.worse}` : 'not significantly worse in any'} of ${c.rates.length} rates, better in ${v.better} (Fisher's exact test, Holm-adjusted p < ${c.alpha}); counterexamples ${cx.new.length} new, ${cx.gone.length} gone, ${cx.open.length} still open${differences.length > 0 ? `; configurations differ: ${describeDifferences(differences, 'the baseline', 'this run')}` : ''}`,
+    line: `baseline ${b.file}: ${v.regressed ? `significantly worse in ${v.worse}` : 'not significantly worse in any'} of ${c.rates.length} rates, better in ${v.better} (Fisher's exact test, Holm-adjusted p < ${c.alpha}); counterexamples ${cx.new.length} new, ${cx.fixed.length} fixed, ${cx.open.length} still open${differences.length > 0 ? `; configurations differ: ${describeDifferences(differences, 'the baseline', 'this run')}` : ''}`,
   };
 }
 

@@ -54,8 +54,8 @@ export function baselineHtml(b: BaselineSection, e: Escape): string {
   else out.push('<p>No rate changed significantly.</p>');
   out.push(`<details><summary>Every rate (${rows.length})</summary>${htmlTable(head, rows.map(mark))}</details>`);
   const cx = c.counterexamples;
-  out.push(`<p>Counterexamples by signature: ${cx.new.length} new, ${cx.gone.length} gone, ${cx.open.length} still open.</p>`);
-  out.push(signatures('New in this run', cx.new, e), signatures('Gone from this run', cx.gone, e), signatures('Still open', cx.open, e));
+  out.push(`<p>Counterexamples by signature: ${cx.new.length} new, ${cx.fixed.length} fixed, ${cx.open.length} still open.</p>`);
+  out.push(signatures('New in this run', cx.new, e), signatures('Fixed in this run (not found in it)', cx.fixed, e), signatures('Still open', cx.open, e));
   const moved = c.operators.filter((o) => o.status === 'started working' || o.status === 'stopped working');
   if (moved.length > 0) {
     out.push(`<details><summary>Operators that started or stopped getting through (${moved.length}; ${moved.filter((o) => o.pAdjusted < c.alpha).length} significant)</summary>`);

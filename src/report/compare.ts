@@ -2,8 +2,8 @@
  * Two fuzz reports compared, A (before, e.g. version 1 of a guard) against B (after): the
  * change of every rate with Fisher's exact test on the two proportions and Holm's
  * adjustment over all of them (`src/metrics/fisher-exact.ts`); the counterexamples new in B,
- * gone from B and still open, by signature; the operators that started or stopped getting
- * through; and every configuration field that differs. Pure: `compare` (src/cli) reads the
+ * fixed in B (not found in its run) and still open, by signature; the operators that started
+ * or stopped getting through; and every configuration field that differs. Pure: `compare` (src/cli) reads the
  * files, `fuzz --baseline` renders the same model into report.html.
  */
 import { fisherExact, holmAdjust } from '../metrics/fisher-exact.js';
@@ -45,7 +45,7 @@ export interface SignatureRow {
   family: string;
   property: string;
   kind: string;
-  /** The id and replay command in the report that has it (B's for new and open, A's for gone). */
+  /** The id and replay command in the report that has it (B's for new and open, A's for fixed). */
   id: string;
   replay: string;
   /** Why the absence on the other side proves little, when it does (the cell reached `maxFailures`, or did not run). */
@@ -65,7 +65,7 @@ export interface OperatorRow {
   status: 'started working' | 'stopped working' | 'still working' | 'never worked';
 }
 
-/** The result of `compareReports`: both sides, their configuration differences, every rate row with its test, counterexamples new/gone/open, operators, and the overall verdict. */
+/** The result of `compareReports`: both sides, their configuration differences, every rate row with its test, counterexamples new/fixed/open, operators, and the overall verdict. */
 export interface Comparison {
   a: ReportSide;
   b: ReportSide;
@@ -73,7 +73,7 @@ export interface Comparison {
   /** Significance level for `change`, in (0,1). */
   alpha: number;
   rates: RateRow[];
-  counterexamples: { new: SignatureRow[]; gone: SignatureRow[]; open: SignatureRow[] };
+  counterexamples: { new: SignatureRow[]; fixed: SignatureRow[]; open: SignatureRow[] };
   operators: OperatorRow[];
   /** Counts of rate rows by change, and whether B is significantly worse anywhere. */
   verdict: { better: number; worse: number; unchanged: number; regressed: boolean };
@@ -194,10 +194,10 @@ function counterexampleDiff(a: ReportData, b: ReportData): Comparison['counterex
   const inB = new Map(b.counterexamples.map((x) => [signatureKey(x), x]));
   const fresh: SignatureRow[] = [];
   const open: SignatureRow[] = [];
-  const gone: SignatureRow[] = [];
+  const fixed: SignatureRow[] = [];
   for (const [k, x] of inB) (inA.has(k) ? open : fresh).push(inA.has(k) ? signatureRow(x) : signatureRow(x, absenceCaveat(x, a, 'A')));
-  for (const [k, x] of inA) if (!inB.has(k)) gone.push(signatureRow(x, absenceCaveat(x, b, 'B')));
-  return { new: fresh, gone, open };
+  for (const [k, x] of inA) if (!inB.has(k)) fixed.push(signatureRow(x, absenceCaveat(x, b, 'B')));
+  return { new: fresh, fixed, open };
 }
 
 /** Per operator: forged entries through it that got through, over the forged cells' breakdowns and attack mode's queries. */
@@ -302,7 +302,7 @@ export function renderComparisonText(c: Comparison): string {
   out.push(...table(RATE_TABLE_HEAD, rateTableRows(c)));
   out.push('');
   const cx = c.counterexamples;
-  out.push(`Counterexamples by signature: ${cx.new.length} new in B, ${cx.gone.length} gone from B, ${cx.open.length} still open.`);
+  out.push(`Counterexamples by signature: ${cx.new.length} new in B, ${cx.fixed.length} fixed in B, ${cx.open.length} still open.`);
   const list = (title: string, rows: SignatureRow[]): void => {
     if (rows.length === 0) return;
     out.push('', `${title} (${rows.length}):`);
@@ -313,7 +313,7 @@ export function renderComparisonText(c: Comparison): string {
     }
   };
   list('New in B', cx.new);
-  list('Gone from B, not found in its run', cx.gone);
+  list('Fixed in B (not found in its run)', cx.fixed);
   if (cx.open.length > 0) out.push('', `Still open: ${cx.open.length} (--json lists them).`);
   out.push('');
   const moved = c.operators.filter((o) => o.status === 'started working' || o.status === 'stopped working');

@@ -87,7 +87,7 @@ function summaryTable(r: ReportData): string {
 function summaryFacts(r: ReportData, groups: number, gateResult: GateResult | undefined, baseline: BaselineSection | undefined): string[] {
   const facts: string[] = [];
   const cmp = baseline?.comparison;
-  if (cmp) facts.push(`Against the baseline: significantly worse in ${cmp.verdict.worse} and better in ${cmp.verdict.better} of ${cmp.rates.length} rates; ${cmp.counterexamples.new.length} new and ${cmp.counterexamples.gone.length} gone counterexample signatures (section below).`);
+  if (cmp) facts.push(`Against the baseline: significantly worse in ${cmp.verdict.worse} and better in ${cmp.verdict.better} of ${cmp.rates.length} rates; ${cmp.counterexamples.new.length} new and ${cmp.counterexamples.fixed.length} fixed counterexample signatures (section below).`);
   else if (baseline?.refused) facts.push(`Not compared with the baseline: the configurations differ (section below).`);
   if (r.fpr.real.length > 0) {
     const k = r.fpr.real.reduce((a, s) => a + s.fpr.k, 0);

@@ -62,7 +62,7 @@ describe('farma-fuzz compare', () => {
     expect(c.alpha).toBe(0.05);
     expect(c.rates.map((x) => [x.name, x.change])).toEqual([['ehr/seed', 'better'], ['ehr/benign', 'not significant']]);
     expect(c.configDifferences).toHaveLength(2);
-    expect(Object.keys(c.counterexamples)).toEqual(['new', 'gone', 'open']);
+    expect(Object.keys(c.counterexamples)).toEqual(['new', 'fixed', 'open']);
   });
 
   it('takes a report folder for a report.json', async () => {

@@ -1,6 +1,6 @@
 /**
  * compareReports: rates tested with Fisher's exact test and Holm's adjustment, signatures
- * new / gone / still open (with the max-failures caveat), operators that started or stopped
+ * new / fixed / still open (with the max-failures caveat), operators that started or stopped
  * getting through, and every configuration difference named.
  */
 import { describe, expect, it } from 'vitest';
@@ -36,9 +36,9 @@ describe('compareReports on hand-built reports', () => {
     expect(c.verdict).toEqual({ better: 1, worse: 1, unchanged: 1, regressed: true });
   });
 
-  it('sorts signatures into new, gone and still open', () => {
+  it('sorts signatures into new, fixed and still open', () => {
     expect(c.counterexamples.new.map((x) => x.id)).toEqual(['b2']);
-    expect(c.counterexamples.gone.map((x) => x.id)).toEqual(['a1']);
+    expect(c.counterexamples.fixed.map((x) => x.id)).toEqual(['a1']);
     expect(c.counterexamples.open.map((x) => x.id)).toEqual(['b1']);
   });
 
@@ -62,7 +62,7 @@ describe('compareReports on hand-built reports', () => {
     other.counterexamples = [cx('y1', 'ehr', 'seed', 's2')];
     const d = compareReports(full, other);
     expect(d.counterexamples.new[0]?.caveat).toMatch(/reached 5 signatures \(max-failures\) in A/);
-    expect(d.counterexamples.gone[0]?.caveat).toBeUndefined();
+    expect(d.counterexamples.fixed[0]?.caveat).toBeUndefined();
   });
 
   it('rejects an alpha outside (0,1)', () => {
@@ -111,10 +111,10 @@ describe('compareReports on real campaign reports', () => {
       expect(r.delta as number).toBeLessThan(0);
       expect(r.change).toBe('better');
     }
-    expect(c.counterexamples.gone.length).toBeGreaterThan(0);
+    expect(c.counterexamples.fixed.length).toBeGreaterThan(0);
     const same = compareReports(v1, await toyReport(42, 200));
     expect(same.rates.every((r) => r.change === 'not significant' && r.delta === 0)).toBe(true);
     expect(same.counterexamples.new).toEqual([]);
-    expect(same.counterexamples.gone).toEqual([]);
+    expect(same.counterexamples.fixed).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * `farma-fuzz compare <reportA> <reportB>`: what changed from run A (before: version 1 of a
- * guard) to run B (after): each rate with Fisher's exact test, counterexamples new, gone and
+ * guard) to run B (after): each rate with Fisher's exact test, counterexamples new, fixed and
  * still open by signature, operators that started or stopped getting through
  * (`src/report/compare.ts`). Refuses reports of different configurations unless
  * `--allow-config-diff`, naming every field that differs.
@@ -30,7 +30,7 @@ function configRefusal(differences: ReadonlyArray<{ key: string; a: string; b: s
 export function registerCompareCommand(program: Command, exit: (code: number) => void): Command {
   return program
     .command('compare')
-    .description('compare two fuzz reports, A (before) and B (after): each rate with Fisher\'s exact test, counterexamples new, gone and still open, operators that started or stopped getting through')
+    .description('compare two fuzz reports, A (before) and B (after): each rate with Fisher\'s exact test, counterexamples new, fixed and still open, operators that started or stopped getting through')
     .argument('<reportA>', 'report.json of the earlier run (or its report folder)')
     .argument('<reportB>', 'report.json of the later run (or its report folder)')
     .option('--allow-config-diff', 'compare reports whose configurations differ (guard, guard options, seed, runs, domains, families, versions); the differences are printed')
