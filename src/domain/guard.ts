@@ -58,6 +58,7 @@ export interface GuardContext {
  *   otherwise the engine awaits every result.
  * - `config` is the guard's full configuration (hashed into reports).
  * - `close()` releases subprocesses, sockets or pools.
+ * - `concurrencyLimit` caps the calls in flight the engine starts for it (see the field).
  * - `cacheVerdicts: false` says the guard is stateful (its answer to the same entry over the
  *   same store can change, e.g. it learns from what it saw): the fuzz engine then asks it every
  *   time instead of serving a repeat from the run's verdict cache (as `--no-cache` does).
@@ -67,6 +68,12 @@ export interface Guard {
   readonly mode: 'sync' | 'async';
   readonly config?: unknown;
   readonly cacheVerdicts?: boolean;
+  /**
+   * The most calls in flight the guard gains from (e.g. 1 for a module guard whose inner
+   * `check` is synchronous: it blocks the event loop, so calls drawn ahead only wait and, past
+   * a failure, are queries spent for nothing). The engine uses min(`--concurrency`, this).
+   */
+  readonly concurrencyLimit?: number;
   check(entry: MemoryEntry, ctx: GuardContext): Verdict | Promise<Verdict>;
   close?(): void | Promise<void>;
 }

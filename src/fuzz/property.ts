@@ -10,7 +10,7 @@ import pLimit from 'p-limit';
 import type { FuzzCase } from '../domain/fuzz-case.js';
 import type { Guard, Phase } from '../domain/guard.js';
 import type { Verdict } from '../domain/verdict.js';
-import { evaluateAsync, evaluateSync, type ScratchStore } from './evaluate.js';
+import { evaluateAsync, evaluateSync, splitSetup, type ScratchStore } from './evaluate.js';
 import { judge, propertyFor, type Judgement, type PropertyId } from './oracle.js';
 import { failureSignature } from './signature.js';
 import { emptyStats, record, type CellStats } from './stats.js';
@@ -339,6 +339,98 @@ class Prefetcher {
   }
 }
 
+/**
+ * The cell's arbitrary, unchanged, remembering the last value it generated with its shrink
+ * context: the async shrinker ({@link shrinkInFlight}) walks the same shrink streams fast-check
+ * would, from that value.
+ */
+class RecordingArbitrary<T> extends fc.Arbitrary<T> {
+  last: fc.Value<T> | undefined;
+  readonly #inner: fc.Arbitrary<T>;
+
+  constructor(inner: fc.Arbitrary<T>) {
+    super();
+    this.#inner = inner;
+  }
+
+  generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<T> {
+    const v = this.#inner.generate(mrng, biasFactor);
+    this.last = v;
+    return v;
+  }
+
+  canShrinkWithoutContext(value: unknown): value is T {
+    return this.#inner.canShrinkWithoutContext(value);
+  }
+
+  shrink(value: T, context: unknown): fc.Stream<fc.Value<T>> {
+    return this.#inner.shrink(value, context);
+  }
+}
+
+/**
+ * Shrinks `start` as fast-check's own loop does (walk the shrink stream of the current value;
+ * the first candidate that still fails becomes the current value; stop when a stream has none),
+ * but evaluates up to `inFlight` candidates of a stream at once. The first failing candidate in
+ * stream order is kept, so the minimal case, its path and its shrink count are the same for
+ * every `inFlight`; candidates evaluated past it are the price of the speed.
+ * `room()` is the queries still allowed (a candidate costs its attacker writes + 1).
+ */
+async function shrinkInFlight(
+  arbitrary: fc.Arbitrary<FuzzCase>,
+  start: fc.Value<FuzzCase>,
+  evaluate: (c: FuzzCase) => Promise<Verdict>,
+  fails: (c: FuzzCase, v: Verdict) => boolean,
+  inFlight: number,
+  room: () => number,
+  aborted: () => boolean,
+): Promise<{ value: fc.Value<FuzzCase>; verdict?: Verdict; steps: number[] }> {
+  let current = start;
+  let verdict: Verdict | undefined;
+  const steps: number[] = [];
+  for (;;) {
+    const it = arbitrary.shrink(current.value_, current.context)[Symbol.iterator]();
+    let index = 0;
+    let next: { value: fc.Value<FuzzCase>; verdict: Verdict; at: number } | undefined;
+    let exhausted = false;
+    while (next === undefined && !exhausted) {
+      if (aborted()) return { value: current, ...(verdict ? { verdict } : {}), steps };
+      const batch: fc.Value<FuzzCase>[] = [];
+      let left = room();
+      while (batch.length < inFlight) {
+        const n = it.next();
+        if (n.done) {
+          exhausted = true;
+          break;
+        }
+        const c = splitSetup(n.value.value_).attacker.length + 1;
+        if (c > left) {
+          // Out of budget: this candidate and the rest of the stream are not asked.
+          if (batch.length === 0) return { value: current, ...(verdict ? { verdict } : {}), steps };
+          exhausted = true;
+          break;
+        }
+        left -= c;
+        batch.push(n.value);
+      }
+      if (batch.length === 0) break;
+      const verdicts = await Promise.all(batch.map((b) => evaluate(b.value_)));
+      for (const [i, b] of batch.entries()) {
+        const v = verdicts[i] as Verdict;
+        if (fails(b.value_, v)) {
+          next = { value: b, verdict: v, at: index + i };
+          break;
+        }
+      }
+      index += batch.length;
+    }
+    if (next === undefined) return { value: current, ...(verdict ? { verdict } : {}), steps };
+    current = next.value;
+    verdict = next.verdict;
+    steps.push(next.at);
+  }
+}
+
 /** What the property decides about one observation: pass/fail now, or after `n` more checks of the case. */
 type Step = boolean | { recheck: number; then: (verdicts: Verdict[]) => boolean };
 
@@ -353,7 +445,7 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
   const seen = new Set<string>();
   const maxFailures = o.maxFailures ?? 5;
   const rechecks = Math.max(1, Math.floor(o.recheck ?? DEFAULT_RECHECK));
-  const concurrency = o.guard.mode === 'sync' ? 1 : Math.max(1, Math.floor(o.concurrency ?? DEFAULT_ASYNC_CONCURRENCY));
+  const concurrency = o.guard.mode === 'sync' ? 1 : Math.max(1, Math.min(Math.floor(o.concurrency ?? DEFAULT_ASYNC_CONCURRENCY), typeof o.guard.concurrencyLimit === 'number' && o.guard.concurrencyLimit >= 1 ? o.guard.concurrencyLimit : Infinity));
   const deadline = o.timeLimitMs !== undefined ? started + o.timeLimitMs : Infinity;
   const aborted = (): boolean => o.signal?.aborted === true;
   let property: PropertyId | 'mixed' | undefined;
@@ -405,7 +497,16 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
       (o.maxQueries === undefined || queries.shrink.queries + queries.recheck.queries + rechecks < o.maxQueries / 2) &&
       (o.shrinkBudget === undefined || queries.shrink.queries - shrinkBase < o.shrinkBudget);
     let runIndex = 0;
-    let trigger: { signature: string; template: string; cls: string; reproduced: number } | undefined;
+    let trigger: { signature: string; template: string; cls: string; reproduced: number; at: number } | undefined;
+    // Async guards shrink in flight (shrinkInFlight): fast-check stops at the failure and the engine walks the shrink streams itself.
+    const recorder = o.guard.mode !== 'sync' && o.path === undefined ? new RecordingArbitrary(o.arbitrary) : undefined;
+    let pending: fc.Value<FuzzCase> | undefined;
+    const shrinkRoom = (): number => {
+      let r = Infinity;
+      if (o.shrinkBudget !== undefined) r = Math.min(r, o.shrinkBudget - (queries.shrink.queries - shrinkBase));
+      if (o.maxQueries !== undefined) r = Math.min(r, o.maxQueries / 2 - (queries.shrink.queries + queries.recheck.queries + rechecks), o.maxQueries - spent());
+      return r;
+    };
     let last: { c: FuzzCase; verdict: Verdict; judgement: Exclude<Judgement, 'holds'> } | undefined;
     const remaining = o.runs - stats.runs;
     const seed = roundSeed(o.seed, round);
@@ -456,7 +557,7 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
             shrinking = true;
             shrinkStart = performance.now();
             shrinkBase = queries.shrink.queries;
-            trigger = { signature, template: c.truth.template, cls, reproduced };
+            trigger = { signature, template: c.truth.template, cls, reproduced, at };
             last = { c, verdict, judgement: j };
             return false;
           },
@@ -504,8 +605,10 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
         if (concurrency > 1 && o.path === undefined) prefetch = new Prefetcher(drawCases(o.arbitrary, params), (c) => evalAsync(c, forCases), concurrency);
         const pf = prefetch;
         details = await fc.check(
-          fc.asyncProperty(o.arbitrary, async (c) => {
+          fc.asyncProperty(recorder ?? o.arbitrary, async (c) => {
             if (aborted()) return true;
+            // A failure is waiting for shrinkInFlight: end the round here (maxSkipsPerRun 0).
+            if (pending !== undefined) fc.pre(false);
             if (shrinking) {
               if (!shrinkMayAsk()) return true;
             } else if (halted !== undefined) {
@@ -520,7 +623,14 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
             const again = await abortable(againAsync(c, step.recheck), o.signal);
             if (again === ABORTED) return true;
             const ok = step.then(again);
-            if (!ok) pf?.stop();
+            if (!ok) {
+              pf?.stop();
+              const value = recorder?.last;
+              if (value !== undefined && value.value_ === c) {
+                pending = value;
+                return true;
+              }
+            }
             return ok;
           }),
           params,
@@ -534,9 +644,26 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
       if (aborted()) prefetch.stop();
       else await prefetch.drain();
     }
+    let inFlight: { c: FuzzCase; path: string; numShrinks: number } | undefined;
+    if (pending !== undefined && trigger !== undefined && !aborted()) {
+      const t = trigger;
+      const fails = (c: FuzzCase, v: Verdict): boolean => {
+        const j = judge(c.truth, v);
+        if (j === 'holds' || failureClass(c, v) !== t.cls) return false;
+        return !(seen.has(failureSignature(c, v, j)) && c.truth.template !== t.template);
+      };
+      const r = await shrinkInFlight(o.arbitrary, pending, (c) => evalAsync(c, forShrink), fails, concurrency, shrinkRoom, aborted);
+      const c = r.value.value_;
+      if (r.verdict) {
+        const j = judge(c.truth, r.verdict);
+        if (j !== 'holds') last = { c, verdict: r.verdict, judgement: j };
+      }
+      inFlight = { c, path: [t.at, ...r.steps].join(':'), numShrinks: r.steps.length };
+    }
     if (shrinking) queries.ms.shrink += performance.now() - shrinkStart;
-    if (details.failed && details.counterexample !== null && last !== undefined && trigger !== undefined) {
-      const [c] = details.counterexample;
+    const shrunk = inFlight ?? (details.failed && details.counterexample !== null ? { c: details.counterexample[0], path: details.counterexamplePath, numShrinks: details.numShrinks } : undefined);
+    if (shrunk !== undefined && last !== undefined && trigger !== undefined) {
+      const c = shrunk.c;
       const t = trigger;
       // Re-check the shrunk case for its own verdicts (the last observed one may be a rejected shrink attempt).
       const vs = aborted() ? [] : o.guard.mode === 'sync' ? againSync(c, rechecks) : await againAsync(c, rechecks);
@@ -564,20 +691,20 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
           case: c,
           verdict,
           seed,
-          path: details.counterexamplePath,
-          numShrinks: details.numShrinks,
+          path: shrunk.path,
+          numShrinks: shrunk.numShrinks,
         });
       }
     } else if (details.failed && details.counterexample !== null) {
       // The predicate threw (not the guard: guard throws are error verdicts): a generator or store bug.
       const err = details.errorInstance;
       throw new EngineError(`cell ${o.domain}/${o.family}: evaluating a case threw: ${errorMessage(err)}`, { cause: err });
-    } else if (details.failed && details.counterexample === null && !details.interrupted && halted === undefined) {
+    } else if (details.failed && details.counterexample === null && !details.interrupted && halted === undefined && pending === undefined) {
       throw new EngineError(`cell ${o.domain}/${o.family}: fast-check gave up (too many skipped values)`);
     }
     if ((details.interrupted || aborted()) && stats.runs < o.runs) interrupted = true;
     if (o.path !== undefined) break;
-    if (details.failed) failRounds += 1;
+    if (details.failed || inFlight !== undefined) failRounds += 1;
     round += 1;
   }
 

@@ -140,6 +140,7 @@ export function countingGuard(guard: Guard, tally: QueryTally): Guard {
     mode: guard.mode,
     ...(guard.config !== undefined ? { config: guard.config } : {}),
     ...(guard.cacheVerdicts !== undefined ? { cacheVerdicts: guard.cacheVerdicts } : {}),
+    ...(guard.concurrencyLimit !== undefined ? { concurrencyLimit: guard.concurrencyLimit } : {}),
     check: (entry, ctx) => {
       tally.queries += 1;
       return guard.check(entry, ctx);

@@ -167,7 +167,7 @@ export function registerFuzzCommand(program: Command, exit: (code: number) => vo
       const recheck = cfg.recheck ?? RUN_DEFAULTS.recheck;
       const cellTimeLimitMs = (cfg.cellTime ?? RUN_DEFAULTS.cellTimeS) * 1000;
       const thresholds = cfg.thresholds ?? {};
-      const stop = opts.exhaustive === true || (opts.precision === undefined && opts.target === undefined) ? undefined : stopRule(opts, thresholds);
+      const stop = opts.exhaustive === true ? undefined : stopRule(opts, thresholds);
       const maxQueries = opts.maxQueries !== undefined ? positiveInt('--max-queries', opts.maxQueries as string, 1, Number.MAX_SAFE_INTEGER) : undefined;
       const shrinkBudget = opts.shrinkBudget !== undefined ? positiveInt('--shrink-budget', opts.shrinkBudget as string, 1, Number.MAX_SAFE_INTEGER) : undefined;
       const costPerQuery = opts.costPerQuery !== undefined ? nonNegative('--cost-per-query', opts.costPerQuery as string) : undefined;

@@ -172,6 +172,8 @@ function wrapGuard(inner: Guard, file: string, timeoutMs: number): Guard {
     config,
     // A stateful module guard opts out of the run's verdict cache (src/fuzz/query-meter.ts).
     ...(inner.cacheVerdicts === false ? { cacheVerdicts: false } : {}),
+    // A synchronous inner check runs one at a time whatever is in flight: drawing cases ahead would only waste queries.
+    ...(inner.mode === 'sync' ? { concurrencyLimit: 1 } : {}),
     check: (entry: MemoryEntry, ctx: GuardContext) => checkRemembered(entry, ctx),
   };
 
