@@ -27,6 +27,8 @@ export const FULL_TIER_ONLY: readonly string[] = [
   // Three small fuzz campaigns (about 10 s); the fast tier covers the baseline section's
   // rendering in test/report/html.test.ts and compare's refusal in test/cli/compare.test.ts.
   'test/cli/fuzz-baseline.test.ts',
+  // Runs the sharded GitHub Actions example twice (4 shards + merge each); its static checks of the workflow file run there too.
+  'test/examples/github-actions.test.ts',
 ];
 
 const argv = process.argv.slice(2);

@@ -27,7 +27,7 @@ import { redactDeep as redactDeepIn, redactSecrets } from '../domain/secrets.js'
 import { gate, type GateThresholds } from '../report/gate.js';
 import { measureBenignEntries } from '../fuzz/measure.js';
 import type { ScratchStore } from '../fuzz/evaluate.js';
-import { buildReport, interval, type RealSetFpr, type ReportData } from '../report/model.js';
+import { buildReport, interval, type RealSetFpr, type ReportData, type RunPhaseTime } from '../report/model.js';
 import { renderMarkdown, pct } from '../report/markdown.js';
 import { findingNote } from '../report/fuzz-summary.js';
 import { writeFileAtomic } from '../corpus/atomic.js';
@@ -106,6 +106,11 @@ export interface FuzzOptions<G = unknown> {
    * write its blob beside the report; the corpus is then grown by `merge-reports`.
    */
   shard?: ShardSpec;
+  /**
+   * When the run began, as a `performance.now()` value (ms since the process started); the CLI
+   * passes 0, so `timing.wallMs` counts the start-up too. Default: when `runFuzz` is called.
+   */
+  startedAtMs?: number;
 }
 
 /**
@@ -191,15 +196,32 @@ function examplesFor(corpusDir: string | undefined, guardId: string, warnings: s
  * (report and corpus, or a shard's blob and partial report).
  */
 export async function runFuzz<G>(o: FuzzOptions<G>, progress: Progress): Promise<FuzzResult> {
+  const startedAtMs = o.startedAtMs ?? performance.now();
+  // With a start before this call (the CLI: the process start), the time until here is the start-up phase: loading, the config, the guard.
+  const timing = new PhaseTimes(o.startedAtMs !== undefined ? [{ phase: 'start-up', elapsedMs: performance.now() - o.startedAtMs }] : []);
   const warnings: string[] = [];
   const plan = planCells(o, warnings);
   const spending = planSpending(o, plan, progress);
   const reportCell = cellLine(progress, o.runs);
-  let outcome = await runPropertyCampaign(o, plan.cells, progress, reportCell, spending);
-  const attack = plan.runAttack && !o.signal?.aborted ? await runAttackPhase(o, reportCell, spending) : undefined;
+  let outcome = await timing.time('cells', () => runPropertyCampaign(o, plan, progress, reportCell, spending));
+  const attack = plan.runAttack && !o.signal?.aborted ? await timing.time('adaptive attack', () => runAttackPhase(o, progress, reportCell, spending)) : undefined;
   if (attack) outcome = mergeAttackCells(outcome, attack.result.cells, o.domains, o.families, attack.elapsedMs);
-  const real = await measureRealSets(o, progress, warnings, spending);
-  return finishRun(o, { outcome, realSets: real.realSets, ...(real.loso ? { loso: real.loso } : {}), warnings, ...(attack ? { attack: attackParts(attack.result) } : {}), spend: spending.spend });
+  const real = await measureRealSets(o, progress, warnings, spending, timing);
+  return finishRun(o, { outcome, realSets: real.realSets, ...(real.loso ? { loso: real.loso } : {}), warnings, ...(attack ? { attack: attackParts(attack.result) } : {}), spend: spending.spend }, { phases: timing.phases, startedAtMs });
+}
+
+/** The wall time of each phase of a run, in order (report.json `timing.phases`). */
+class PhaseTimes {
+  constructor(readonly phases: RunPhaseTime[] = []) {}
+  /** Runs `run` as the phase `phase` and records its wall time, also when it throws. */
+  async time<T>(phase: string, run: () => Promise<T>): Promise<T> {
+    const t0 = performance.now();
+    try {
+      return await run();
+    } finally {
+      this.phases.push({ phase, elapsedMs: performance.now() - t0 });
+    }
+  }
 }
 
 /** How a run spends guard queries: the verdict cache, the tallies of the phases outside property mode, the budget's shares. */
@@ -282,8 +304,11 @@ function cellLine(progress: Progress, runs: number): CellLine {
 }
 
 /** Phase 2: the property campaign over the planned cells, on worker threads when `workers` > 1. */
-async function runPropertyCampaign<G>(o: FuzzOptions<G>, cells: CellSpec[], progress: Progress, onCellEnd: CellLine, sp: Spending): Promise<CampaignOutcome> {
-  progress.start(cells.length * o.runs, `${o.guard.id}: ${plural(cells.length, 'cell')}`);
+async function runPropertyCampaign<G>(o: FuzzOptions<G>, plan: CellPlan, progress: Progress, onCellEnd: CellLine, sp: Spending): Promise<CampaignOutcome> {
+  const cells = plan.cells;
+  // The header counts what the run will do: the property cells, then the adaptive attack's cells (one per domain), whose bases are counted apart.
+  const bases = o.attack === false ? 0 : (o.attack?.bases ?? Math.min(o.runs, ATTACK_DEFAULTS.bases));
+  progress.start(cells.length * o.runs, `${o.guard.id}: ${plural(cells.length, 'cell')}${plan.runAttack ? `, then the adaptive attack (${plural(o.domains.length, 'cell')} of up to ${plural(bases, 'base')} each)` : ''}`);
   const workers = o.workers ?? 1;
   const pool = o.workerPool;
   if (workers > 1 && !pool) throw new UsageError(`runFuzz: workers ${workers} needs a workerPool (how worker threads rebuild the guard)`);
@@ -336,13 +361,14 @@ async function runPropertyCampaign<G>(o: FuzzOptions<G>, cells: CellSpec[], prog
 }
 
 /** Phase 3: attack mode, the adaptive family attacking the forged bases the guard rejects; its cells are logged like the campaign's. */
-async function runAttackPhase<G>(o: FuzzOptions<G>, onCellEnd: CellLine, sp: Spending): Promise<{ result: AttackModeResult; elapsedMs: number }> {
+async function runAttackPhase<G>(o: FuzzOptions<G>, progress: Progress, onCellEnd: CellLine, sp: Spending): Promise<{ result: AttackModeResult; elapsedMs: number }> {
   const a = o.attack === false ? {} : (o.attack ?? {});
   const t0 = performance.now();
   const attackBudget = a.budget ?? ATTACK_DEFAULTS.budget;
   let bases = a.bases ?? Math.min(o.runs, ATTACK_DEFAULTS.bases);
   // Under --max-queries a domain's bases are cut so that its worst case (every base attacked to the end) fits its share.
   if (sp.budget) bases = Math.max(1, Math.min(bases, Math.floor(sp.budget.attackPerDomain / attackBudget)));
+  progress.log(`adaptive attack: ${plural(o.domains.length, 'domain')}, up to ${plural(bases, 'forged base')} each, ${attackBudget} queries per rejected base at most`);
   const result = await runAttackMode({
     guard: countingGuard(o.guard, sp.spend.attack),
     store: o.store,
@@ -371,7 +397,7 @@ function attackParts(a: AttackModeResult): NonNullable<FuzzParts['attack']> {
  * the generated FPR, then the leave-one-source-out check when the benign family ran. Only an
  * unsharded run or shard 1 measures them. Bad lines become warnings.
  */
-async function measureRealSets<G>(o: FuzzOptions<G>, progress: Progress, warnings: string[], sp: Spending): Promise<{ realSets: RealSetFpr[]; loso?: LosoCheckRow[] }> {
+async function measureRealSets<G>(o: FuzzOptions<G>, progress: Progress, warnings: string[], sp: Spending, timing: PhaseTimes = new PhaseTimes()): Promise<{ realSets: RealSetFpr[]; loso?: LosoCheckRow[] }> {
   const realSets: RealSetFpr[] = [];
   let loso: LosoCheckRow[] | undefined;
   const realGuard = countingGuard(o.guard, sp.spend.real);
@@ -399,25 +425,41 @@ async function measureRealSets<G>(o: FuzzOptions<G>, progress: Progress, warning
   const measureReal = o.shard === undefined || o.shard.index === 1;
   let realSetCount = 0;
   if (o.realData && measureReal) {
-    const real = loadRealBenignSets();
-    for (const issue of real.issues) warnings.push(`${issue.file}:${issue.line}: ${issue.message}`);
-    progress.log(`real benign sets: ${plural(real.sets.length, 'set')}, ${plural(real.sets.reduce((n, s) => n + s.entries.length, 0), 'entry', 'entries')}${o.families.includes('benign') ? ', then the leave-one-source-out check' : ''}`);
+    const real = await timing.time('real sets', async () => {
+      const loaded = loadRealBenignSets();
+      for (const issue of loaded.issues) warnings.push(`${issue.file}:${issue.line}: ${issue.message}`);
+      const entries = loaded.sets.reduce((n, s) => n + s.entries.length, 0);
+      // A progress phase of its own, so a log that is not a terminal shows it too (a line at each tenth).
+      progress.start(entries, `real benign sets: ${plural(loaded.sets.length, 'set')}, ${plural(entries, 'entry', 'entries')}`);
+      const perSet = sp.budget ? sp.budget.real / Math.max(1, loaded.sets.length + (o.benignFile ? 1 : 0)) : Infinity;
+      let done = 0;
+      for (const set of loaded.sets) {
+        if (o.signal?.aborted) break;
+        await toReal(set.name, set.source, set.entries, perSet);
+        progress.update((done += set.entries.length), set.name);
+      }
+      progress.stop();
+      return loaded;
+    });
     realSetCount = real.sets.length;
-    const perSet = sp.budget ? sp.budget.real / Math.max(1, real.sets.length + (o.benignFile ? 1 : 0)) : Infinity;
-    for (const set of real.sets) {
-      if (o.signal?.aborted) break;
-      await toReal(set.name, set.source, set.entries, perSet);
-    }
     // Calibration check: leave one real source out, recalibrate, re-estimate (same seed and runs); not under a query budget.
     if (o.families.includes('benign') && !o.signal?.aborted && !sp.budget) {
       const t0 = performance.now();
       const measured = new Map(realSets.map((r) => [r.name, { k: r.fpr.k, n: r.fpr.n, errors: r.errors }]));
       const before = { ...calibrationCacheStats };
-      loso = await leaveOneSourceOut(
-        { guard: countingGuard(o.guard, sp.spend.loso), store: o.store, domains: o.domains, runs: o.runs, seed: o.seed, phase: o.phase, ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}), ...(o.signal ? { signal: o.signal } : {}) },
-        real.sets.filter((x) => x.entries.length > 0),
-        (name) => measured.get(name),
-      );
+      const sources = real.sets.filter((x) => x.entries.length > 0);
+      loso = await timing.time('leave-one-source-out', async () => {
+        progress.start(sources.length * o.domains.length * o.runs, `leave-one-source-out: ${plural(sources.length, 'calibration')} (one per real source left out), each re-estimating the benign mix`);
+        let done = 0;
+        const rows = await leaveOneSourceOut(
+          { guard: countingGuard(o.guard, sp.spend.loso), store: o.store, domains: o.domains, runs: o.runs, seed: o.seed, phase: o.phase, ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}), ...(o.signal ? { signal: o.signal } : {}) },
+          sources,
+          (name) => measured.get(name),
+          () => progress.update((done += o.runs)),
+        );
+        progress.stop();
+        return rows;
+      });
       sp.spend.ms.loso = performance.now() - t0;
       const hits = calibrationCacheStats.hits - before.hits;
       const computed = calibrationCacheStats.misses - before.misses;
@@ -425,16 +467,19 @@ async function measureRealSets<G>(o: FuzzOptions<G>, progress: Progress, warning
     }
   }
   if (o.benignFile && measureReal) {
-    const user = loadBenignJsonl(o.benignFile);
-    for (const issue of user.issues) warnings.push(`${issue.file}:${issue.line}: ${issue.message}`);
-    if (user.entries.length === 0) warnings.push(`${o.benignFile}: no usable benign entry (every line was bad, see above); its FPR row has no runs`);
-    await toReal(path.basename(o.benignFile), 'user export', user.entries, sp.budget ? sp.budget.real / (realSetCount + 1) : Infinity);
+    const file = o.benignFile;
+    await timing.time('benign export', async () => {
+      const user = loadBenignJsonl(file);
+      for (const issue of user.issues) warnings.push(`${issue.file}:${issue.line}: ${issue.message}`);
+      if (user.entries.length === 0) warnings.push(`${file}: no usable benign entry (every line was bad, see above); its FPR row has no runs`);
+      await toReal(path.basename(file), 'user export', user.entries, sp.budget ? sp.budget.real / (realSetCount + 1) : Infinity);
+    });
   }
   return { realSets, ...(loso ? { loso } : {}) };
 }
 
 /** Phase 5: the report and the corpus ({@link finishFuzz}); a shard first writes its blob (the merge input) and gets a partial report without corpus growth. */
-async function finishRun<G>(o: FuzzOptions<G>, parts: FuzzParts): Promise<FuzzResult> {
+async function finishRun<G>(o: FuzzOptions<G>, parts: FuzzParts, runTiming?: RunTiming): Promise<FuzzResult> {
   const settings: FinishSettings = {
     guardSpec: o.guardSpec,
     guardId: o.guard.id,
@@ -449,12 +494,18 @@ async function finishRun<G>(o: FuzzOptions<G>, parts: FuzzParts): Promise<FuzzRe
     ...(o.thresholds ? { thresholds: o.thresholds } : {}),
     outDir: o.outDir,
   };
-  if (!o.shard) return finishFuzz(settings, parts);
+  if (!o.shard) return finishFuzz(settings, parts, runTiming);
   mkdirSync(o.outDir, { recursive: true });
   const blob = redactDeep(shardBlob(o.shard, { ...settings, runsPerCell: o.runs, seed: o.seed }, parts));
   await writeFileAtomic(path.join(o.outDir, shardBlobName(o.shard)), `${JSON.stringify(blob)}\n`);
   const { corpusDir: _c, ...partial } = settings;
-  return finishFuzz(partial, parts);
+  return finishFuzz(partial, parts, runTiming);
+}
+
+/** The phases timed before the report, and when the run began (`performance.now()` ms), for `timing.phases` and `timing.wallMs`. */
+export interface RunTiming {
+  phases: readonly RunPhaseTime[];
+  startedAtMs: number;
 }
 
 /** What a finished campaign gives {@link finishFuzz}: its outcome, the attack, the real sets. */
@@ -465,7 +516,8 @@ export type FuzzParts = ShardParts;
  * growth, `report.json` and `report.md`. Shared by `fuzz` and `merge-reports`, so a merged
  * report is built by the same code as an unsharded one.
  */
-export async function finishFuzz(o: FinishSettings, parts: FuzzParts): Promise<FuzzResult> {
+export async function finishFuzz(o: FinishSettings, parts: FuzzParts, runTiming?: RunTiming): Promise<FuzzResult> {
+  const reportT0 = performance.now();
   const { outcome, realSets, loso } = parts;
   const attack = parts.attack;
   const warnings = [...parts.warnings];
@@ -536,6 +588,10 @@ export async function finishFuzz(o: FinishSettings, parts: FuzzParts): Promise<F
     const g = gate(report, thresholds);
     report.gate = { thresholds: { ...thresholds }, pass: g.pass, checks: g.checks };
   }
+  // Every phase's wall time, this one included, and the whole run's up to report.json.
+  const now = performance.now();
+  report.timing.phases = [...(runTiming?.phases ?? []), { phase: 'report', elapsedMs: now - reportT0 }];
+  report.timing.wallMs = now - (runTiming?.startedAtMs ?? reportT0);
   const safe = redactDeep(report);
   mkdirSync(o.outDir, { recursive: true });
   await writeFileAtomic(path.join(o.outDir, 'report.json'), `${JSON.stringify(safe, null, 2)}\n`);

@@ -13,6 +13,12 @@
  *   is neither a pass nor a complete verdict. The partial report is still written, and the lines
  *   say what had been found before the stop.
  *
+ * - A shard (`fuzz --shard i/n`) is not a verdict: its cells are a part of the campaign, and
+ *   `merge-reports` judges them all. A shard whose run finished exits 0 whether its own cells
+ *   pass or fail (the lines still say what they alone would give); 4 and 130 are kept, since
+ *   then the shard itself failed. So a CI matrix needs no `continue-on-error`, and the merge's
+ *   exit code is the verdict.
+ *
  * Invariants that fail are findings about the guard, never a crash of the fuzzer: the lines
  * say where the minimal counterexamples are. Error exit codes (usage, input, guard load) are
  * set elsewhere in `src/cli`.
@@ -51,6 +57,8 @@ export interface ExitVerdictOptions {
   interrupted?: boolean;
   /** The signal that stopped it (default SIGINT): the code is 128 + its number (130, 143 for SIGTERM, 129 for SIGHUP). */
   signal?: StopSignal;
+  /** The run is shard `index` of `total`: a finished shard exits 0, the merge gives the verdict (see the file's doc). */
+  shard?: { index: number; total: number };
 }
 
 function listCells(cells: readonly string[], max = 6): string {
@@ -87,7 +95,7 @@ function hasGate(t: GateThresholds): boolean {
  */
 export function exitVerdict(report: ReportData, gateResult: GateResult, o: ExitVerdictOptions): ExitVerdict {
   const v = completeVerdict(report, gateResult, o);
-  if (!o.interrupted) return v;
+  if (!o.interrupted) return o.shard ? shardVerdict(v, o.shard) : v;
   const runs = report.cells.reduce((n, c) => n + c.runs, 0);
   const stopped = report.cells.filter((c) => c.interrupted).map((c) => `${c.domain}/${c.family}`);
   const so = v.code === EXIT.ok ? 'nothing had failed' : v.code === EXIT.guard ? 'the guard had answered error on every call' : `the partial run would exit ${v.code}`;
@@ -99,6 +107,22 @@ export function exitVerdict(report: ReportData, gateResult: GateResult, o: ExitV
       `interrupted (${stopName(o.signal ?? 'SIGINT')}) after ${plural(runs, 'case')}${stopped.length > 0 ? `, in ${listCells(stopped)}` : ''}: the report covers the cases run so far (${path.join(o.reportDir ?? '.', 'report.md')}); before the stop ${so}:`,
       ...v.lines.filter((l) => !l.startsWith('exit ')).map((l) => `  ${l}`),
       `exit ${code}: interrupted; a stopped run is not a verdict (run it again to the end, or with fewer --runs).`,
+    ],
+  };
+}
+
+/** A finished shard: 0 for a pass or a fail of its own cells (the merge judges them all); a guard failure stays 4. */
+function shardVerdict(v: ExitVerdict, shard: { index: number; total: number }): ExitVerdict {
+  if (v.code !== EXIT.ok && v.code !== EXIT.failed) return v;
+  const last = v.lines[v.lines.length - 1] ?? '';
+  const own = last.replace(/^exit (\d+): /, 'exit $1, ').replace(/\.$/, '');
+  return {
+    code: EXIT.ok,
+    deciding: v.deciding,
+    lines: [
+      ...v.lines.slice(0, -1),
+      `shard ${shard.index}/${shard.total}: its cells alone would give ${own}; a shard is a part of the campaign, not its verdict: merge-reports judges every shard's cells together.`,
+      `exit 0: shard ${shard.index}/${shard.total} finished (the verdict is merge-reports').`,
     ],
   };
 }
@@ -165,4 +189,6 @@ What decides the exit code of fuzz:
                                         started or is unreachable): nothing was judged
   Ctrl-C                                130 whatever the partial results; the partial report
                                         and corpus are written and the lines say what failed
+  --shard i/n                           0 once the shard finished, whatever its own cells give
+                                        (4 and 130 as above): merge-reports gives the verdict
 The last lines of the run say which checks decided and why.`;

@@ -31,6 +31,23 @@ export interface RunOutputOptions {
   notes?: string[];
   /** `fuzz --baseline`: the earlier report to compare this run with (this run is B). */
   baseline?: { report: ReportData; file: string; allowConfigDiff: boolean };
+  /** `fuzz --shard i/n`: a finished shard exits 0 and leaves the verdict to merge-reports (`exit-verdict.ts`). */
+  shard?: { index: number; total: number };
+}
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
+/**
+ * The run's real duration: wall time since the process started (`performance.now()`), and
+ * every phase of it (`start-up` is loading, the config and the guard's start), so the parts add
+ * up to the total (`the rest` is what no phase covers: building the cells, the lines printed).
+ * @param outputsMs the time taken by the HTML and JUnit outputs, written after report.json.
+ */
+function timeLine(phases: ReadonlyArray<{ phase: string; elapsedMs: number }>, outputsMs: number): string {
+  const total = performance.now();
+  const parts = [...phases, ...(outputsMs >= 50 ? [{ phase: 'html and junit', elapsedMs: outputsMs }] : [])];
+  const rest = total - parts.reduce((a, p) => a + p.elapsedMs, 0);
+  return `time: ${seconds(total)} in all since farma-fuzz started (${[...parts, { phase: 'the rest', elapsedMs: Math.max(0, rest) }].map((p) => `${p.phase} ${seconds(p.elapsedMs)}`).join(', ')})`;
 }
 
 /** The comparison with the baseline for report.html, and the console line that sums it up. */
@@ -60,6 +77,7 @@ export async function writeRunOutputs(result: FuzzResult, o: RunOutputOptions): 
   const gateResult = gate(report, o.thresholds);
   const extra: string[] = [];
   const baseline = o.baseline ? await baselineOutputs(report, o.baseline) : undefined;
+  const outputsT0 = performance.now();
   if (o.html !== false) {
     const htmlFile = typeof o.html === 'string' ? path.resolve(o.html) : path.join(outDir, 'report.html');
     const [{ renderHtml }, { chartPackages }] = await Promise.all([import('../report/html.js'), import('../report/charts.js')]);
@@ -76,7 +94,8 @@ export async function writeRunOutputs(result: FuzzResult, o: RunOutputOptions): 
   }
   if (baseline) extra.push(baseline.line);
   extra.push(...(o.notes ?? []));
-  const verdict = exitVerdict(report, gateResult, { thresholds: o.thresholds, requireInvariants: o.requireInvariants, reportDir: path.relative(process.cwd(), outDir) || outDir, ...(o.interrupted ? { interrupted: true, ...(o.signal ? { signal: o.signal } : {}) } : {}) });
+  extra.push(timeLine(report.timing.phases ?? [], performance.now() - outputsT0));
+  const verdict = exitVerdict(report, gateResult, { thresholds: o.thresholds, requireInvariants: o.requireInvariants, reportDir: path.relative(process.cwd(), outDir) || outDir, ...(o.interrupted ? { interrupted: true, ...(o.signal ? { signal: o.signal } : {}) } : {}), ...(o.shard ? { shard: o.shard } : {}) });
   const summaryFile = writeStepSummary(report, process.env, gateResult, verdict.lines);
   if (summaryFile) extra.push(`step summary: ${summaryFile}`);
   process.stdout.write(`${redactSecrets(summaryText(result, { maxCounterexamples: 12, extra }))}\n`);

@@ -173,13 +173,27 @@ export interface ReportData {
   coverage?: CoverageTable;
   corpus?: { file: string; added: number; duplicates: number };
   timing: {
+    /** Wall time of the fuzzed cases, ms: the property cells plus the adaptive attack (what `casesPerSecond` divides). */
     elapsedMs: number;
     casesPerSecond: number;
+    /**
+     * Wall time of every phase of the run in order, ms (`cells`, `adaptive attack`, `real sets`,
+     * `leave-one-source-out`, `benign export`, `report`); absent in reports written before it.
+     */
+    phases?: RunPhaseTime[];
+    /** Wall time from the start of the run (the process, for the CLI) until report.json was written, ms. */
+    wallMs?: number;
     perCell: Array<{ domain: string; family: string; elapsedMs: number; casesPerSecond: number; meanGuardUs: number }>;
     counterexampleUs: Record<string, number>;
     /** Guard queries per phase and cell (absent in reports made before issue 20). */
     queries?: QueryReport;
   };
+}
+
+/** One phase of a run and its wall time in ms (`timing.phases`). */
+export interface RunPhaseTime {
+  phase: string;
+  elapsedMs: number;
 }
 
 function tallyInterval(t: Tally): Interval {

@@ -118,7 +118,7 @@ export function registerFuzzCommand(program: Command, exit: (code: number) => vo
     .option('--max-failures <k>', 'distinct failure signatures to shrink per cell', String(RUN_DEFAULTS.maxFailures))
     .option('--max-fpr <rate>', 'CI gate: fail when the Wilson 95% upper bound of any FPR exceeds this rate in [0,1]')
     .option('--max-bypass <rate>', 'CI gate: fail when the Wilson 95% upper bound of any bypass rate exceeds this rate in [0,1]')
-    .option('--shard <i/n>', 'run shard i of n of the campaign (cells round robin) and write its blob beside the report; merge the shards with merge-reports')
+    .option('--shard <i/n>', 'run shard i of n of the campaign (cells round robin) and write its blob beside the report; a finished shard exits 0 (its lines say what its cells alone give): merge the shards with merge-reports, whose exit code is the verdict')
     .option('--require-invariants', 'with a gate, also fail (exit 1) when any invariant fails; without a gate the invariants decide anyway')
     .option('--junit <file>', 'write JUnit XML (one testcase per property × family × domain)')
     .option('--html [file]', 'write the HTML report (default: report.html in the report directory)')
@@ -220,6 +220,8 @@ export function registerFuzzCommand(program: Command, exit: (code: number) => vo
               ...(typeof opts.benign === 'string' ? { benignFile: opts.benign } : {}),
               realData: opts.real !== false,
               generatedAt: now.toISOString(),
+              // timing.wallMs counts from the start of the process, as the printed total does.
+              startedAtMs: 0,
               workers,
               ...(workerPool ? { workerPool } : {}),
               timeoutMs,
@@ -249,6 +251,7 @@ export function registerFuzzCommand(program: Command, exit: (code: number) => vo
             interrupted,
             ...(session.stopSignal ? { signal: session.stopSignal } : {}),
             ...(baseline ? { baseline } : {}),
+            ...(shard ? { shard: { index: shard.index, total: shard.total } } : {}),
             ...(shard ? { notes: [`shard ${shard.index}/${shard.total}: ${path.join(outDir, shardBlobName(shard))} (merge all shards with: ${cliCommand()} merge-reports DIR…; the corpus grows there)`] } : {}),
           });
           exit(verdict.code);

@@ -75,7 +75,7 @@ export function registerMergeReportsCommand(program: Command, exit: (code: numbe
       if (typeof opts.html === 'string') writableFile('--html', opts.html);
       const [{ finishFuzz }, { writeRunOutputs }] = await Promise.all([import('../../campaign/fuzz.js'), import('../run-outputs.js')]);
       const { runsPerCell: _r, seed: _s, ...settings } = s;
-      const result = await finishFuzz({ ...settings, outDir, ...(corpusDir !== undefined ? { corpusDir } : {}) }, merged.parts);
+      const result = await finishFuzz({ ...settings, outDir, ...(corpusDir !== undefined ? { corpusDir } : {}) }, merged.parts, { phases: [], startedAtMs: 0 });
       process.stderr.write(`farma-fuzz: merged ${plural(merged.shards, 'shard')} of guard ${s.guardId}, seed ${s.seed}, ${plural(s.runsPerCell, 'run')} per cell\n`);
       const verdict = await writeRunOutputs(result, {
         ...(opts.html !== undefined ? { html: opts.html as string | boolean } : {}),

@@ -1,0 +1,71 @@
+/**
+ * The run's time is accounted for: `timing.phases` in report.json names every phase in order
+ * with its wall time, `timing.wallMs` covers them all, and the real-set phase reports progress
+ * as a phase of its own (so a log that is not a terminal shows it). Nothing here bounds a time:
+ * only which phases there are, their order, and that disjoint parts fit in the whole.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runFuzz } from '../../src/campaign/fuzz.js';
+import type { Progress } from '../../src/campaign/progress.js';
+import { createGuard } from '../../src/guards/registry.js';
+import { MemoryStore } from '../../src/memory/index.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const out = mkdtempSync(path.join(tmpdir(), 'ff-timing-'));
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+/** A progress that records every call. */
+function recording(): Progress & { calls: Array<[string, ...unknown[]]> } {
+  const calls: Array<[string, ...unknown[]]> = [];
+  return { calls, start: (t, l) => void calls.push(['start', t, l]), update: (d) => void calls.push(['update', d]), log: (l) => void calls.push(['log', l]), stop: () => void calls.push(['stop']) };
+}
+
+describe('run timing and progress', () => {
+  it('times every phase in order, and the phases fit in the wall time of the run', async () => {
+    const store = new MemoryStore(':memory:');
+    const progress = recording();
+    const startedAtMs = performance.now();
+    try {
+      await runFuzz(
+        {
+          guardSpec: 'sentinel',
+          guard: createGuard('sentinel'),
+          store,
+          domains: ['ehr'],
+          families: ['naive', 'adaptive'],
+          runs: 5,
+          seed: 11,
+          phase: 'write',
+          maxFailures: 1,
+          outDir: out,
+          benignFile: path.join(ROOT, 'corpora', 'benign', 'curated.jsonl'),
+          realData: true,
+          generatedAt: '2026-01-01T00:00:00.000Z',
+          attack: { bases: 3, budget: 4 },
+          startedAtMs,
+        },
+        progress,
+      );
+    } finally {
+      store.close();
+    }
+    const timing = (JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as { timing: { phases: Array<{ phase: string; elapsedMs: number }>; wallMs: number } }).timing;
+    expect(timing.phases.map((p) => p.phase)).toEqual(['start-up', 'cells', 'adaptive attack', 'real sets', 'benign export', 'report']);
+    for (const p of timing.phases) expect(p.elapsedMs, p.phase).toBeGreaterThanOrEqual(0);
+    expect(timing.phases.reduce((a, p) => a + p.elapsedMs, 0)).toBeLessThanOrEqual(timing.wallMs);
+
+    // The header counts the attack cells apart; the real sets are a progress phase of their own, counted to the end.
+    const starts = progress.calls.filter((c) => c[0] === 'start');
+    expect(starts[0]![2]).toBe('sentinel: 1 cell, then the adaptive attack (1 cell of up to 3 bases each)');
+    const realStart = progress.calls.findIndex((c) => c[0] === 'start' && String(c[2]).startsWith('real benign sets: 12 sets, '));
+    expect(realStart).toBeGreaterThan(0);
+    const total = progress.calls[realStart]![1] as number;
+    const after = progress.calls.slice(realStart + 1);
+    const stop = after.findIndex((c) => c[0] === 'stop');
+    expect(after.slice(0, stop).filter((c) => c[0] === 'update').at(-1)?.[1]).toBe(total);
+    expect(progress.calls.some((c) => c[0] === 'log' && /^adaptive attack: 1 domain, up to 3 forged bases each, 4 queries per rejected base at most$/.test(String(c[1])))).toBe(true);
+  });
+});
