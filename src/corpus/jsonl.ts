@@ -364,7 +364,7 @@ export function validateMemoryEntry(value: unknown, _line?: number): LineValidat
 function unknownValueWarnings(v: Record<string, unknown>): string[] {
   const out: string[] = [];
   const open: Array<[field: string, known: readonly string[], what: string, effect: string]> = [
-    ['source', KNOWN_SOURCES, 'a known source', 'it counts as an unknown source (SENTINEL\'s provenance layer taints it)'],
+    ['source', KNOWN_SOURCES, 'a known source', 'it counts as an unknown source (the least trusted kind for a guard that weighs provenance)'],
     ['trust', KNOWN_TRUST_LABELS, 'a known trust label', 'it is kept as given'],
     ['traceType', TRACE_TYPES, 'a known trace type', 'it is kept as given and is not a reasoning trace type'],
   ];

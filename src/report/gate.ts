@@ -79,3 +79,23 @@ export function formatGateCheck(c: GateCheck): string {
   const o = c.observed;
   return `${c.name}: ${p(o.rate)} [${p(o.low)}, ${p(o.high)}] (${o.k}/${o.n}), upper bound ${c.pass ? '≤' : '>'} limit ${p(c.limit)}: ${c.pass ? 'pass' : 'FAIL'}`;
 }
+
+/**
+ * Judges an `fpr` report (`farma-fuzz fpr --max-fpr`) as {@link gate} judges a fuzz run's FPR:
+ * one check for the natural estimate over all domains (rejections plus guard errors, over every
+ * generated trace) and one per real set, bundled or `--benign` (rejections plus errors over its
+ * entries). The hard negatives and the hand-written set are never gated. Pure.
+ * @param report what `measureGuardFpr` returned.
+ * @param maxFpr the limit in [0,1], judged on each Wilson 95% upper bound.
+ * @throws RangeError when `maxFpr` is not a number in [0,1].
+ * @example
+ * fprGate(report, 0.01).pass; // false when the estimate's or any real set's upper bound is above 1%
+ */
+export function fprGate(report: { estimate: Interval; estimateErrors: number; realGaps: ReadonlyArray<{ set: string; real: Interval; errors: number }> }, maxFpr: number): GateResult {
+  const limit = checkLimit('maxFpr', maxFpr)!;
+  const checks: GateCheck[] = [];
+  const add = (name: string, observed: Interval): void => void checks.push({ name, observed, limit, pass: observed.high <= limit });
+  add('maxFpr estimate', interval(report.estimate.k + report.estimateErrors, report.estimate.n));
+  for (const s of report.realGaps) add(`maxFpr real ${s.set}`, interval(s.real.k + s.errors, s.real.n));
+  return { pass: checks.every((c) => c.pass), checks };
+}

@@ -31,10 +31,20 @@ describe('check: field values outside the known ones', () => {
     const warnings = r.stderr.split('\n').filter((l) => l.startsWith('warning: '));
     expect(warnings).toEqual([
       `warning: ${file}:2: field "trust" is "SUPER", not a known trust label (VERIFIED, UNVERIFIED); it is kept as given`,
-      `warning: ${file}:3: field "source" is "agent", not a known source (SYSTEM, AGENT, TOOL, EXTERNAL) (did you mean "AGENT"?); it counts as an unknown source (SENTINEL's provenance layer taints it)`,
+      `warning: ${file}:3: field "source" is "agent", not a known source (SYSTEM, AGENT, TOOL, EXTERNAL) (did you mean "AGENT"?); it counts as an unknown source (the least trusted kind for a guard that weighs provenance)`,
       expect.stringMatching(new RegExp(`^warning: ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:3: field "traceType" is "reflexion", not a known trace type \\(decision_log, thought_chain, reflection, rationale, observation, fact, experience, example, tool_output\\) \\(did you mean "reflection"\\?\\)`)),
       expect.stringMatching(/:3: field "timestamp" is "yesterday", not an ISO 8601 date-time/),
     ]);
+  }, 30_000);
+
+  it("with a guard that is not SENTINEL, the unknown-source warning names no SENTINEL layer", async () => {
+    const file = jsonl('other-guard.jsonl', [{ id: 'a', content: 'Checked the totals.', source: 'agent' }]);
+    const r = await runCli(['check', '--guard', path.resolve(import.meta.dirname, '../fixtures/guards/default-guard.mjs'), '--input', file]);
+    expect(r.code, r.stderr).toBe(0);
+    const warnings = r.stderr.split('\n').filter((l) => l.startsWith('warning: '));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('it counts as an unknown source');
+    expect(warnings[0]).not.toMatch(/SENTINEL|layer/);
   }, 30_000);
 
   it('store is a closed set: a wrong value is a malformed line (exit 3) with the valid values and the closest', async () => {

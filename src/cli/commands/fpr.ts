@@ -1,7 +1,9 @@
 /**
  * `farma-fuzz fpr`: the FPR of a guard on benign traces (`src/campaign/fpr.ts` measures, `src/report/fpr.ts`
- * renders): writes fpr.md and fpr.json, prints the summary without the list of rejected entries. Exit 0,
- * or 4 when every guard call answered error (nothing was judged).
+ * renders): writes fpr.md and fpr.json, prints the summary without the list of rejected entries (with
+ * `--json`, fpr.json on stdout and nothing else). Exit 0; with `--max-fpr`, 1 when the gate fails (the
+ * Wilson upper bound of the estimate or of a real set above the limit); 4 when every guard call
+ * answered error (nothing was judged).
  */
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -14,6 +16,11 @@ import { checkBenignFile, defaultRunId, parseList, parsePhase, parseSeed, positi
 import { withGuardIn } from '../guard-session.js';
 import { concurrencyOption, domainOption, guardOption, parseConcurrency, parseTimeout, phaseOption, quietOption, seedOption, timeoutOption } from '../options.js';
 import { createProgress } from '../progress.js';
+import { plural } from '../../domain/plural.js';
+import { UsageError } from '../../domain/errors.js';
+
+/** Generated benign traces per domain and per estimate by default: about 33,000 cases with the 12 bundled sets on 3 domains (a few minutes), Wilson upper bound 0.25% at 0 of 1,500 for the natural estimate. */
+const DEFAULT_FPR_RUNS = 500;
 
 
 /** Registers `fpr` on the program; `exit` receives the exit code. */
@@ -23,7 +30,9 @@ export function registerFprCommand(program: Command, exit: (code: number) => voi
     .description('false-positive rate: the natural benign estimate beside the real sets, with the realism gap, per-profile and matched estimates, a leave-one-source-out check, the hard negatives apart, Wilson 95% intervals and every rejected entry')
     .addOption(guardOption())
     .addOption(domainOption())
-    .option('-n, --runs <n>', 'generated benign traces per domain', '2000')
+    .option('-n, --runs <n>', `generated benign traces per domain and per estimate (the natural mix, the hard negatives, each matched and each leave-one-source-out estimate run it again; the progress line says how many cases in all)`, String(DEFAULT_FPR_RUNS))
+    .option('--max-fpr <rate>', 'gate: exit 1 when the Wilson 95% upper bound of the natural estimate or of any real set (bundled, or --benign) is above this rate in [0,1]; guard errors count against it')
+    .option('--json', 'print fpr.json on stdout instead of the summary (progress and warnings stay on stderr)')
     .addOption(seedOption())
     .option('--benign <file>', 'also measure on this JSONL export of benign memory entries, beside a matched estimate calibrated on its text alone (how well the tool predicts on your memory; episodes from metadata.episode, else one trajectory in file order)')
     .option('--no-real', 'skip the bundled real traces (ReAct and ExpeL prompts; Reflexion, Voyager, SWE-agent, FireAct and Generative Agents run logs), the hand-written set and the leave-one-source-out check')
@@ -37,7 +46,8 @@ export function registerFprCommand(program: Command, exit: (code: number) => voi
     .action(async (opts: Record<string, string | boolean | undefined>) => {
       const [{ MemoryStore }, { measureGuardFpr, writeFprReport }, { renderFprMarkdown }] = await Promise.all([import('../../memory/index.js'), import('../../campaign/fpr.js'), import('../../report/fpr.js')]);
       const seed = parseSeed(opts.seed as string | undefined);
-      const runs = positiveInt('--runs', opts.runs as string, 2000, 10_000_000);
+      const runs = positiveInt('--runs', opts.runs as string, DEFAULT_FPR_RUNS, 10_000_000);
+      const maxFpr = typeof opts.maxFpr === 'string' ? rateOf('--max-fpr', opts.maxFpr) : undefined;
       if (typeof opts.out === 'string') writableDir('--out', opts.out);
       if (typeof opts.benign === 'string') checkBenignFile(opts.benign);
       const domains = parseList<DomainId>('--domain', String(opts.domain), DOMAINS);
@@ -80,7 +90,12 @@ export function registerFprCommand(program: Command, exit: (code: number) => voi
           const dir = writableDir('--out', typeof opts.out === 'string' ? opts.out : path.join(reportsDir(), `fpr-${defaultRunId(guard.id, seed, new Date())}`));
           await writeFprReport(report, dir);
           for (const issue of report.issues) process.stderr.write(`warning: ${issue}\n`);
-          process.stdout.write(`${renderFprMarkdown(report, { maxRejections: 0 })}\n\nreport: ${path.join(dir, 'fpr.md')} (every rejected entry) and fpr.json\n`);
+          const { fprGate, formatGateCheck } = await import('../../report/gate.js');
+          const gated = maxFpr !== undefined ? fprGate(report, maxFpr) : undefined;
+          if (opts.json === true) process.stdout.write(`${JSON.stringify(gated ? { ...report, gate: { maxFpr, pass: gated.pass, checks: gated.checks } } : report, null, 2)}\n`);
+          else process.stdout.write(`${renderFprMarkdown(report, { maxRejections: 0 })}\n\nreport: ${path.join(dir, 'fpr.md')} (every rejected entry) and fpr.json\n`);
+          // With --json the closing lines go to stderr, so stdout holds the JSON alone.
+          const say = (line: string): boolean => (opts.json === true ? process.stderr : process.stdout).write(`${line}\n`);
           // Every check answered error: no FPR was measured (a 0/n row would read as a pass), as in fuzz.
           const allErrors = report.estimate.n > 0 && report.estimateErrors === report.estimate.n && report.rows.every((r) => r.errors === r.fpr.n);
           if (allErrors) {
@@ -88,10 +103,27 @@ export function registerFprCommand(program: Command, exit: (code: number) => voi
             exit(4);
             return;
           }
-          exit(0);
+          if (!gated) {
+            say('no gate set (--max-fpr): exit 0 whatever the FPR.');
+            exit(0);
+            return;
+          }
+          const above = gated.checks.filter((c) => !c.pass);
+          say('');
+          for (const c of gated.checks) say(`  ${formatGateCheck(c)}`);
+          say(gated.pass ? `gate (--max-fpr ${maxFpr}) passed: ${plural(gated.checks.length, 'check')}, every Wilson 95% upper bound within the limit.` : `gate (--max-fpr ${maxFpr}) failed: ${above.length} of ${plural(gated.checks.length, 'check')} above the limit (${above.map((c) => c.name.replace(/^maxFpr /, '')).join(', ')})${above.some((c) => c.name.startsWith('maxFpr real ')) ? '; a small real set cannot pass a low limit: add --no-real to gate the estimate alone, or give a larger --benign export' : ''}.`);
+          say(`exit ${gated.pass ? 0 : 1}: decided by gate ${gated.pass ? 'pass' : 'FAIL'}.`);
+          exit(gated.pass ? 0 : 1);
         });
       } finally {
         store.close();
       }
     });
+}
+
+/** A rate flag in [0,1], or a usage error naming it. */
+function rateOf(flag: string, value: string): number {
+  const n = value.trim() === '' ? Number.NaN : Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`${flag} must be a rate in [0,1], got "${value}"`);
+  return n;
 }
