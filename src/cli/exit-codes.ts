@@ -5,7 +5,7 @@
  * | code | meaning |
  * | ---: | --- |
  * | 0 | every invariant held (or the command did what it was asked) |
- * | 1 | a property failed, the CI gate failed, or a `fixed` regression came back |
+ * | 1 | a property failed, the CI gate failed, a `fixed` regression came back, or (`compare`) report B is significantly worse than A |
  * | 2 | usage or configuration: a bad flag, option or config value, or an LLM endpoint that refuses the key, does not exist or cannot be reached |
  * | 3 | input: a file, record, corpus or memory store is malformed, unreadable or not writable |
  * | 4 | guard: the guard cannot be loaded or started, or it answered `error` where a verdict was needed (`check`, `import`; every call of a `fuzz` run), or guard or config code ended the process early |
@@ -56,7 +56,7 @@ export function exitCodeOfError(e: unknown): ExitCode {
 /** The table above as plain lines, for `--help`. */
 export const EXIT_CODES_HELP = `Exit codes:
   0    every invariant held (the command did what it was asked)
-  1    a property failed, the CI gate failed, or a fixed regression came back
+  1    a property failed, the CI gate failed, a fixed regression came back, or (compare) B is significantly worse than A
   2    usage or configuration: bad flag, option or config value; LLM endpoint refusing the key, missing or unreachable
   3    input: a file, record, corpus or memory store is malformed, unreadable or not writable
   4    guard: the guard cannot be loaded or started, or answered error where a verdict was needed (check, import,
