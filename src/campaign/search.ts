@@ -17,7 +17,7 @@ import { mcts, runAttack, type SearchMethod } from '../fuzz/attack.js';
 import { writeFileAtomic } from '../corpus/atomic.js';
 import { summariseSearch, type SearchRow, type SearchSummary } from '../report/adaptive.js';
 import { renderSearchMarkdown, type LlmFamilyRow, type SearchReportInput } from '../report/search.js';
-import { adaptiveAttackParts, startCases, type StartFamily } from '../../generators/adaptive.js';
+import { adaptiveAttackParts, operatorReadingMap, startCases, type StartFamily } from '../../generators/adaptive.js';
 import { runLlmParaphraseFamily } from '../../generators/llm-paraphrase.js';
 import type { LlmClient } from '../llm/client.js';
 
@@ -108,7 +108,7 @@ export async function runSearch(o: SearchRunOptions): Promise<SearchSummary> {
       o.onRow?.(row);
     }
   }
-  return { ...summariseSearch(meta, rows), skipped, errored };
+  return { ...summariseSearch(meta, rows, operatorReadingMap()), skipped, errored };
 }
 
 /**

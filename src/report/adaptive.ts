@@ -159,6 +159,12 @@ export interface SearchSummary {
   rows: SearchRow[];
   /** Bypass rate over start cases within the full budget. */
   bypass: Interval;
+  /**
+   * The bypass rate split by the reading its minimal rewrite needs (present when the operators'
+   * readings are known): natural (every operator natural) and encoded (at least one encoded), over
+   * the searched start cases; they add up to `bypass`.
+   */
+  bypassByReading?: { natural: Interval; encoded: Interval };
   /** Queries-to-bypass over bypassed rows: min, quartiles, max; absent when none bypassed. */
   queries?: { min: number; q1: number; median: number; q3: number; max: number; mean: number };
   /** Bucket label → rows bypassed with that many queries. */
@@ -205,8 +211,9 @@ const BUDGET_POINTS = [10, 25, 50, 100, 200] as const;
  * (src/fuzz/search.ts), a row bypasses within budget b exactly when it bypassed with
  * `queries <= b`, so one run gives the whole budget curve.
  */
-export function summariseSearch(meta: { guard: string; mode: string; strategy: string; budget: number; seed: number }, rows: SearchRow[]): SearchSummary {
+export function summariseSearch(meta: { guard: string; mode: string; strategy: string; budget: number; seed: number }, rows: SearchRow[], operatorReadings?: Readonly<Record<string, string>>): SearchSummary {
   const hits = rows.filter((r) => r.bypassed);
+  const encoded = operatorReadings ? hits.filter((r) => flipReading(r.minimal, (op) => (Object.hasOwn(operatorReadings, op) ? operatorReadings[op] : undefined)) === 'encoded').length : 0;
   const q = hits.map((r) => r.queries).sort((a, b) => a - b);
   const points = [...new Set([...BUDGET_POINTS.filter((b) => b < meta.budget), meta.budget])];
   const sets = new Map<string, number>();
@@ -218,6 +225,7 @@ export function summariseSearch(meta: { guard: string; mode: string; strategy: s
     ...meta,
     rows,
     bypass: interval(hits.length, rows.length),
+    ...(operatorReadings ? { bypassByReading: { natural: interval(hits.length - encoded, rows.length), encoded: interval(encoded, rows.length) } } : {}),
     ...(q.length > 0
       ? {
           queries: {
@@ -252,6 +260,7 @@ export function renderSearchSummary(s: SearchSummary): string {
     (s.skipped && s.skipped.length > 0 ? ` ${s.skipped.length} more start cases were admitted unmutated and skipped (listed below).` : '') +
     (s.errored && s.errored.length > 0 ? ` ${s.errored.length} start cases got a guard error unmutated and were not searched (listed below).` : '');
   out.push(`Start cases searched: ${s.rows.length} (one per template, rejected unmutated). Bypassed within the budget: ${pct(s.bypass)}.${skippedNote}`);
+  if (s.bypassByReading) out.push(`By the reading the minimal rewrite needs: natural (a reader takes it as it is) ${pct(s.bypassByReading.natural)}; encoded (a reader must decode it first) ${pct(s.bypassByReading.encoded)}.`);
   if (s.queries) {
     const q = s.queries;
     out.push(`Queries to bypass (bypassed cases only): median ${num(q.median)}, quartiles ${num(q.q1)}–${num(q.q3)}, min ${q.min}, max ${q.max}, mean ${num(q.mean)}.`);

@@ -3,7 +3,7 @@
  * `attack` (via `summariseAttack`), report.md, the console lines and report.html.
  */
 import { describe, expect, it } from 'vitest';
-import { attackSummaryLines, renderAttackSection, summariseAttack, type AttackBaseRow } from '../../src/report/adaptive.js';
+import { attackSummaryLines, renderAttackSection, renderSearchSummary, summariseAttack, summariseSearch, type AttackBaseRow, type SearchRow } from '../../src/report/adaptive.js';
 
 const row = (status: AttackBaseRow['status'], extra: Partial<AttackBaseRow> = {}): AttackBaseRow => ({ domain: 'ehr', family: 'seed', status, queries: 1, queryErrors: 0, proposed: 0, discarded: 0, ...extra });
 
@@ -53,5 +53,14 @@ describe('ASR by reading', () => {
     const b = summariseAttack(without);
     expect(b.overall.asrByReading).toBeUndefined();
     expect(renderAttackSection(b)).not.toContain('natural ASR');
+  });
+
+  it('the search summary (search.json, search.md) splits its bypass rate the same way', () => {
+    const srow = (template: string, bypassed: boolean, minimal: string[]): SearchRow => ({ domain: 'ehr', family: 'seed', template, bypassed, queries: 3, path: minimal, minimal, minimiseQueries: 0, bestScore: 0, proposed: 2, discarded: 0, restarts: 0, errors: 0 });
+    const meta = { guard: 'g', mode: 'decision', strategy: 'mcts', budget: 10, seed: 1 };
+    const s = summariseSearch(meta, [srow('a', true, ['leetspeak']), srow('b', true, ['translate-de']), srow('c', false, [])], { leetspeak: 'encoded', 'translate-de': 'natural' });
+    expect(s.bypassByReading?.natural).toMatchObject({ k: 1, n: 3 });
+    expect(s.bypassByReading?.encoded).toMatchObject({ k: 1, n: 3 });
+    expect(renderSearchSummary(s)).toContain('natural (a reader takes it as it is) 33.3%');
   });
 });
