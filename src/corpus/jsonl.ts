@@ -3,7 +3,8 @@
  * (docs/STYLE.md §2: corpus loading returns good records plus line-numbered issues).
  *
  * - Lines are split on `\n`; a trailing `\r` (CRLF files) is removed.
- * - A UTF-8 byte-order mark at the very start of the file is removed.
+ * - A UTF-8 byte-order mark at the very start of the file is removed; one at the start of a later
+ *   line (two files joined with `cat`) is removed too, with a warning naming the line.
  * - Blank (whitespace-only) lines are skipped and never reported.
  * - Malformed JSON, a truncated last line and a failed validation each become an issue
  *   naming the file and the 1-based line; every other line is kept.
@@ -103,6 +104,11 @@ class LineAccumulator<T> {
   line(rawLine: string, lineNo: number, terminated: boolean): void {
     let raw = rawLine;
     if (raw.endsWith('\r')) raw = raw.slice(0, -1);
+    // A BOM opening a later line: two files joined with `cat`, the second saved with a BOM (issue 22.16).
+    if (raw.charCodeAt(0) === 0xfeff) {
+      raw = raw.slice(1);
+      this.warn(lineNo, 'a byte-order mark (U+FEFF) at the start of this line was removed (were two files joined, the second saved with a BOM?)');
+    }
     if (raw.trim() === '') return;
     const first = this.#firstContent;
     this.#firstContent = false;

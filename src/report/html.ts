@@ -15,6 +15,7 @@ import { pct, realismGapLine, renderFindings } from './markdown.js';
 import { queryLines } from './queries.js';
 import { interval, type Interval, type ReportCell, type ReportCounterexample, type ReportData } from './model.js';
 import { plural } from '../domain/plural.js';
+import { htmlSafe } from './xml-text.js';
 
 /** HTML-escapes text for element content and quoted attributes (`& < > " '`). */
 export function escapeHtml(text: string): string {
@@ -353,5 +354,6 @@ export async function renderHtml(r: ReportData, options: RenderHtmlOptions = {})
   ];
   out.push(htmlTable(['setting', 'value'], settings.map(([k, v]) => [e(k), e(v)]), 'settings'));
   out.push('</body></html>');
-  return `${out.join('\n')}\n`;
+  // Every text in the page (charts included) is free of characters HTML and SVG cannot carry.
+  return htmlSafe(`${out.join('\n')}\n`);
 }
