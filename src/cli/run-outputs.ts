@@ -33,6 +33,8 @@ export interface RunOutputOptions {
   baseline?: { report: ReportData; file: string; allowConfigDiff: boolean };
   /** `fuzz --shard i/n`: a finished shard exits 0 and leaves the verdict to merge-reports (`exit-verdict.ts`). */
   shard?: { index: number; total: number };
+  /** `--json`: stdout gets one JSON document (report.json plus `exit`, `reportDir`), the human summary goes to stderr. */
+  json?: boolean;
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
@@ -98,7 +100,10 @@ export async function writeRunOutputs(result: FuzzResult, o: RunOutputOptions): 
   const verdict = exitVerdict(report, gateResult, { thresholds: o.thresholds, requireInvariants: o.requireInvariants, reportDir: path.relative(process.cwd(), outDir) || outDir, ...(o.interrupted ? { interrupted: true, ...(o.signal ? { signal: o.signal } : {}) } : {}), ...(o.shard ? { shard: o.shard } : {}) });
   const summaryFile = writeStepSummary(report, process.env, gateResult, verdict.lines);
   if (summaryFile) extra.push(`step summary: ${summaryFile}`);
-  process.stdout.write(`${redactSecrets(summaryText(result, { maxCounterexamples: 12, extra }))}\n`);
-  process.stdout.write(`\n${verdict.lines.join('\n')}\n`);
+  // With --json the human summary moves to stderr, so stdout is one JSON document a script can parse.
+  const human = o.json ? process.stderr : process.stdout;
+  human.write(`${redactSecrets(summaryText(result, { maxCounterexamples: 12, extra }))}\n`);
+  human.write(`\n${verdict.lines.join('\n')}\n`);
+  if (o.json) process.stdout.write(`${JSON.stringify({ ...report, reportDir: outDir, exit: { code: verdict.code, deciding: verdict.deciding, lines: verdict.lines } }, null, 2)}\n`);
   return verdict;
 }

@@ -144,6 +144,7 @@ export function registerFuzzCommand(program: Command, exit: (code: number) => vo
     .option('--no-cache', 'ask the guard every time, even for a request already answered in this run (same entry, path and store state); use it for a stateful guard')
     .option('--cell-time <seconds>', `wall-clock bound per cell (domain × family); a cell that reaches it stops and reports "interrupted" with what ran (default ${RUN_DEFAULTS.cellTimeS})`)
     .addOption(quietOption())
+    .option('--json', 'print one JSON document on stdout (report.json plus exit: { code, deciding, lines } and reportDir); the summary and the closing lines go to stderr')
     .action(async (opts: Record<string, string | boolean | undefined>, cmd: Command) => {
       const [{ MemoryStore }, { runFuzz }] = await Promise.all([import('../../memory/index.js'), import('../../campaign/fuzz.js')]);
       const flags = configFlags(opts, (k) => cmd.getOptionValueSource(k));
@@ -252,6 +253,7 @@ export function registerFuzzCommand(program: Command, exit: (code: number) => vo
             ...(session.stopSignal ? { signal: session.stopSignal } : {}),
             ...(baseline ? { baseline } : {}),
             ...(shard ? { shard: { index: shard.index, total: shard.total } } : {}),
+            ...(opts.json === true ? { json: true } : {}),
             ...(shard ? { notes: [`shard ${shard.index}/${shard.total}: ${path.join(outDir, shardBlobName(shard))} (merge all shards with: ${cliCommand()} merge-reports DIR…; the corpus grows there)`] } : {}),
           });
           exit(verdict.code);
