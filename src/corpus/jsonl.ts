@@ -16,6 +16,7 @@ import { InputError, isStoreName, errorMessage } from '../domain/index.js';
 import type { MemoryEntry, StoreName } from '../domain/index.js';
 import { KNOWN_SOURCES, KNOWN_TRUST_LABELS, STORE_NAMES, TRACE_TYPES } from '../domain/entry.js';
 import { plural } from '../domain/plural.js';
+import { redactedHead } from '../domain/secrets.js';
 import { didYouMean } from '../domain/suggest.js';
 
 /** Result of validating one parsed line. */
@@ -52,8 +53,10 @@ export const anyJson: LineValidator<unknown> = (value) => ({ ok: true, value });
 /** Longest excerpt of a bad line quoted in an issue message (characters). */
 const EXCERPT_CHARS = 60;
 
-function excerpt(text: string): string {
-  return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text;
+/** The start of an input line for a message: secrets (`redactSecrets`) replaced first, then cut. */
+function excerpt(raw: string): string {
+  const text = redactedHead(raw, EXCERPT_CHARS);
+  return raw.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text;
 }
 
 /**

@@ -163,13 +163,14 @@ export function secretValues(env: Env = process.env, extra: readonly string[] = 
   return [...out].sort((a, b) => b.length - a.length);
 }
 
-/** Shortest start of a secret that is hidden when a cut ends the text, or a `…`, right after it. */
+/** Shortest start of a secret that is hidden when a cut ends the text, or a `…`, `...` or `*` mask follows it. */
 const MIN_CUT_PREFIX = 10;
 
 /**
  * `text` with every whole secret replaced, then every start of a secret (at least
  * {@link MIN_CUT_PREFIX} characters) that a cut left at the end of the text or right before a
- * `…` (issue 22.9: a text cut before it is redacted keeps the key's first characters).
+ * `…` (issue 22.9: a text cut before it is redacted keeps the key's first characters), or that a
+ * server masked as `<start>...` or `<start>****` (an LLM's "Incorrect API key provided" message).
  */
 function replaceAll(text: string, secrets: readonly string[]): string {
   let out = text;
@@ -183,7 +184,7 @@ function replaceAll(text: string, secrets: readonly string[]): string {
       let n = MIN_CUT_PREFIX;
       while (n < secret.length && at + n < out.length && out[at + n] === secret[n]) n += 1;
       const end = at + n;
-      if (end === out.length || out[end] === '…') {
+      if (end === out.length || out[end] === '…' || out[end] === '*' || out.startsWith('...', end)) {
         out = `${out.slice(0, at)}${REDACTED}${out.slice(end)}`;
         at = out.indexOf(head, at + REDACTED.length);
       } else {
@@ -202,6 +203,17 @@ function replaceAll(text: string, secrets: readonly string[]): string {
  */
 export function redactSecrets(text: string, env: Env = process.env, extra: readonly string[] = []): string {
   return replaceAll(text, secretValues(env, extra));
+}
+
+/**
+ * The start of `text` that an excerpt of at most `max` characters is cut from, with every secret
+ * already replaced (see {@link redactSecrets}): redact first, then cut, so a key that straddles
+ * the cut keeps none of its characters (issue 22.9). Only the first `max` + 1024 characters
+ * are looked at, so a 50 MB line costs no more than a short one.
+ * @example redactedHead(line, 60).slice(0, 60)
+ */
+export function redactedHead(text: string, max: number): string {
+  return redactSecrets(text.length > max + 1024 ? text.slice(0, max + 1024) : text);
 }
 
 /**

@@ -165,6 +165,26 @@ describe('redaction units', () => {
     expect(redactSecrets('abc… and abcdefg', env)).toBe('abc… and abcdefg');
   });
 
+  it('a start of a secret masked with ... or * is hidden (a server echoing the key it refused)', () => {
+    const env = { OPENAI_API_KEY: 'sk-test-lying-endpoint-key' };
+    expect(redactSecrets('Incorrect API key provided: sk-test-lying-e**************-key.', env)).toBe('Incorrect API key provided: [redacted]**************-key.');
+    expect(redactSecrets('key sk-test-lying-end... refused', env)).toBe('key [redacted]... refused');
+  });
+
+  it('an input line that quotes a secret: the malformed-JSON message shows [redacted] (hostile pass)', async () => {
+    const { parseJsonlText, validateMemoryEntry } = await import('../../src/corpus/jsonl.js');
+    const key = `tk${hex(12)}`;
+    process.env.FARMA_TEST_LINE_TOKEN = key;
+    try {
+      const r = parseJsonlText(`{"id":"b","content":"${key} is my key" bad\n{"id":"c","content":"${'x'.repeat(40)}${key}\n`, 'in.jsonl', validateMemoryEntry);
+      expect(r.issues).toHaveLength(2);
+      for (const i of r.issues) expect(i.message).not.toContain(key.slice(0, 8));
+      expect(r.issues[0]?.message).toContain('[redacted] is my key');
+    } finally {
+      delete process.env.FARMA_TEST_LINE_TOKEN;
+    }
+  });
+
   it('hex (either case), base64, base64url and URL encodings of a secret are hidden (22.11)', () => {
     const key = 'sk-test-~?>>hexkey';
     const env = { OPENAI_API_KEY: key };

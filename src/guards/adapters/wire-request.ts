@@ -3,6 +3,7 @@
  * Specified in `docs/guard-protocol.md`.
  */
 import type { GuardContext, MemoryEntry, Phase } from '../../domain/index.js';
+import { redactedHead } from '../../domain/secrets.js';
 
 /**
  * One check request on the wire.
@@ -37,8 +38,8 @@ export function startStopwatch(): () => number {
   return () => Number(process.hrtime.bigint() - t0) / 1000;
 }
 
-/** Shortens an untrusted text (a body, a stdout line) for use in an error message. */
+/** Shortens an untrusted text (a body, a stdout line) for use in an error message; secrets are replaced before the cut. */
 export function excerpt(text: string, max = 200): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = redactedHead(text, max).replace(/\s+/g, ' ').trim();
   return flat.length <= max ? flat : `${flat.slice(0, max)}…`;
 }
