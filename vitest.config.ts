@@ -14,6 +14,9 @@ import type { TestProjectInlineConfiguration } from 'vitest/config';
 // FARMA_TEST_REPORT (default .tmp/vitest-report.json), from which .ci/run prints the plain
 // "N passed, N failed" line.
 const ci = process.env.CI === 'true' || process.env.CI === '1';
+// The CLI colours its output when FORCE_COLOR asks (src/cli/colour.ts); the tests match plain text,
+// so a FORCE_COLOR in the shell that runs them must not reach the test processes.
+delete process.env.FORCE_COLOR;
 const report = process.env.FARMA_TEST_REPORT ?? '.tmp/vitest-report.json';
 
 /**

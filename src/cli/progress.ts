@@ -6,10 +6,12 @@
 import cliProgress from 'cli-progress';
 import { silentProgress, type Progress } from '../campaign/progress.js';
 import { plural } from '../domain/plural.js';
+import { paint } from './colour.js';
 
 /** The progress of a CLI run on `stream`; `silentProgress` when not `enabled` (`--quiet`). */
 export function createProgress(enabled: boolean, stream: NodeJS.WriteStream = process.stderr): Progress {
   if (!enabled) return silentProgress;
+  const colour = paint(stream);
   if (!stream.isTTY) {
     // A phase that logs nothing for a long while (the FPR estimate, the leave-one-source-out
     // check) still shows it is alive: a line at each tenth of its cases, unless a log line
@@ -34,7 +36,7 @@ export function createProgress(enabled: boolean, stream: NodeJS.WriteStream = pr
       },
       log(line) {
         quiet = false;
-        stream.write(`${line}\n`);
+        stream.write(`${colour(line)}\n`);
       },
       stop() {},
     };
@@ -56,7 +58,7 @@ export function createProgress(enabled: boolean, stream: NodeJS.WriteStream = pr
       bar?.update(done, label !== undefined ? { label } : {});
     },
     log(line) {
-      multi.log(`${line}\n`);
+      multi.log(`${colour(line)}\n`);
     },
     stop() {
       multi.stop();

@@ -11,6 +11,7 @@ import { gate, type GateThresholds } from '../report/gate.js';
 import { writeStepSummary } from '../report/step-summary.js';
 import { summaryText } from '../report/fuzz-summary.js';
 import { exitVerdict, type ExitVerdict } from './exit-verdict.js';
+import { paint } from './colour.js';
 import type { StopSignal } from './exit-codes.js';
 import type { FuzzResult } from '../campaign/fuzz.js';
 import type { ReportData } from '../report/model.js';
@@ -102,8 +103,9 @@ export async function writeRunOutputs(result: FuzzResult, o: RunOutputOptions): 
   if (summaryFile) extra.push(`step summary: ${summaryFile}`);
   // With --json the human summary moves to stderr, so stdout is one JSON document a script can parse.
   const human = o.json ? process.stderr : process.stdout;
-  human.write(`${redactSecrets(summaryText(result, { maxCounterexamples: 12, extra }))}\n`);
-  human.write(`\n${verdict.lines.join('\n')}\n`);
+  const colour = paint(human);
+  human.write(`${colour(redactSecrets(summaryText(result, { maxCounterexamples: 12, extra })))}\n`);
+  human.write(`\n${colour(verdict.lines.join('\n'))}\n`);
   if (o.json) process.stdout.write(`${JSON.stringify({ ...report, reportDir: outDir, exit: { code: verdict.code, deciding: verdict.deciding, lines: verdict.lines } }, null, 2)}\n`);
   return verdict;
 }
