@@ -26,6 +26,7 @@ export const BUDGETS: readonly Budget[] = [
   { id: 'latency-bound', text: 'Latency-bound guards (HTTP, exec, LLM judge): >= 4× serial at N = 8, results identical', rows: /^latency\./ },
   { id: 'cli-start', text: '`list guards` within 3× a bare `node` start', rows: /^cli\./ },
   { id: 'workers', text: '`--workers 2` beats `--workers 1` on a 2-core machine, or refuses with a reason', rows: /^parallel\.speedup$/ },
+  { id: 'fuzzer-overhead', text: "The fuzzer's own time per guard call <= the guard's time per call, for SENTINEL", rows: /^overhead\.sentinel$/ },
   { id: 'huge-entry', text: 'A 1 MB entry is checked within 2 s by every built-in guard, both paths', rows: /^huge-entry\./ },
 ];
 

@@ -13,6 +13,7 @@ import { hugeEntrySection } from './huge-entry.js';
 import { memory } from './memory.js';
 import { cliStart } from './cli-start.js';
 import { attack } from './attack.js';
+import { queries } from './queries.js';
 
 export const SECTIONS: readonly BenchSection[] = [
   guardCost,
@@ -24,4 +25,5 @@ export const SECTIONS: readonly BenchSection[] = [
   memory,
   cliStart,
   attack,
+  queries,
 ];
