@@ -373,7 +373,9 @@ class RecordingArbitrary<T> extends fc.Arbitrary<T> {
  * the first candidate that still fails becomes the current value; stop when a stream has none),
  * but evaluates up to `inFlight` candidates of a stream at once. The first failing candidate in
  * stream order is kept, so the minimal case, its path and its shrink count are the same for
- * every `inFlight`; candidates evaluated past it are the price of the speed.
+ * every `inFlight`; candidates evaluated past it are the price of the speed. The width starts
+ * at 1 on each stream and doubles after every batch with no failing candidate (up to
+ * `inFlight`): early candidates often fail, and a wide first batch would waste the rest.
  * `room()` is the queries still allowed (a candidate costs its attacker writes + 1).
  */
 async function shrinkInFlight(
@@ -393,11 +395,12 @@ async function shrinkInFlight(
     let index = 0;
     let next: { value: fc.Value<FuzzCase>; verdict: Verdict; at: number } | undefined;
     let exhausted = false;
+    let width = 1;
     while (next === undefined && !exhausted) {
       if (aborted()) return { value: current, ...(verdict ? { verdict } : {}), steps };
       const batch: fc.Value<FuzzCase>[] = [];
       let left = room();
-      while (batch.length < inFlight) {
+      while (batch.length < Math.min(width, inFlight)) {
         const n = it.next();
         if (n.done) {
           exhausted = true;
@@ -423,6 +426,7 @@ async function shrinkInFlight(
         }
       }
       index += batch.length;
+      width *= 2;
     }
     if (next === undefined) return { value: current, ...(verdict ? { verdict } : {}), steps };
     current = next.value;

@@ -10,6 +10,7 @@ import { runCell } from '../../src/fuzz/property.js';
 import { createGuard } from '../../src/guards/registry.js';
 import { MemoryStore } from '../../src/memory/index.js';
 import { FAMILY_REGISTRY, type FamilyId } from '../../generators/families.js';
+import { FAST } from '../helpers/tier.js';
 
 const store = new MemoryStore(':memory:');
 afterAll(() => store.close());
@@ -38,7 +39,8 @@ function asAsync(inner: SyncGuard): Guard & { peak: number } {
 const found = (o: Awaited<ReturnType<typeof runCell>>) => o.counterexamples.map((c) => ({ id: c.case.entry.id, content: c.case.entry.content, path: c.path, numShrinks: c.numShrinks, kind: c.kind }));
 
 describe('shrinking in flight', () => {
-  for (const family of ['seed', 'amplification'] as FamilyId[]) {
+  // Amplification chains (tens of seconds under load) wait for the full tier.
+  for (const family of (FAST ? ['seed'] : ['seed', 'amplification']) as FamilyId[]) {
     it(`${family}: the same counterexamples as fast-check's sequential shrinker, at 1 and 6 calls in flight`, async () => {
       const base = { domain: 'rap', family, arbitrary: FAMILY_REGISTRY[family].arbitrary('rap'), store, phase: 'write' as const, runs: 60, seed: 31, maxFailures: 3 };
       const sync = await runCell({ ...base, guard: createGuard('sentinel') });
