@@ -35,10 +35,23 @@ describe('farma-fuzz compare', () => {
     expect(r.stdout).toContain('B is not significantly worse than A in any rate (better in 1 of 2).');
   });
 
-  it('exits 1 when B is significantly worse in a rate', async () => {
+  it('exits 1 when B is significantly worse in a rate, and its last line says what decided', async () => {
     const r = await runCli(['compare', write('v1.json', v1), write('worse.json', worse)]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/ehr\/benign .*\| worse +\|/);
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('exit 1: decided by rates: B is significantly worse than A in ehr/benign FPR');
+    expect(r.stdout).not.toMatch(/\u001b\[/);
+  });
+
+  it('colours the verdicts and the exit line when FORCE_COLOR asks, as the other commands do', async () => {
+    vi.stubEnv('FORCE_COLOR', '1');
+    try {
+      const r = await runCli(['compare', write('v1.json', v1), write('worse.json', worse)]);
+      expect(r.stdout).toContain('\u001b[31mworse\u001b[39m');
+      expect(r.stdout).toMatch(/\u001b\[1m\u001b\[31mexit 1: decided by rates/);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it('refuses different configurations with exit 2, naming each difference, and compares them with --allow-config-diff', async () => {
@@ -63,6 +76,7 @@ describe('farma-fuzz compare', () => {
     expect(c.rates.map((x) => [x.name, x.change])).toEqual([['ehr/seed', 'better'], ['ehr/benign', 'not significant']]);
     expect(c.configDifferences).toHaveLength(2);
     expect(Object.keys(c.counterexamples)).toEqual(['new', 'fixed', 'open']);
+    expect((c as unknown as { exit: unknown }).exit).toEqual({ code: 0, deciding: 'rates', lines: ['exit 0: decided by rates: B is not significantly worse than A in any of 2 rates'] });
   });
 
   it('takes a report folder for a report.json', async () => {

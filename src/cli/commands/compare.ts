@@ -13,6 +13,16 @@ import type { Command } from 'commander';
 import { UsageError } from '../../domain/errors.js';
 import { EXIT } from '../exit-codes.js';
 import { readReport } from '../report-input.js';
+import { colourEnabled, paint } from '../colour.js';
+import pc from 'picocolors';
+
+/** The console colours (`colour.ts`): the closing exit line, and the verdict of each table row (better green, worse red). */
+function paintComparison(stream: { isTTY?: boolean }): (text: string) => string {
+  const base = paint(stream);
+  if (!colourEnabled(stream)) return base;
+  const c = pc.createColors(true);
+  return (text) => base(text.replace(/\| better( +)\|$/gm, `| ${c.green('better')}$1|`).replace(/\| worse( +)\|$/gm, `| ${c.red('worse')}$1|`));
+}
 
 function parseAlpha(value: string): number {
   const n = value.trim() === '' ? Number.NaN : Number(value);
@@ -61,7 +71,11 @@ Example:
       const differences = configDifferences(a.report, b.report);
       if (differences.length > 0 && opts.allowConfigDiff !== true) throw new UsageError(`compare: ${configRefusal(differences)}`);
       const c = compareReports(a.report, b.report, { alpha, fileA: a.file, fileB: b.file });
-      process.stdout.write(opts.json === true ? `${JSON.stringify(c, null, 2)}\n` : `${renderComparisonText(c)}\n`);
-      exit(c.verdict.regressed ? EXIT.failed : EXIT.ok);
+      const code = c.verdict.regressed ? EXIT.failed : EXIT.ok;
+      const worse = c.rates.filter((r) => r.change === 'worse').map((r) => `${r.name} ${r.metric}`);
+      const closing = code === EXIT.ok ? `exit 0: decided by rates: B is not significantly worse than A in any of ${c.rates.length} rates` : `exit 1: decided by rates: B is significantly worse than A in ${worse.join(', ')}`;
+      if (opts.json === true) process.stdout.write(`${JSON.stringify({ ...c, exit: { code, deciding: 'rates', lines: [closing] } }, null, 2)}\n`);
+      else process.stdout.write(`${paintComparison(process.stdout)(`${renderComparisonText(c)}\n\n${closing}`)}\n`);
+      exit(code);
     });
 }
