@@ -272,7 +272,7 @@ function sameCase(a: FuzzCase, b: FuzzCase): boolean {
  */
 class Prefetcher {
   readonly #cases: FuzzCase[];
-  readonly #evaluate: (c: FuzzCase) => Promise<Verdict>;
+  readonly #evaluate: (c: FuzzCase) => Promise<Verdict> | undefined;
   readonly #concurrency: number;
   readonly #window: number;
   readonly #verdicts: Array<Promise<Verdict> | undefined> = [];
@@ -281,7 +281,7 @@ class Prefetcher {
   #consumed = 0;
   #stopped = false;
 
-  constructor(cases: FuzzCase[], evaluate: (c: FuzzCase) => Promise<Verdict>, concurrency: number) {
+  constructor(cases: FuzzCase[], evaluate: (c: FuzzCase) => Promise<Verdict> | undefined, concurrency: number) {
     this.#cases = cases;
     this.#evaluate = evaluate;
     this.#concurrency = concurrency;
@@ -290,8 +290,13 @@ class Prefetcher {
     this.#pump();
   }
 
-  #start(i: number): Promise<Verdict> {
+  #start(i: number): Promise<Verdict> | undefined {
     const p = this.#evaluate(this.#cases[i] as FuzzCase);
+    if (p === undefined) {
+      // Declined (the query budget has no room for it): start nothing more.
+      this.#stopped = true;
+      return undefined;
+    }
     this.#verdicts[i] = p;
     const settled = p.then(
       () => undefined,
@@ -320,7 +325,7 @@ class Prefetcher {
       return undefined;
     }
     this.#consumed = i + 1;
-    const p = this.#verdicts[i] ?? this.#start(i);
+    const p = this.#verdicts[i] ?? (this.#stopped ? undefined : this.#start(i));
     this.#verdicts[i] = undefined;
     if (this.#next <= i) this.#next = i + 1;
     this.#pump();
@@ -463,6 +468,22 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
   const forRecheck: QueryHooks = { tally: queries.recheck };
   const spent = (): number => queries.cases.queries + queries.shrink.queries + queries.recheck.queries;
   const overBudget = (): boolean => o.maxQueries !== undefined && spent() >= o.maxQueries;
+  /** Most queries one case can cost: its attacker writes and its entry. */
+  const costOf = (c: FuzzCase): number => splitSetup(c).attacker.length + 1;
+  /** Queries of cases drawn ahead and still in flight (counted in `spent` only as their calls start). */
+  let reserved = 0;
+  /** Whether a counted case fits what is left of the budget (the cell's first case always does: every cell ends with an interval). */
+  const caseFits = (c: FuzzCase): boolean => o.maxQueries === undefined || stats.runs + reservedCases === 0 || spent() + reserved + costOf(c) <= o.maxQueries;
+  let reservedCases = 0;
+  const reserve = (c: FuzzCase, p: Promise<Verdict>): Promise<Verdict> => {
+    const n = costOf(c);
+    reserved += n;
+    reservedCases += 1;
+    return p.finally(() => {
+      reserved -= n;
+      reservedCases -= 1;
+    });
+  };
   /** Set once the stop rule or the query budget ends the cell: no more counted cases are evaluated. */
   let halted: CellStop | undefined;
   const evalSync = (c: FuzzCase, h: QueryHooks): Verdict => evaluateSync(o.guard, c, o.store, o.phase, h);
@@ -495,10 +516,11 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
     let shrinkStart = 0;
     let shrinkBase = 0;
     /** True while a shrink may still ask the guard (its budget and the cell's are not spent). */
+    let triggerCost = 1;
     const shrinkMayAsk = (): boolean =>
       !overBudget() &&
       // The minimal case's re-checks are still to come: they are kept inside the half too.
-      (o.maxQueries === undefined || queries.shrink.queries + queries.recheck.queries + rechecks < o.maxQueries / 2) &&
+      (o.maxQueries === undefined || (queries.shrink.queries + queries.recheck.queries + rechecks * triggerCost < o.maxQueries / 2 && spent() + rechecks * triggerCost < o.maxQueries)) &&
       (o.shrinkBudget === undefined || queries.shrink.queries - shrinkBase < o.shrinkBudget);
     let runIndex = 0;
     let trigger: { signature: string; template: string; cls: string; reproduced: number; at: number } | undefined;
@@ -508,7 +530,7 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
     const shrinkRoom = (): number => {
       let r = Infinity;
       if (o.shrinkBudget !== undefined) r = Math.min(r, o.shrinkBudget - (queries.shrink.queries - shrinkBase));
-      if (o.maxQueries !== undefined) r = Math.min(r, o.maxQueries / 2 - (queries.shrink.queries + queries.recheck.queries + rechecks), o.maxQueries - spent());
+      if (o.maxQueries !== undefined) r = Math.min(r, o.maxQueries / 2 - (queries.shrink.queries + queries.recheck.queries + rechecks * triggerCost), o.maxQueries - spent() - rechecks * triggerCost);
       return r;
     };
     let last: { c: FuzzCase; verdict: Verdict; judgement: Exclude<Judgement, 'holds'> } | undefined;
@@ -528,7 +550,7 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
       }
       if (j === 'holds' || !hunting) return true;
       // Under a budget a new finding is hunted only while its re-checks (before and after the shrink) fit in the half kept for findings.
-      if (!shrinking && o.maxQueries !== undefined && queries.shrink.queries + queries.recheck.queries + 2 * rechecks > o.maxQueries / 2) return true;
+      if (!shrinking && o.maxQueries !== undefined && (queries.shrink.queries + queries.recheck.queries + 2 * rechecks * costOf(c) > o.maxQueries / 2 || spent() + reserved + 2 * rechecks * costOf(c) > o.maxQueries)) return true;
       const signature = failureSignature(c, verdict, j);
       const cls = failureClass(c, verdict);
       if (!shrinking) {
@@ -559,6 +581,7 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
               return true;
             }
             shrinking = true;
+            triggerCost = costOf(c);
             shrinkStart = performance.now();
             shrinkBase = queries.shrink.queries;
             trigger = { signature, template: c.truth.template, cls, reproduced, at };
@@ -598,15 +621,16 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
         details = fc.check(
           fc.property(o.arbitrary, (c) => {
             if (shrinking) {
-              if (!shrinkMayAsk()) return true;
-            } else if (halted !== undefined) fc.pre(false);
+              if (!shrinkMayAsk() || costOf(c) > shrinkRoom()) return true;
+            } else if (halted === undefined && !caseFits(c)) halted = 'budget';
+            if (!shrinking && halted !== undefined) fc.pre(false);
             const step = observe(c, evalSync(c, shrinking ? forShrink : forCases));
             return typeof step === 'boolean' ? step : step.then(againSync(c, step.recheck));
           }),
           params,
         );
       } else {
-        if (concurrency > 1 && o.path === undefined) prefetch = new Prefetcher(drawCases(o.arbitrary, params), (c) => evalAsync(c, forCases), concurrency);
+        if (concurrency > 1 && o.path === undefined) prefetch = new Prefetcher(drawCases(o.arbitrary, params), (c) => (caseFits(c) ? reserve(c, evalAsync(c, forCases)) : undefined), concurrency);
         const pf = prefetch;
         details = await fc.check(
           fc.asyncProperty(recorder ?? o.arbitrary, async (c) => {
@@ -620,6 +644,11 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
               fc.pre(false);
             }
             const ahead = !shrinking && pf ? pf.take(runIndex, c) : undefined;
+            if (!shrinking && ahead === undefined && !caseFits(c)) {
+              halted = 'budget';
+              pf?.stop();
+              fc.pre(false);
+            }
             const v = await abortable(ahead ?? evalAsync(c, shrinking ? forShrink : forCases), o.signal);
             if (v === ABORTED) return true;
             const step = observe(c, v);

@@ -71,6 +71,20 @@ describe('runCell with a stop rule and a budget', () => {
   });
 });
 
+describe('a budget with chains of writes', () => {
+  it('an async guard on amplification chains (one case costs its writes) stays within the cell budget, calls in flight included', async () => {
+    let calls = 0;
+    const inner = createGuard('none');
+    const guard: Guard = { id: 'counted-async-none', mode: 'async', check: async (e: MemoryEntry, ctx) => (calls++, inner.check(e, ctx)) };
+    const out = await runCell({ domain: 'rap', family: 'amplification', arbitrary: FAMILY_REGISTRY.amplification.arbitrary('rap'), store, phase: 'write', runs: 1000, seed: 3, maxFailures: 2, guard, maxQueries: 150, concurrency: 6 });
+    const q = out.queries as CellQueries;
+    expect(q.cases.queries + q.shrink.queries + q.recheck.queries).toBe(calls);
+    expect(calls).toBeLessThanOrEqual(150);
+    expect(out.stats.runs).toBeGreaterThan(0);
+    expect(out.stopped).toBe('budget');
+  });
+});
+
 describe('allocateQueries', () => {
   it('gives every cell and phase an equal share, and refuses a budget below one query each', () => {
     const a = allocateQueries(3000, { cells: 15, attackDomains: 3, real: false, maxFailures: 5 });
