@@ -147,84 +147,96 @@ function matchedStructure(cal: Calibration, domains: readonly DomainId[]): { rea
   return { real, generated: { alone: mean((x) => x.alone), win: mean((x) => x.win), tie: mean((x) => x.tie), lose: mean((x) => x.lose), overlap: mean((x) => x.overlap) } };
 }
 
-/** Measures FPR on generated and real benign traces, with the calibration check. Deterministic for a seed. */
-export async function measureGuardFpr(o: GuardFprOptions, progress: Progress): Promise<GuardFprReport> {
-  const rows: FprBreakdownRow[] = [];
-  const rejections: FprRejection[] = [];
-  const issues: string[] = [];
-  const reject = (set: string, c: FuzzCase, v: Verdict): void => {
-    if (v.decision !== 'reject') return;
-    rejections.push({
-      set,
-      id: c.entry.id,
-      ...(c.truth.template !== 'real' ? { template: c.truth.template } : {}),
-      traceType: c.entry.traceType,
-      ...(v.layer !== undefined ? { layer: v.layer } : {}),
-      signals: formatSignals(v.signals),
-      reasons: v.reasons,
-      content: c.entry.content,
-    });
-  };
-  const emit = (kind: FprBreakdownRow['kind'], set: string, dimension: FprBreakdownRow['dimension'], map: Map<string, Tally>): void => {
-    for (const [value, t] of [...map.entries()].sort(([a], [b]) => a.localeCompare(b))) rows.push({ kind, set, dimension, value, fpr: interval(t.k, t.n), errors: t.errors });
-  };
-  const withLoso = o.loso !== false && o.realData;
-  const realLoaded = o.realData ? loadRealBenignSets() : { sets: [], issues: [] };
-  issues.push(...realLoaded.issues.map((i) => `${i.file}:${i.line}: ${i.message}`));
-  const losoSets = withLoso ? realLoaded.sets.filter((s) => s.entries.length > 0) : [];
-  const withMatched = o.matched !== false;
-  /** The generator domains a real set of domain `d` is compared with: its own, else all measured ones. */
-  const profileDomains = (d: string): DomainId[] => (o.domains.includes(d as DomainId) ? [d as DomainId] : o.domains);
-  const matchedRuns = withMatched ? realLoaded.sets.filter((s) => s.entries.length > 0).reduce((a, s) => a + profileDomains(s.domain).length, 0) + (o.benignFile ? o.domains.length : 0) : 0;
-  const total = o.runs * (o.domains.length * (2 + losoSets.length) + matchedRuns);
-  progress.start(total, `FPR of ${o.guard.id} on benign traces`);
-  let done = 0;
+/**
+ * What every phase of {@link measureGuardFpr} adds to: the breakdown rows, the rejected
+ * entries, the load issues, and the progress count.
+ */
+interface FprCollector {
+  rows: FprBreakdownRow[];
+  rejections: FprRejection[];
+  issues: string[];
+  /** Adds `n` cases to the progress count. */
+  tick(n: number): void;
+}
 
-  /** Tallies of the estimate per domain (the profile estimates). */
-  const perDomain = new Map<string, Tally>();
-  /** The natural mix of every domain under one calibration: the estimate. */
-  const estimate = async (calibration: Calibration, detail: boolean, kind: 'generated' | 'stress' = 'generated'): Promise<Tally> => {
-    const all = new Map<string, Tally>();
-    for (const domain of o.domains) {
-      const dims = { traceType: new Map<string, Tally>(), format: new Map<string, Tally>(), language: new Map<string, Tally>(), hardNegative: new Map<string, Tally>() };
-      const byDomain = new Map<string, Tally>();
-      const cases = fc.sample(benignInTrajectory(domain, { calibration, stress: kind === 'stress' }), { seed: o.seed, numRuns: o.runs });
-      const verdicts = await verdictsOf(o, cases);
-      for (const [i, c] of cases.entries()) {
-        const v = verdicts[i]!;
-        bump(all, 'all', v);
-        if (kind === 'generated') bump(perDomain, domain, v);
-        if (detail) {
-          bump(byDomain, domain, v);
-          bump(dims.traceType, c.entry.traceType, v);
-          bump(dims.format, c.truth.format ?? 'unknown', v);
-          bump(dims.language, c.truth.language ?? 'unknown', v);
-          bump(dims.hardNegative, c.truth.hardNegatives?.[0] ?? 'ordinary', v);
-          reject(`${kind}/${domain}`, c, v);
-        }
-        progress.update(++done);
-      }
+/** A real set that was measured (bundled or `--benign`), for the profile rows. */
+interface MeasuredSet {
+  name: string;
+  domain: string;
+  entries: readonly MemoryEntry[];
+  tally: Tally;
+  userExport: boolean;
+}
+
+function rejectedEntry(col: FprCollector, set: string, c: FuzzCase, v: Verdict): void {
+  if (v.decision !== 'reject') return;
+  col.rejections.push({
+    set,
+    id: c.entry.id,
+    ...(c.truth.template !== 'real' ? { template: c.truth.template } : {}),
+    traceType: c.entry.traceType,
+    ...(v.layer !== undefined ? { layer: v.layer } : {}),
+    signals: formatSignals(v.signals),
+    reasons: v.reasons,
+    content: c.entry.content,
+  });
+}
+
+function emitRows(col: FprCollector, kind: FprBreakdownRow['kind'], set: string, dimension: FprBreakdownRow['dimension'], map: Map<string, Tally>): void {
+  for (const [value, t] of [...map.entries()].sort(([a], [b]) => a.localeCompare(b))) col.rows.push({ kind, set, dimension, value, fpr: interval(t.k, t.n), errors: t.errors });
+}
+
+/**
+ * The generated phase: the natural mix (or the hard negatives, `kind: 'stress'`) of every
+ * domain under one calibration, with its breakdown rows and rejections when `detail`;
+ * `perDomain` gets the per-domain tallies of the natural mix (the profile estimates).
+ */
+async function generatedEstimate(o: GuardFprOptions, col: FprCollector, calibration: Calibration, detail: boolean, kind: 'generated' | 'stress', perDomain: Map<string, Tally>): Promise<Tally> {
+  const all = new Map<string, Tally>();
+  for (const domain of o.domains) {
+    const dims = { traceType: new Map<string, Tally>(), format: new Map<string, Tally>(), language: new Map<string, Tally>(), hardNegative: new Map<string, Tally>() };
+    const byDomain = new Map<string, Tally>();
+    const cases = fc.sample(benignInTrajectory(domain, { calibration, stress: kind === 'stress' }), { seed: o.seed, numRuns: o.runs });
+    const verdicts = await verdictsOf(o, cases);
+    for (const [i, c] of cases.entries()) {
+      const v = verdicts[i]!;
+      bump(all, 'all', v);
+      if (kind === 'generated') bump(perDomain, domain, v);
       if (detail) {
-        emit(kind, domain, 'domain', byDomain);
-        emit(kind, domain, 'traceType', dims.traceType);
-        emit(kind, domain, 'format', dims.format);
-        emit(kind, domain, 'language', dims.language);
-        emit(kind, domain, 'hardNegative', dims.hardNegative);
+        bump(byDomain, domain, v);
+        bump(dims.traceType, c.entry.traceType, v);
+        bump(dims.format, c.truth.format ?? 'unknown', v);
+        bump(dims.language, c.truth.language ?? 'unknown', v);
+        bump(dims.hardNegative, c.truth.hardNegatives?.[0] ?? 'ordinary', v);
+        rejectedEntry(col, `${kind}/${domain}`, c, v);
       }
+      col.tick(1);
     }
-    return all.get('all') ?? { n: 0, k: 0, errors: 0 };
-  };
+    if (detail) {
+      emitRows(col, kind, domain, 'domain', byDomain);
+      emitRows(col, kind, domain, 'traceType', dims.traceType);
+      emitRows(col, kind, domain, 'format', dims.format);
+      emitRows(col, kind, domain, 'language', dims.language);
+      emitRows(col, kind, domain, 'hardNegative', dims.hardNegative);
+    }
+  }
+  return all.get('all') ?? { n: 0, k: 0, errors: 0 };
+}
 
-  const calibration = o.calibration ?? defaultCalibration();
-  const est = await estimate(calibration, true);
-  rows.push({ kind: 'generated', set: 'all domains', dimension: 'all', value: 'all', fpr: interval(est.k, est.n), errors: est.errors });
-  const stress = await estimate(calibration, true, 'stress');
-  rows.push({ kind: 'stress', set: 'all domains', dimension: 'all', value: 'all', fpr: interval(stress.k, stress.n), errors: stress.errors });
-
+/**
+ * The real phase: every bundled real set, the hand-written rationales and a `--benign`
+ * export, each in its own trajectory store, with its gap to the estimate `est`. Load issues
+ * go to `col.issues`.
+ */
+async function realSetsPhase(
+  o: GuardFprOptions,
+  col: FprCollector,
+  sets: ReturnType<typeof loadRealBenignSets>['sets'],
+  est: Tally,
+): Promise<{ realAll: Map<string, Tally>; realGaps: RealSetGap[]; measured: MeasuredSet[]; realTallies: Map<string, Tally> }> {
   const realAll = new Map<string, Tally>();
   const realGaps: RealSetGap[] = [];
-  /** Real sets measured (bundled and `--benign`), for the profile rows. */
-  const measured: Array<{ name: string; domain: string; entries: readonly MemoryEntry[]; tally: Tally; userExport: boolean }> = [];
+  const measured: MeasuredSet[] = [];
   const measureSet = async (set: string, source: string, entries: readonly MemoryEntry[], kind: 'real' | 'curated' = 'real', domain = 'other', userExport = false): Promise<Tally> => {
     const t = new Map<string, Tally>();
     const byType = new Map<string, Tally>();
@@ -235,10 +247,10 @@ export async function measureGuardFpr(o: GuardFprOptions, progress: Progress): P
       bump(t, set, v);
       bump(byType, c.entry.traceType, v);
       if (kind === 'real') bump(realAll, 'real', v);
-      reject(set, c, v);
+      rejectedEntry(col, set, c, v);
     }
-    emit(kind, set, 'all', t);
-    emit(kind, set, 'traceType', byType);
+    emitRows(col, kind, set, 'all', t);
+    emitRows(col, kind, set, 'traceType', byType);
     const tally = t.get(set) ?? { n: 0, k: 0, errors: 0 };
     if (kind === 'real') {
       const gap = realismGapOf(tallyOf(est), tallyOf(tally));
@@ -250,22 +262,27 @@ export async function measureGuardFpr(o: GuardFprOptions, progress: Progress): P
     return tally;
   };
   const realTallies = new Map<string, Tally>();
-  for (const s of realLoaded.sets) realTallies.set(s.name, await measureSet(s.name, s.source, s.entries, 'real', s.domain));
+  for (const s of sets) realTallies.set(s.name, await measureSet(s.name, s.source, s.entries, 'real', s.domain));
   if (o.realData) {
     const curated = loadCuratedBenign();
-    issues.push(...curated.issues.map((i) => `${i.file}:${i.line}: ${i.message}`));
+    col.issues.push(...curated.issues.map((i) => `${i.file}:${i.line}: ${i.message}`));
     await measureSet('hand-written rationales', 'written for this project', curated.entries, 'curated');
   }
   if (o.benignFile) {
     const user = loadBenignJsonl(o.benignFile);
-    issues.push(...user.issues.map((i) => `${i.file}:${i.line}: ${i.message}`));
-    if (user.entries.length === 0) issues.push(`${o.benignFile}: no benign entry to measure`);
+    col.issues.push(...user.issues.map((i) => `${i.file}:${i.line}: ${i.message}`));
+    if (user.entries.length === 0) col.issues.push(`${o.benignFile}: no benign entry to measure`);
     await measureSet(path.basename(o.benignFile), 'user export', user.entries, 'real', 'other', true);
   }
-  emit('real', 'all real sets', 'all', realAll);
+  emitRows(col, 'real', 'all real sets', 'all', realAll);
+  return { realAll, realGaps, measured, realTallies };
+}
 
-  // Per profile: every real set beside its domain's estimate and, unless turned off, the estimate
-  // calibrated on its own text alone (docs/calibration.md, "Per profile").
+/**
+ * The profile phase: every measured real set beside its domain's estimate and, with
+ * `withMatched`, the estimate calibrated on its own text alone (docs/calibration.md, "Per profile").
+ */
+async function profilesPhase(o: GuardFprOptions, col: FprCollector, measured: readonly MeasuredSet[], perDomain: Map<string, Tally>, withMatched: boolean, profileDomains: (d: string) => DomainId[]): Promise<ProfileRow[]> {
   const profiles: ProfileRow[] = [];
   for (const m of measured) {
     const domains = profileDomains(m.domain);
@@ -278,25 +295,61 @@ export async function measureGuardFpr(o: GuardFprOptions, progress: Progress): P
     const row: ProfileRow = { set: m.name, profile: domains.length === 1 ? domains[0]! : 'all domains', real: interval(m.tally.k, m.tally.n), realErrors: m.tally.errors, halfWidth: r.n > 0 ? (r.high - r.low) / 2 : 0, profileEstimate: interval(p.k, p.n), ...(profileGap !== undefined ? { profileGap } : {}), ...(m.userExport ? { userExport: true } : {}) };
     if (withMatched) {
       const cal = calibrationFor([{ name: m.name, domain: m.domain, entries: m.entries }]);
-      const e = await naturalEstimate(o, cal, () => {
-        done += o.runs;
-        progress.update(done);
-      }, domains);
+      const e = await naturalEstimate(o, cal, () => col.tick(o.runs), domains);
       const gap = realismGapOf(tallyOf(e), tallyOf(m.tally));
       row.matched = { estimate: interval(e.k, e.n), errors: e.errors, ...(gap !== undefined ? { gap } : {}), structure: matchedStructure(cal, domains) };
     }
     profiles.push(row);
   }
+  return profiles;
+}
+
+/**
+ * Measures FPR on generated and real benign traces, with the calibration check. Deterministic
+ * for a seed. Phases: the generated estimate and the hard negatives, the real sets, the
+ * profile rows (with matched estimates), leave-one-source-out, and the validation of which
+ * predictor to trust.
+ */
+export async function measureGuardFpr(o: GuardFprOptions, progress: Progress): Promise<GuardFprReport> {
+  let done = 0;
+  const col: FprCollector = {
+    rows: [],
+    rejections: [],
+    issues: [],
+    tick: (n) => {
+      done += n;
+      progress.update(done);
+    },
+  };
+  const { rows, rejections, issues } = col;
+  const withLoso = o.loso !== false && o.realData;
+  const realLoaded = o.realData ? loadRealBenignSets() : { sets: [], issues: [] };
+  issues.push(...realLoaded.issues.map((i) => `${i.file}:${i.line}: ${i.message}`));
+  const losoSets = withLoso ? realLoaded.sets.filter((s) => s.entries.length > 0) : [];
+  const withMatched = o.matched !== false;
+  /** The generator domains a real set of domain `d` is compared with: its own, else all measured ones. */
+  const profileDomains = (d: string): DomainId[] => (o.domains.includes(d as DomainId) ? [d as DomainId] : o.domains);
+  const matchedRuns = withMatched ? realLoaded.sets.filter((s) => s.entries.length > 0).reduce((a, s) => a + profileDomains(s.domain).length, 0) + (o.benignFile ? o.domains.length : 0) : 0;
+  const total = o.runs * (o.domains.length * (2 + losoSets.length) + matchedRuns);
+  progress.start(total, `FPR of ${o.guard.id} on benign traces`);
+
+  /** Tallies of the estimate per domain (the profile estimates). */
+  const perDomain = new Map<string, Tally>();
+  const calibration = o.calibration ?? defaultCalibration();
+  const est = await generatedEstimate(o, col, calibration, true, 'generated', perDomain);
+  rows.push({ kind: 'generated', set: 'all domains', dimension: 'all', value: 'all', fpr: interval(est.k, est.n), errors: est.errors });
+  const stress = await generatedEstimate(o, col, calibration, true, 'stress', perDomain);
+  rows.push({ kind: 'stress', set: 'all domains', dimension: 'all', value: 'all', fpr: interval(stress.k, stress.n), errors: stress.errors });
+
+  const { realAll, realGaps, measured, realTallies } = await realSetsPhase(o, col, realLoaded.sets, est);
+  const profiles = await profilesPhase(o, col, measured, perDomain, withMatched, profileDomains);
 
   const loso = withLoso
     ? await leaveOneSourceOut(
         { guard: o.guard, store: o.store, domains: o.domains, runs: o.runs, seed: o.seed, phase: o.phase, ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}) },
         losoSets,
         (name) => realTallies.get(name),
-        () => {
-          done += o.runs;
-          progress.update(done);
-        },
+        () => col.tick(o.runs),
       )
     : [];
   progress.stop();
@@ -332,6 +385,7 @@ export async function measureGuardFpr(o: GuardFprOptions, progress: Progress): P
     issues,
   };
 }
+
 
 /**
  * Writes `fpr.json` and `fpr.md` (every rejected entry) into `dir`, creating it; each file atomically.
