@@ -5,6 +5,7 @@
 import { accessSync, closeSync, constants, existsSync, lstatSync, openSync, readlinkSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { InputError, UsageError, errorMessage } from '../domain/errors.js';
+import { outputTarget } from '../corpus/atomic.js';
 import { guardSpecSecrets, redactSecrets, registerSecret } from '../domain/secrets.js';
 import { didYouMean } from '../domain/suggest.js';
 import type { Guard } from '../domain/guard.js';
@@ -182,10 +183,27 @@ function lexists(p: string): boolean {
   }
 }
 
+/**
+ * Checks before a long run that an output file (`--junit`, `--html`) can be written, so the
+ * run never fails at its end (issue 22.4). A FIFO or a device (`/dev/null`, `>(cmd)`) is
+ * accepted and later written in place, a symlink's target must exist, a regular file must be
+ * writable (never replaced when read-only), a missing file needs a writable folder.
+ * @throws UsageError naming the flag when the path is a directory, a socket, a dangling
+ *   symlink, a read-only file, or cannot be created.
+ */
 export function writableFile(flag: string, file: string): string {
   const abs = path.resolve(file);
-  if (existsSync(abs) && statSync(abs).isDirectory()) throw new UsageError(`${flag} ${file}: is a directory, give a file name`);
-  writableDir(flag, path.dirname(abs));
+  const target = outputTarget(abs);
+  if (target.kind === 'refused') throw new UsageError(`${flag} ${file}: ${target.reason}`);
+  if (target.kind === 'special') {
+    try {
+      accessSync(abs, constants.W_OK);
+    } catch (e) {
+      throw new UsageError(`${flag} ${file}: cannot be written (${errorMessage(e)})`);
+    }
+    return abs;
+  }
+  writableDir(flag, path.dirname(target.path));
   return abs;
 }
 

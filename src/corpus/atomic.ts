@@ -6,8 +6,9 @@
  *   `proper-lockfile`, a `<file>.lock` directory with mtime heartbeats and stale takeover),
  *   so two processes that read-modify-write the same corpus never lose a record.
  */
-import { appendFileSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { accessSync, appendFileSync, constants, lstatSync, mkdirSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import lockfile from 'proper-lockfile';
 import writeFileAtomicImpl from 'write-file-atomic';
 import { CorpusError, errorMessage } from '../domain/index.js';
@@ -17,18 +18,84 @@ function reason(err: unknown): string {
 }
 
 /**
+ * What an output path names, before anything is written to it (issue 22.4):
+ * - `missing`: nothing there yet (written by temp file + rename);
+ * - `file`: a regular file, `path` its real path when `file` is a symlink (the target is
+ *   replaced, the link stays a link);
+ * - `special`: a FIFO or a device (`/dev/null`, `/dev/stdout`, a shell's `>(cmd)`), written in
+ *   place: a rename would replace it with a regular file;
+ * - `refused`, with the reason: a dangling symlink, a directory, a socket, a read-only file.
+ */
+export type OutputTarget = { kind: 'missing' | 'file' | 'special'; path: string } | { kind: 'refused'; reason: string };
+
+/** True when the file's permission bits allow nobody to write it, or this process may not (root ignores the bits, so both are checked). */
+function readOnly(path: string, st: Stats): boolean {
+  if ((st.mode & 0o222) === 0) return true;
+  try {
+    accessSync(path, constants.W_OK);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** Classifies `file` as an output target (see {@link OutputTarget}). Never throws. */
+export function outputTarget(file: string): OutputTarget {
+  let st: Stats | undefined;
+  try {
+    st = lstatSync(file, { throwIfNoEntry: false });
+  } catch (err) {
+    return { kind: 'refused', reason: `cannot be inspected (${reason(err)})` };
+  }
+  if (st === undefined) return { kind: 'missing', path: file };
+  let real = file;
+  if (st.isSymbolicLink()) {
+    try {
+      st = statSync(file);
+    } catch {
+      let to = '?';
+      try {
+        to = resolve(dirname(file), readlinkSync(file));
+      } catch {
+        // unreadable link: named as '?'
+      }
+      return { kind: 'refused', reason: `is a symbolic link to ${to}, which does not exist (create the target, or give another path)` };
+    }
+    try {
+      real = realpathSync(file);
+    } catch {
+      // A /proc magic link (/dev/fd/N of a pipe) has no path to resolve to: opened as given.
+      real = file;
+    }
+  }
+  if (st.isDirectory()) return { kind: 'refused', reason: 'is a directory, give a file name' };
+  if (st.isSocket()) return { kind: 'refused', reason: 'is a socket; give a file, a named pipe or a device' };
+  if (st.isFile()) return readOnly(real, st) ? { kind: 'refused', reason: 'is read-only (farma-fuzz never replaces a file it may not write)' } : { kind: 'file', path: real };
+  return { kind: 'special', path: real };
+}
+
+/**
  * Replaces `file` with `data` atomically (UTF-8 for strings), creating parent folders.
  * The temp file lives next to the target (`<file>.<hash>`) and is renamed over it after an
  * fsync; if the process dies first, the target is untouched and only the temp file remains.
+ * A target that is not a regular file is never renamed over (issue 22.4): a FIFO or a device
+ * is written in place (a FIFO waits for its reader, as a shell's `>` does); a symlink's target is
+ * written, the link kept; a dangling symlink, a directory, a socket or a read-only file is refused.
  *
- * @throws CorpusError naming the file when the write or rename fails.
+ * @throws CorpusError naming the file when the target is refused, or the write or rename fails.
  * @example
  * await writeFileAtomic('corpora/regressions/sentinel.jsonl', lines.join('\n') + '\n');
  */
 export async function writeFileAtomic(file: string, data: string | Buffer): Promise<void> {
+  const target = outputTarget(file);
+  if (target.kind === 'refused') throw new CorpusError(`${file}: ${target.reason}`);
   try {
-    mkdirSync(dirname(file), { recursive: true });
-    await writeFileAtomicImpl(file, data, { encoding: 'utf8' });
+    if (target.kind === 'special') {
+      await writeFile(target.path, data, typeof data === 'string' ? { encoding: 'utf8' } : {});
+      return;
+    }
+    if (target.kind === 'missing') mkdirSync(dirname(file), { recursive: true });
+    await writeFileAtomicImpl(target.path, data, { encoding: 'utf8' });
   } catch (err) {
     throw new CorpusError(`${file}: atomic write failed: ${reason(err)}`, { cause: err });
   }
@@ -58,6 +125,10 @@ export interface FileLockOptions {
 export async function withFileLock<T>(file: string, fn: () => T | Promise<T>, options: FileLockOptions = {}): Promise<T> {
   const staleMs = Math.max(2_000, options.staleMs ?? 10_000);
   const waitMs = Math.max(0, options.waitMs ?? 30_000);
+  // A corpus is a regular JSONL file: a FIFO or a device would block or swallow the append below.
+  const target = outputTarget(file);
+  if (target.kind === 'special') throw new CorpusError(`${file}: not a regular file (a named pipe or a device); a corpus is a JSONL file`);
+  if (target.kind === 'refused') throw new CorpusError(`${file}: ${target.reason}`);
   try {
     mkdirSync(dirname(file), { recursive: true });
     appendFileSync(file, '');
