@@ -106,6 +106,6 @@ export async function writeRunOutputs(result: FuzzResult, o: RunOutputOptions): 
   const colour = paint(human);
   human.write(`${colour(redactSecrets(summaryText(result, { maxCounterexamples: 12, extra })))}\n`);
   human.write(`\n${colour(verdict.lines.join('\n'))}\n`);
-  if (o.json) process.stdout.write(`${JSON.stringify({ ...report, reportDir: outDir, exit: { code: verdict.code, deciding: verdict.deciding, lines: verdict.lines } }, null, 2)}\n`);
+  if (o.json) process.stdout.write(`${JSON.stringify({ ...report, reportDir: outDir, ...(baseline ? { baseline: baseline.section } : {}), exit: { code: verdict.code, deciding: verdict.deciding, lines: verdict.lines } }, null, 2)}\n`);
   return verdict;
 }

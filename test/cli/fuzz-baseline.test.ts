@@ -39,5 +39,9 @@ describe('fuzz --baseline', () => {
     expect(html).toContain('<a href="#baseline">Compared with the baseline</a>');
     expect(html).toMatch(/<th>baseline \(k\/n\)<\/th><th>this run \(k\/n\)<\/th>/);
     expect(html).toMatch(/data-label="cell">ehr\/seed</);
+    const json = await runCli([...common, '--guard-option', 'tauGuard=0.25', '--out', path.join(dir, 'base-d'), '--baseline', outA, '--allow-config-diff', '--json']);
+    const doc = JSON.parse(json.stdout) as { baseline?: { file: string; comparison?: { rates: unknown[]; configDifferences: Array<{ key: string }> } } };
+    expect(doc.baseline?.comparison?.rates).toHaveLength(2);
+    expect(doc.baseline?.comparison?.configDifferences.map((d) => d.key)).toEqual(['guardConfigHash', 'guardOptions.tauGuard']);
   });
 });
