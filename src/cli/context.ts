@@ -51,7 +51,8 @@ export async function loadGuard(spec: string, timeoutMs?: number, guardOptions?:
   // The id names the corpus file and appears in every report: it must not carry a secret.
   if (redactSecrets(guard.id) !== guard.id) {
     await Promise.resolve(guard.close?.()).catch(() => undefined);
-    throw new UsageError(`guard ${redactSecrets(spec)} has an id that contains a secret value from the environment (${redactSecrets(guard.id)}); give it an id without it (the id names its corpus file)`);
+    const hint = guardSpecKind(spec) === 'exec' ? '; an exec guard inherits the environment, so set the variable before farma-fuzz instead (MY_TOKEN=… farma-fuzz fuzz --guard "exec:node guard.mjs")' : '';
+    throw new UsageError(`guard ${redactSecrets(spec)} has an id that contains a secret value from the environment or the command line (${redactSecrets(guard.id)}); give it an id without it (the id names its corpus file)${hint}`);
   }
   if (guardSpecKind(spec) !== 'builtin' && BUILTIN_GUARD_IDS.includes(guard.id)) {
     await Promise.resolve(guard.close?.()).catch(() => undefined);
