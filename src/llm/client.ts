@@ -9,6 +9,7 @@
 import type OpenAI from 'openai';
 import { importOptional } from '../domain/optional-package.js';
 import { LlmError, isFatalLlmError, type LlmFailure } from '../domain/index.js';
+import { plural } from '../domain/plural.js';
 import { DEFAULT_EMBEDDING_MODEL, redactSecrets } from './config.js';
 import type { LlmConfig } from './config.js';
 import { fixtureKey } from './fixtures.js';
@@ -144,6 +145,8 @@ function failureOf(err: unknown): LlmFailure {
   if (status === 429) return 'rate-limit';
   if (status !== undefined && status >= 500) return 'server';
   if (status !== undefined && status >= 400) return 'bad-request';
+  // A reply over the size cap of boundedFetch surfaces as a connection error; it is the server's output that is wrong.
+  if (openaiModule && err instanceof openaiModule.APIConnectionError && /the reply is larger than/.test(String((e.cause as { message?: unknown } | undefined)?.message ?? ''))) return 'bad-output';
   if (openaiModule && err instanceof openaiModule.APIConnectionError) return 'unreachable'; // includes APIConnectionTimeoutError
   const codes = [e.code, (e.cause as { code?: unknown } | undefined)?.code, e.name].map((x) => String(x ?? ''));
   if (codes.some((c) => /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|APIConnection|Timeout|UND_ERR/i.test(c))) return 'unreachable';
@@ -234,9 +237,11 @@ export function createLlmClient(config: LlmConfig, options: LlmClientOptions = {
         ? ' (the server refused OPENAI_API_KEY)'
         : failure === 'not-found'
           ? ` (no such endpoint or model at ${redact(config.baseURL)}: check OPENAI_BASE_URL, which includes the /v1 prefix, and FARMA_LLM_MODEL)`
-          : failure === 'unreachable'
-            ? ` (cannot reach ${redact(config.baseURL)}: check OPENAI_BASE_URL and that the server runs)`
-            : '';
+          : failure === 'unreachable' && openaiModule !== undefined && err instanceof openaiModule.APIConnectionTimeoutError
+            ? ` (no complete reply from ${redact(config.baseURL)} within FARMA_LLM_TIMEOUT_MS = ${config.timeoutMs} ms, headers and body, in ${plural(config.maxRetries + 1, 'attempt')}: the server is too slow or never ends its reply)`
+            : failure === 'unreachable'
+              ? ` (cannot reach ${redact(config.baseURL)}: check OPENAI_BASE_URL and that the server runs)`
+              : '';
     return new LlmError(`${what} failed${status}: ${message}${hint}`, { cause, failure });
   }
 
@@ -267,7 +272,7 @@ export function createLlmClient(config: LlmConfig, options: LlmClientOptions = {
         const e = wrap(what, err);
         // A 200 whose body the SDK cannot parse (truncated or broken JSON) is no model either.
         if (e.failure === 'bad-output') {
-          throw new LlmError(`${what} failed: the reply is not an OpenAI chat completion (the body is not valid JSON: ${e.message.replace(/^.*? failed: /, '')})`, { cause: e, failure: 'not-openai' });
+          throw new LlmError(`${what} failed: the reply is not an OpenAI chat completion (the body could not be read as JSON: ${e.message.replace(/^.*? failed: /, '')})`, { cause: e, failure: 'not-openai' });
         }
         if (isFatalLlmError(e)) throw e;
         // A busy or failing server (429, 5xx) may recover: the run goes on and counts its errors.

@@ -135,6 +135,20 @@ describe('a body that never ends is bounded by the timeout (22.7)', () => {
     const err = await createLlmClient(config(url, 300)).complete([{ role: 'user', content: 'hi' }]).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LlmError);
     expect((err as LlmError).message).toMatch(/timed out/i);
+    // The hint names the bound, not a connection problem.
+    expect((err as LlmError).message).toMatch(/no complete reply .* within FARMA_LLM_TIMEOUT_MS = 300 ms, headers and body/);
+    expect((err as LlmError).message).not.toMatch(/cannot reach/);
+  }, 30_000);
+
+  it('a body that drips one byte at a time, never ending, is bounded too', async () => {
+    const url = await hostile((res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const t = setInterval(() => res.write(' '), 20);
+      res.on('close', () => clearInterval(t));
+    });
+    const err = await createLlmClient(config(url, 300)).complete([{ role: 'user', content: 'hi' }]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LlmError);
+    expect((err as LlmError).message).toMatch(/within FARMA_LLM_TIMEOUT_MS/);
   }, 30_000);
 
   it('preflight fails on it too', async () => {
