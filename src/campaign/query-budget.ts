@@ -13,6 +13,8 @@
  *   budget.
  */
 
+import { UsageError } from '../domain/errors.js';
+
 /** The shares of a budget, in guard queries. */
 export interface QueryAllocation {
   /** Per property cell: cases, shrinking and re-checks together. */
@@ -27,7 +29,7 @@ export interface QueryAllocation {
 
 /**
  * Splits `maxQueries` across the campaign's units.
- * @throws RangeError when `maxQueries` is smaller than the number of units (a unit could not ask even once).
+ * @throws UsageError when `maxQueries` is smaller than the number of units (a unit could not ask even once).
  * @example
  * allocateQueries(3000, { cells: 15, attackDomains: 3, real: false, maxFailures: 5 }); // { cell: 166, shrink: 16, attackPerDomain: 166, real: 0 }
  */
@@ -35,7 +37,7 @@ export function allocateQueries(maxQueries: number, o: { cells: number; attackDo
   const units = o.cells + o.attackDomains + (o.real ? 1 : 0);
   if (units === 0) return { cell: 0, shrink: 0, attackPerDomain: 0, real: 0 };
   const share = Math.floor(maxQueries / units);
-  if (share < 1) throw new RangeError(`--max-queries ${maxQueries} is below one query per cell and phase (${units} here: ${o.cells} cells${o.attackDomains > 0 ? `, ${o.attackDomains} attack domains` : ''}${o.real ? ', the real sets' : ''})`);
+  if (share < 1) throw new UsageError(`--max-queries ${maxQueries} is below one query per cell and phase (${units} here: ${o.cells} cells${o.attackDomains > 0 ? `, ${o.attackDomains} attack-mode domain${o.attackDomains === 1 ? '' : 's'}` : ''}${o.real ? ', the real sets' : ''})`);
   const shrink = Math.max(1, Math.floor(share / (2 * Math.max(1, o.maxFailures))));
   return {
     cell: share,
