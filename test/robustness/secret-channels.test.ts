@@ -95,6 +95,8 @@ describe('secrets from headers, the guard URL, a reason cut and hex never reach 
       FARMA_GUARD_AUTHORIZATION: `Bearer ${bearer}`,
       // The cut key comes in through a secret-named variable; the guard echoes it.
       FARMA_TEST_SERVICE_TOKEN: cutKey,
+      // The job summary of a CI run is one more output (hostile pass).
+      GITHUB_STEP_SUMMARY: join(tmp, 'step-summary.md'),
     };
     const guard = `http://farma:${password}@127.0.0.1:${port}/check`;
     const corpus = join(tmp, 'corpus');
@@ -111,6 +113,7 @@ describe('secrets from headers, the guard URL, a reason cut and hex never reach 
     const outputs: Array<[string, string]> = [
       ['fuzz stdout', f.stdout], ['fuzz stderr', f.stderr], ['check stdout', c.stdout], ['check stderr', c.stderr],
       ['replay stdout', r.stdout], ['replay stderr', r.stderr], ...allText(out), ...allText(corpus), [junit, readFileSync(junit, 'utf8')],
+      ['step summary', readFileSync(join(tmp, 'step-summary.md'), 'utf8')],
     ];
     expect(outputs.some(([w]) => w.endsWith('.html'))).toBe(true);
     expect(
