@@ -256,7 +256,7 @@ const BIN_WIDTH = 0.05;
 export const SEQUENCE_BINS = 5;
 
 /** Histogram bin of a sequence overlap in [0, 1]. */
-export function sequenceBin(q: number): number {
+function sequenceBin(q: number): number {
   return Math.max(0, Math.min(SEQUENCE_BINS - 1, Math.floor(q * SEQUENCE_BINS + 1e-9)));
 }
 

@@ -17,7 +17,7 @@ export interface ValidationInput {
 }
 
 /** How one predictor did over the held-out sets. Gaps in [0,1]. */
-export interface PredictorScore {
+interface PredictorScore {
   /** Mean of the per-set gaps. */
   meanGap: number;
   /** Largest per-set gap. */
