@@ -14,6 +14,7 @@ import { memory } from './memory.js';
 import { cliStart } from './cli-start.js';
 import { attack } from './attack.js';
 import { queries } from './queries.js';
+import { jsonlLongLine } from './jsonl-long-line.js';
 
 export const SECTIONS: readonly BenchSection[] = [
   guardCost,
@@ -26,4 +27,5 @@ export const SECTIONS: readonly BenchSection[] = [
   cliStart,
   attack,
   queries,
+  jsonlLongLine,
 ];

@@ -55,14 +55,7 @@ export interface LlmClient {
    * `preflight`) and how many of them threw, with the first error's redacted message: a run in
    * which every call failed measured nothing.
    */
-  readonly calls?: LlmCallTally;
-}
-
-/** See {@link LlmClient.calls}. */
-export interface LlmCallTally {
-  total: number;
-  failed: number;
-  firstError?: string;
+  readonly calls?: { total: number; failed: number; firstError?: string };
 }
 
 /** Most bytes of one reply that are read (a chat completion or a batch of embeddings is far smaller). */
@@ -245,7 +238,7 @@ export function createLlmClient(config: LlmConfig, options: LlmClientOptions = {
     return new LlmError(`${what} failed${status}: ${message}${hint}`, { cause, failure });
   }
 
-  const calls: LlmCallTally = { total: 0, failed: 0 };
+  const calls: { total: number; failed: number; firstError?: string } = { total: 0, failed: 0 };
   /** Counts one call of `run` in {@link calls}, and its failure. */
   async function counted<T>(run: () => Promise<T>): Promise<T> {
     calls.total += 1;
