@@ -20,11 +20,50 @@ delete process.env.FORCE_COLOR;
 const report = process.env.FARMA_TEST_REPORT ?? '.tmp/vitest-report.json';
 
 /**
- * Files that run in the full tier only: each takes tens of seconds to minutes on a quiet
- * two-core machine (per-file durations measured with vitest's JSON reporter, docs/results/).
- * What they cover in the fast tier, if anything, is said next to each.
+ * Files that run in the full tier only. Chosen from per-file durations of the whole suite
+ * (vitest's JSON reporter, one worker, 2026-12-01 on a heavily loaded 2-core machine; seconds
+ * per file as measured there, about 4.5× a quiet run): every file of 12 s or more, except
+ * the three paraphrase property files, which run a fixed smaller sample in the fast tier
+ * instead (test/helpers/tier.ts). Most are end-to-end runs of the CLI or the campaign
+ * (worker threads, real sets, calibrations, subprocess guards); the fast tier keeps the unit
+ * tests of the same code.
  */
 export const FULL_TIER_ONLY: readonly string[] = [
+  'test/robustness/determinism.test.ts', // 169 s: campaigns in-process, on 1 and 2 worker threads
+  'test/robustness/secrets.test.ts', // 134 s: fuzz, check, replay and fpr through the CLI
+  'test/robustness/real-set-errors.test.ts', // 107 s: fuzz with the real sets
+  'test/robustness/parallel-campaign.test.ts', // 77 s: worker threads
+  'test/fuzz/golden-run.test.ts', // 74 s: two default-size runs (snapshot)
+  'test/campaign/calibration-cache.test.ts', // 70 s: cold and warm calibrations
+  'test/cli/dead-guard.test.ts', // 67 s
+  'test/robustness/worker-run-options.test.ts', // 65 s: worker threads
+  'test/campaign/loso-abort.test.ts', // 64 s: leave-one-source-out calibrations
+  'test/calibration/weights-file.test.ts', // 59 s: recomputes the calibration
+  'test/guards/adapters-exec-pool.test.ts', // 53 s: Python guard processes
+  'test/guards/module-systems.test.ts', // 49 s: temporary projects
+  'test/fuzz/concurrency.test.ts', // 47 s
+  'test/robustness/concurrent-runs.test.ts', // 44 s: two CLI runs at once
+  'test/campaign/fpr.test.ts', // 29 s
+  'test/cli/interrupt.test.ts', // 28 s
+  'test/generators/claim-negation.test.ts', // 27 s: every operator over every sample
+  'test/adaptive/report.test.ts', // 27 s
+  'test/guards/trusted-verdicts.test.ts', // 25 s: every guard × family × domain
+  'test/fuzz/coverage-target.test.ts', // 24 s
+  'test/fuzz/weak-guards.test.ts', // 24 s
+  'test/cli/attack-operators.test.ts', // 21 s
+  'test/robustness/store-access.test.ts', // 20 s
+  'test/package/install.test.ts', // 19 s: npm pack and install
+  'test/robustness/huge-entry.test.ts', // 18 s: 1 MB entries
+  'test/knip.test.ts', // 17 s
+  'test/cli/main.test.ts', // 16 s
+  'test/robustness/corpus-damage.test.ts', // 15 s
+  'test/cli/shard-merge.test.ts', // 14 s
+  'test/adapters/third-party-commands.test.ts', // 14 s
+  'test/cli/plural.test.ts', // 13 s
+  'test/cli/start-imports.test.ts', // 13 s
+  'test/robustness/guard-failures.test.ts', // 13 s
+  'test/generators/benign-diversity.test.ts', // 12 s: 10,000-case samples
+  'test/robustness/signals.test.ts', // 51 s alone (added after the measurement): SIGTERM/SIGHUP through the CLI
   // Compiles src/ into a temporary folder (tsc) and checks package.json against what it loads; `npm run dist-imports` does the same by hand.
   'test/package/dist-imports.test.ts',
   // Three small fuzz campaigns (about 10 s); the fast tier covers the baseline section's

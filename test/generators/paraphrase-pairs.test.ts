@@ -5,8 +5,9 @@
  * mixed case inside a base64 payload, number words inside ROT13, a double bidi override. A
  * property per pair, on a fixed seed, with few runs each. One test per first operator, so
  * `-t "operator <id> "` runs one operator's pairs alone. The full tier checks every ordered
- * pair on 2 cases; the fast tier pairs each operator with 12 fixed second operators (evenly
- * spaced over the registry) on 1 case. A pair has the same seed in both tiers.
+ * pair on 2 cases; the fast tier pairs each operator with 4 fixed second operators (evenly
+ * spaced over the registry) on 1 case, and runs the known-bad pairs on 10 cases instead of
+ * 200. A pair has the same seed in both tiers.
  */
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
@@ -39,10 +40,10 @@ function pairFailure(a: OperatorChoice['op'], b: OperatorChoice['op'], seed: num
 }
 
 const PAIR_CASES = runs(2, 1);
-const SECONDS = sampleOf(OPERATOR_IDS, 12);
+const SECONDS = sampleOf(OPERATOR_IDS, 4);
 
 describe.each(OPERATOR_IDS.map((a, i) => [a, i] as const))('operator %s', (a, i) => {
-  test(`then ${FAST ? '12 fixed operators' : 'every operator'} keeps the claim (fixed seed, ${PAIR_CASES} case${PAIR_CASES === 1 ? '' : 's'} per pair)`, () => {
+  test(`then ${FAST ? `${SECONDS.length} fixed operators` : 'every operator'} keeps the claim (fixed seed, ${PAIR_CASES} case${PAIR_CASES === 1 ? '' : 's'} per pair)`, () => {
     const failures: string[] = [];
     for (const b of SECONDS) {
       const f = pairFailure(a, b, 20261201 + i * OPERATOR_IDS.length + OPERATOR_IDS.indexOf(b), PAIR_CASES);
@@ -64,8 +65,8 @@ describe('operator pairs', () => {
     ['url-encoding', 'count-foreign-words', 1],
     ['bidi-override', 'leetspeak', 5],
     ['format-json', 'split-entries', 7],
-  ] as const)('%s then %s keeps the claim (200 cases, seed %i)', (a, b, seed) => {
-    expect(pairFailure(a, b, seed, 200)).toBeNull();
+  ] as const)(`%s then %s keeps the claim (${runs(200, 10)} cases, seed %i)`, (a, b, seed) => {
+    expect(pairFailure(a, b, seed, runs(200, 10))).toBeNull();
   });
 
   const entry = (content: string): MemoryEntry => ({ id: 'e1', store: 'reasoning', content, source: 'AGENT', trust: 'UNVERIFIED', traceType: 'reflection', timestamp: '2025-01-01T00:00:00.000Z' });
