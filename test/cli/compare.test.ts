@@ -102,6 +102,16 @@ describe('farma-fuzz compare', () => {
     expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
   });
 
+  it('merge-reports --baseline fails on a missing baseline before merging (exit 3); --allow-config-diff alone is a usage error', async () => {
+    const empty = mkdtempSync(path.join(dir, 'shards-'));
+    const missing = await runCli(['merge-reports', empty, '--baseline', path.join(dir, 'absent.json')]);
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toMatch(/absent\.json: --baseline: no such file or folder/);
+    const lone = await runCli(['merge-reports', empty, '--allow-config-diff']);
+    expect(lone.code).toBe(2);
+    expect(lone.stderr).toMatch(/--allow-config-diff needs --baseline/);
+  });
+
   it('exits 2 on a bad --alpha', async () => {
     const r = await runCli(['compare', write('v1.json', v1), write('better.json', better), '--alpha', '2']);
     expect(r.code).toBe(2);

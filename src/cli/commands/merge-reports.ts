@@ -13,6 +13,7 @@ import { isShardBlobName, mergeShardBlobs, type ShardBlob } from '../../report/m
 import { reportsDir, writableDir, writableFile } from '../context.js';
 import { corpusOption } from '../options.js';
 import { plural } from '../../domain/plural.js';
+import { readReport } from '../report-input.js';
 
 /** Blob files under each path (a blob file itself, or a folder searched up to 4 levels deep), sorted. */
 function findShardBlobs(paths: readonly string[]): string[] {
@@ -61,7 +62,12 @@ export function registerMergeReportsCommand(program: Command, exit: (code: numbe
     .option('--html [file]', 'write the HTML report (default: report.html in the report directory)')
     .option('--no-html', 'do not write the HTML report')
     .addOption(new Option('--require-invariants', 'with a gate, also fail (exit 1) when any invariant fails'))
+    .option('--baseline <report>', 'an earlier report.json (or its folder) to compare the merged run with, as fuzz --baseline does')
+    .option('--allow-config-diff', 'with --baseline: compare even when the configurations differ; the differences are listed')
     .action(async (dirs: string[], opts: Record<string, string | boolean | undefined>) => {
+      // A missing or malformed baseline fails first (exit 3), before any merging.
+      const baseline = typeof opts.baseline === 'string' ? { ...(await readReport(opts.baseline, '--baseline')), allowConfigDiff: opts.allowConfigDiff === true } : undefined;
+      if (opts.allowConfigDiff === true && !baseline) throw new UsageError('--allow-config-diff needs --baseline <report.json>');
       const files = findShardBlobs(dirs);
       const merged = mergeShardBlobs(files.map((file) => ({ file: path.relative(process.cwd(), file) || file, blob: readBlob(file) })));
       if (!merged.ok) throw new InputError(`merge-reports: ${merged.message}`);
@@ -82,6 +88,7 @@ export function registerMergeReportsCommand(program: Command, exit: (code: numbe
         ...(typeof opts.junit === 'string' ? { junit: opts.junit } : {}),
         thresholds: s.thresholds ?? {},
         requireInvariants: opts.requireInvariants === true,
+        ...(baseline ? { baseline } : {}),
       });
       exit(verdict.code);
     });
