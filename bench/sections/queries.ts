@@ -28,6 +28,8 @@ import { RUN_DEFAULTS } from '../../src/domain/defaults.js';
 const FAMILIES: FamilyId[] = ['seed', 'amplification', 'naive', 'benign', 'benign-stress'];
 const STOP = { precision: RUN_DEFAULTS.precision, target: RUN_DEFAULTS.target };
 const ATR = path.join(ROOT, 'examples', 'atr-guard.mjs');
+/** A generous per-call bound for ATR: on a loaded machine its first calls (rule compilation) can pass the 5 s default, and a timeout in one lane but not the other would make the outcomes differ for a reason that is not the fuzzer's. */
+const ATR_TIMEOUT_MS = 120_000;
 
 /** The guard with the time spent inside `check` summed (ms) and its calls counted; a built-in stays trusted. */
 function timed(inner: Guard): Guard & { ms: number; calls: number } {
@@ -82,7 +84,7 @@ async function run(ctx: BenchContext): Promise<void> {
   const guards: Array<{ id: string; make: () => Promise<Guard>; runs: number }> = [
     { id: 'sentinel', make: async () => createGuard('sentinel'), runs: ctx.quick ? 200 : 1000 },
     { id: 'keyword', make: async () => createGuard('keyword'), runs: ctx.quick ? 200 : 1000 },
-    { id: 'atr', make: () => loadModuleGuard(ATR), runs: ctx.quick ? 20 : 60 },
+    { id: 'atr', make: () => loadModuleGuard(ATR, { timeoutMs: ATR_TIMEOUT_MS }), runs: ctx.quick ? 20 : 60 },
   ];
   for (const g of guards) {
     const guard = timed(await g.make());
@@ -107,11 +109,11 @@ async function run(ctx: BenchContext): Promise<void> {
   // Workers against ATR: one lane vs the calling thread plus one worker thread (started at once).
   const cells = (['ehr', 'rap'] as const).flatMap((domain) => (['seed', 'benign'] as FamilyId[]).map((family) => ({ domain, family })));
   const runs = ctx.quick ? 15 : 40;
-  const guardOne = await loadModuleGuard(ATR);
+  const guardOne = await loadModuleGuard(ATR, { timeoutMs: ATR_TIMEOUT_MS });
   const store = new MemoryStore(':memory:');
   try {
     const t1 = performance.now();
-    const one = await runCampaign({ guard: guardOne, cells: cells.map((c) => ({ ...c, arbitrary: FAMILY_REGISTRY[c.family].arbitrary(c.domain) })), store, phase: 'write', runsPerCell: runs, seed: 11, stop: STOP });
+    const one = await runCampaign({ guard: guardOne, cells: cells.map((c) => ({ ...c, arbitrary: FAMILY_REGISTRY[c.family].arbitrary(c.domain) })), store, phase: 'write', runsPerCell: runs, seed: 11, stop: STOP, timeoutMs: ATR_TIMEOUT_MS });
     const oneMs = performance.now() - t1;
     const t2 = performance.now();
     const two = await runCampaignParallel({
@@ -119,7 +121,7 @@ async function run(ctx: BenchContext): Promise<void> {
       workers: 2,
       local: localCellRunner(guardOne, store),
       guardId: guardOne.id,
-      guard: { spec: ATR, stop: STOP },
+      guard: { spec: ATR, stop: STOP, timeoutMs: ATR_TIMEOUT_MS },
       cells,
       phase: 'write',
       runsPerCell: runs,
