@@ -44,7 +44,7 @@ import { ATTACK_DEFAULTS, mergeAttackCells, runAttackMode } from './attack-mode.
 import type { OperatorId } from '../../generators/paraphrase/index.js';
 import { coverageTable, type CoverageTable } from '../report/coverage.js';
 import type { AttackModeResult } from './attack-mode.js';
-import { inShard, shardBlob, shardBlobName, type FinishSettings, type ShardParts, type ShardSpec } from '../report/merge.js';
+import { inShard, sealBlob, shardBlob, shardBlobName, type FinishSettings, type ShardParts, type ShardSpec } from '../report/merge.js';
 import { plural } from '../domain/plural.js';
 import type { CellStopRule } from '../fuzz/property.js';
 import { countingGuard, emptyTally, guardCacheable, VerdictCache, type RunSpend } from '../fuzz/query-meter.js';
@@ -496,7 +496,7 @@ async function finishRun<G>(o: FuzzOptions<G>, parts: FuzzParts, runTiming?: Run
   };
   if (!o.shard) return finishFuzz(settings, parts, runTiming);
   mkdirSync(o.outDir, { recursive: true });
-  const blob = redactDeep(shardBlob(o.shard, { ...settings, runsPerCell: o.runs, seed: o.seed }, parts));
+  const blob = sealBlob(redactDeep(shardBlob(o.shard, { ...settings, runsPerCell: o.runs, seed: o.seed }, parts)));
   await writeFileAtomic(path.join(o.outDir, shardBlobName(o.shard)), `${JSON.stringify(blob)}\n`);
   const { corpusDir: _c, ...partial } = settings;
   return finishFuzz(partial, parts, runTiming);

@@ -12,6 +12,9 @@
  * dates) can differ. With `--time` instead of `--runs` cells get a share of a wall-clock
  * budget, which is never reproducible, sharded or not.
  */
+import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
+import { zod } from '../domain/zod-lazy.js';
 import type { RunSpend } from '../fuzz/query-meter.js';
 import type { CampaignOutcome } from '../fuzz/campaign.js';
 import type { Counterexample } from '../fuzz/property.js';
@@ -76,10 +79,12 @@ export interface ShardParts {
   spend?: RunSpend;
 }
 
-/** The file a shard writes (JSON). Version 1. */
+/** The file a shard writes (JSON). Version 2: version 1 plus `checksum`. */
 export interface ShardBlob {
   format: 'farma-fuzz-shard';
-  version: 1;
+  version: 2;
+  /** `sha256:<hex>` of the blob's canonical JSON (RFC 8785) without this field ({@link blobChecksum}). */
+  checksum?: string;
   shard: ShardSpec;
   settings: Omit<FinishSettings, 'outDir' | 'corpusDir'> & { runsPerCell: number; seed: number };
   outcome: CampaignOutcome;
@@ -123,7 +128,7 @@ export function isShardBlobName(name: string): boolean {
 /** The blob of a shard (plain JSON data; flips become indexes). */
 export function shardBlob(shard: ShardSpec, settings: FinishSettings & { runsPerCell: number; seed: number }, parts: ShardParts): ShardBlob {
   const { outDir: _o, corpusDir: _c, ...kept } = settings;
-  const blob: ShardBlob = { format: 'farma-fuzz-shard', version: 1, shard, settings: kept, outcome: parts.outcome, realSets: parts.realSets, ...(parts.loso ? { loso: parts.loso } : {}), warnings: parts.warnings, ...(parts.spend ? { spend: parts.spend } : {}) };
+  const blob: ShardBlob = { format: 'farma-fuzz-shard', version: 2, shard, settings: kept, outcome: parts.outcome, realSets: parts.realSets, ...(parts.loso ? { loso: parts.loso } : {}), warnings: parts.warnings, ...(parts.spend ? { spend: parts.spend } : {}) };
   if (parts.attack) {
     const flips: Array<{ cell: number; cx: number; flip: ReportFlip }> = [];
     parts.outcome.cells.forEach((c, ci) =>
@@ -135,6 +140,121 @@ export function shardBlob(shard: ShardSpec, settings: FinishSettings & { runsPer
     blob.attack = { report: parts.attack.report, originals: parts.attack.originals, flipVerdicts: parts.attack.flipVerdicts, flips };
   }
   return blob;
+}
+
+/**
+ * The checksum of a blob: `sha256:` and the hex SHA-256 of its canonical JSON (RFC 8785, npm
+ * `canonicalize`), the `checksum` field left out. It shows a blob edited or damaged after its
+ * shard wrote it (issue 22.5); it is not a signature: whoever can write the blob can recompute
+ * it, which is why the merge also checks the schema and each shard's cells.
+ */
+export function blobChecksum(blob: object): string {
+  const { checksum: _c, ...rest } = blob as { checksum?: unknown };
+  // Through JSON first, as the file holds it (undefined fields dropped).
+  const text = canonicalize(JSON.parse(JSON.stringify(rest)) as object) ?? '';
+  return `sha256:${createHash('sha256').update(text).digest('hex')}`;
+}
+
+/** The blob with its checksum set (what a shard writes). */
+export function sealBlob(blob: ShardBlob): ShardBlob {
+  return { ...blob, checksum: blobChecksum(blob) };
+}
+
+function buildBlobSchema() {
+  const z = zod();
+  const count = z.number().int('expected a non-negative integer').min(0, 'expected a non-negative integer');
+  const name = z.string().min(1, 'expected a non-empty string');
+  const tally = z.object({ runs: count, violations: count, errors: count }).loose();
+  const stats = tally.refine((t) => t.violations + t.errors <= t.runs, { message: 'violations + errors must be at most runs' });
+  const cell = z
+    .object({
+      domain: name,
+      family: name,
+      property: name,
+      seed: count,
+      stats,
+      counterexamples: z.array(z.object({ judgement: z.enum(['violated', 'error']), signature: z.string(), case: z.object({}).loose(), verdict: z.object({ decision: z.string() }).loose() }).loose()),
+      interrupted: z.boolean(),
+    })
+    .loose();
+  return z
+    .object({
+      format: z.literal('farma-fuzz-shard'),
+      version: z.literal(2),
+      checksum: z.string().regex(/^sha256:[0-9a-f]{64}$/, 'expected sha256:<64 hex digits>'),
+      shard: z.object({ index: z.number().int().min(1), total: z.number().int().min(1).max(1000) }).refine((s) => s.index <= s.total, { message: 'index must be at most total' }),
+      settings: z
+        .object({
+          guardSpec: z.string(),
+          guardId: name,
+          guardConfigHash: z.string(),
+          phase: z.enum(['write', 'retrieve']),
+          generatedAt: z.string(),
+          domains: z.array(name).min(1),
+          families: z.array(name).min(1),
+          maxFailures: count,
+          runsPerCell: z.number().int().min(1, 'expected a positive integer'),
+          seed: count.max(0xffffffff),
+        })
+        .loose(),
+      outcome: z.object({ guardId: name, seed: count, runsPerCell: count, cells: z.array(cell), elapsedMs: z.number().min(0), totalRuns: count, failed: z.boolean() }).loose(),
+      realSets: z.array(z.object({}).loose()),
+      warnings: z.array(z.string()),
+    })
+    .loose();
+}
+
+let blobSchema: ReturnType<typeof buildBlobSchema> | undefined;
+
+function pathText(p: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const k of p) out += typeof k === 'number' ? `[${k}]` : `${out === '' ? '' : '.'}${String(k)}`;
+  return out === '' ? '(the blob)' : out;
+}
+
+function valueAt(root: unknown, p: ReadonlyArray<PropertyKey>): unknown {
+  let v = root;
+  for (const k of p) v = typeof v === 'object' && v !== null ? (v as Record<PropertyKey, unknown>)[k] : undefined;
+  return v;
+}
+
+/**
+ * Checks one parsed blob file: its checksum, then its shape (zod), then that its shard index
+ * matches the file name. Issue 22.5.
+ * @returns the blob, or a message naming the file and at most three fields.
+ */
+function checkShardBlob(file: string, raw: unknown): { ok: true; blob: ShardBlob } | { ok: false; message: string } {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, message: `${file}: not a farma-fuzz shard blob (a JSON object is expected)` };
+  const o = raw as Record<string, unknown>;
+  if (o.format !== 'farma-fuzz-shard') return { ok: false, message: `${file}: not a farma-fuzz shard blob (format is not "farma-fuzz-shard")` };
+  if (o.version === 1) return { ok: false, message: `${file}: a version-1 blob, written by an older farma-fuzz, has no checksum; run the shard again with this version` };
+  if (o.checksum === undefined) return { ok: false, message: `${file}: has no checksum (edited by hand, or not written by farma-fuzz); run the shard again` };
+  if (typeof o.checksum !== 'string' || blobChecksum(o) !== o.checksum) return { ok: false, message: `${file}: its content does not match its checksum: the blob was edited or damaged after its shard wrote it; run the shard again` };
+  const parsed = (blobSchema ??= buildBlobSchema()).safeParse(raw);
+  if (!parsed.success) {
+    const issues = parsed.error.issues;
+    const parts = issues.slice(0, 3).map((i) => {
+      const v = valueAt(raw, i.path);
+      return `${pathText(i.path)}: ${i.message}${v === undefined ? ' (missing)' : typeof v === 'object' ? '' : `, got ${JSON.stringify(v)}`}`;
+    });
+    return { ok: false, message: `${file}: not a valid shard blob: ${parts.join('; ')}${issues.length > 3 ? `; and ${issues.length - 3} more` : ''}` };
+  }
+  const blob = raw as ShardBlob;
+  const m = BLOB_NAME.exec(file.split(/[\\/]/).pop() ?? '');
+  if (m && (Number(m[1]) !== blob.shard.index || Number(m[2]) !== blob.shard.total)) {
+    return { ok: false, message: `${file}: the file is named for shard ${m[1]}/${m[2]} but the blob says ${blob.shard.index}/${blob.shard.total}` };
+  }
+  return { ok: true, blob };
+}
+
+/**
+ * The cells (`domain/family`) shard `index` of `total` must hold, in campaign order, and
+ * whether it owns attack mode: the units of `planCells` (src/campaign/fuzz.ts), round robin.
+ */
+function ownedUnits(settings: ShardBlob['settings'], shard: ShardSpec, attackMode: boolean): { cells: string[]; attack: boolean } {
+  const units: string[] = [];
+  for (const d of settings.domains) for (const f of settings.families) if (!(attackMode && f === 'adaptive')) units.push(`${d}/${f}`);
+  return { cells: units.filter((_, k) => inShard(k, shard)), attack: attackMode && inShard(units.length, shard) };
 }
 
 /** Settings every shard must share for a merge to mean anything (everything but the shard's own index). */
@@ -152,14 +272,16 @@ export type MergeResult = { ok: true; settings: Omit<FinishSettings, 'outDir' | 
  * the attack mode from the shard that ran it, the real benign sets from shard 1.
  *
  * @param blobs each with the file it came from (for messages).
- * @returns `ok: false` with a message when a blob is of another format, when two blobs come
- *   from different campaigns (seed, guard, runs, families, … differ), when a shard is
- *   missing or appears twice.
+ * @returns `ok: false` with a message when a blob is of another format, fails its checksum or
+ *   its schema ({@link checkShardBlob}), when two blobs come from different campaigns (seed,
+ *   guard, runs, families, … differ), when a shard is missing or appears twice, or when a shard
+ *   does not hold exactly the cells its index owns.
  */
 export function mergeShardBlobs(blobs: ReadonlyArray<{ file: string; blob: ShardBlob }>): MergeResult {
   if (blobs.length === 0) return { ok: false, message: 'no shard blobs (farma-fuzz-shard-<i>-of-<n>.json) found' };
   for (const { file, blob } of blobs) {
-    if (blob?.format !== 'farma-fuzz-shard' || blob.version !== 1) return { ok: false, message: `${file}: not a farma-fuzz shard blob of version 1` };
+    const checked = checkShardBlob(file, blob);
+    if (!checked.ok) return checked;
   }
   const first = blobs[0]!;
   for (const b of blobs.slice(1)) {
@@ -177,6 +299,23 @@ export function mergeShardBlobs(blobs: ReadonlyArray<{ file: string; blob: Shard
   const missing = Array.from({ length: total }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
   if (missing.length > 0) return { ok: false, message: `missing shard(s) ${missing.map((i) => `${i}/${total}`).join(', ')}: found ${[...byIndex.keys()].sort((a, b) => a - b).map((i) => `${i}/${total}`).join(', ')}` };
 
+  // Each shard holds exactly the cells its index owns: a relabelled, dropped or extra cell would
+  // otherwise merge silently (a cell twice, another missing). Attack mode is on when the
+  // adaptive family is listed and no shard ran it as a plain cell.
+  // Attack mode's cells (family adaptive, one per domain) come with the blob that ran it; without
+  // attack mode the adaptive family is a plain cell, held by a blob with no attack.
+  const attackMode = first.blob.settings.families.includes('adaptive') && !blobs.some((b) => b.blob.attack === undefined && b.blob.outcome.cells.some((c) => c.family === 'adaptive'));
+  for (const b of blobs) {
+    const own = ownedUnits(b.blob.settings, b.blob.shard, attackMode);
+    const held = b.blob.outcome.cells.filter((c) => !(attackMode && c.family === 'adaptive')).map((c) => `${c.domain}/${c.family}`);
+    if (held.join(',') !== own.cells.join(',')) {
+      return { ok: false, message: `${b.file}: shard ${b.blob.shard.index}/${total} must hold exactly the cells ${own.cells.join(', ') || '(none)'} (round robin over domain × family), but holds ${held.join(', ') || '(none)'}` };
+    }
+    if (b.blob.attack !== undefined && !own.attack) return { ok: false, message: `${b.file}: shard ${b.blob.shard.index}/${total} carries attack mode, which another shard owns` };
+    if (b.blob.shard.index !== 1 && (b.blob.realSets.length > 0 || (b.blob.loso?.length ?? 0) > 0)) return { ok: false, message: `${b.file}: shard ${b.blob.shard.index}/${total} carries real-set measurements, which shard 1 alone makes` };
+    const over = b.blob.outcome.cells.find((c) => c.stats.runs > b.blob.settings.runsPerCell);
+    if (over) return { ok: false, message: `${b.file}: cell ${over.domain}/${over.family} has ${over.stats.runs} runs, more than the campaign's ${b.blob.settings.runsPerCell} per cell` };
+  }
   const ordered = [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, b]) => b.blob);
   const s = first.blob.settings;
   const order = (c: { domain: string; family: string }): number => s.domains.indexOf(c.domain) * 1000 + s.families.indexOf(c.family);
