@@ -86,14 +86,16 @@ export interface CellOptions {
   signal?: AbortSignal;
   /**
    * Guard calls in flight at once for an async guard (default 8; sync guards always 1).
-   * Results are identical for every value: cases are drawn ahead with the same seed,
-   * evaluated concurrently, and consumed by fast-check in order; shrinking is sequential.
+   * Results are identical for every value: cases are drawn ahead with the same seed (at most
+   * this many), evaluated concurrently, and consumed by fast-check in order; shrink candidates
+   * run in flight too ({@link shrinkInFlight}), keeping fast-check's choice of minimal case.
+   * A guard's `concurrencyLimit` caps it.
    */
   concurrency?: number;
   /**
    * Re-checks of each failure (default 3, at least 1). A failure that does not reproduce on
-   * every re-check is a `flaky` finding and is not shrunk; while shrinking, a candidate counts
-   * as failing only when one more check reproduces it.
+   * every re-check is a `flaky` finding and is not shrunk. Each shrink step is one check; the
+   * minimal case is re-checked this many times once shrinking ends (never from the cache).
    */
   recheck?: number;
   /** The run's verdict cache (src/fuzz/query-meter.ts): cases and shrink candidates read it; re-checks never do. */
