@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runFuzz } from '../../src/campaign/fuzz.js';
 import type { Progress } from '../../src/campaign/progress.js';
+import { loadRealBenignSets } from '../../src/corpus/benign-sets.js';
 import { createGuard } from '../../src/guards/registry.js';
 import { MemoryStore } from '../../src/memory/index.js';
 
@@ -60,7 +61,8 @@ describe('run timing and progress', () => {
     // The header counts the attack cells apart; the real sets are a progress phase of their own, counted to the end.
     const starts = progress.calls.filter((c) => c[0] === 'start');
     expect(starts[0]![2]).toBe('sentinel: 1 cell, then the adaptive attack (1 cell of up to 3 bases each)');
-    const realStart = progress.calls.findIndex((c) => c[0] === 'start' && String(c[2]).startsWith('real benign sets: 12 sets, '));
+    const sets = loadRealBenignSets().sets.length;
+    const realStart = progress.calls.findIndex((c) => c[0] === 'start' && String(c[2]).startsWith(`real benign sets: ${sets} sets, `));
     expect(realStart).toBeGreaterThan(0);
     const total = progress.calls[realStart]![1] as number;
     const after = progress.calls.slice(realStart + 1);
