@@ -18,7 +18,8 @@ import { FAMILY_IDS, FAMILY_REGISTRY } from '../../generators/families.js';
 import { fuzzWorkerPool, localCellRunner } from '../../src/cli/fuzz-worker.js';
 
 const SEED = 20261129;
-const RUNS = 40;
+// Small on purpose: four campaigns of 18 cells each (two on worker threads) stay 4× under their limits on a loaded machine.
+const RUNS = 16;
 const CELLS = DOMAINS.flatMap((domain) => FAMILY_IDS.map((family) => ({ domain, family })));
 
 const inProcess = (guard: Guard, seen?: MemoryEntry[]): Promise<CampaignOutcome> => inProcessCampaign(guard, { cells: CELLS, runs: RUNS, seed: SEED, maxFailures: 2, ...(seen ? { seen } : {}) });
@@ -50,24 +51,39 @@ describe('same seed, same cases and verdicts', () => {
     expect(new Set(tasks.map((t) => t.seed)).size).toBe(CELLS.length);
   });
 
-  it('1 and 2 worker threads, and the calling thread plus a worker, give the in-process outcome, cell for cell', async () => {
-    const sequential = await inProcess(createGuard('keyword'));
-    const common = { ...fuzzWorkerPool(), guardId: 'keyword', guard: { spec: 'keyword' }, cells: CELLS, phase: 'write' as const, runsPerCell: RUNS, seed: SEED, maxFailures: 2 };
-    const one = await runCampaignParallel({ ...common, workers: 1 });
-    let last = 0;
-    const two = await runCampaignParallel({ ...common, workers: 2, onTotalProgress: (n) => (last = n) });
-    // `fuzz --workers 2`: the calling thread plus one worker thread.
-    const store = new MemoryStore(':memory:');
-    const local = await runCampaignParallel({ ...common, workers: 2, local: localCellRunner(createGuard('keyword'), store) });
-    store.close();
+  // The in-process outcome is computed once and shared by the three pool tests below, so each
+  // test runs one pool (worker threads start slowly on a loaded machine).
+  let sequentialKeyword: Promise<CampaignOutcome> | undefined;
+  const sequentialOnce = (): Promise<CampaignOutcome> => (sequentialKeyword ??= inProcess(createGuard('keyword')));
+  const pool = { ...fuzzWorkerPool(), guardId: 'keyword', guard: { spec: 'keyword' }, cells: CELLS, phase: 'write' as const, runsPerCell: RUNS, seed: SEED, maxFailures: 2 };
+
+  it('1 worker thread gives the in-process outcome, cell for cell', async () => {
+    const sequential = await sequentialOnce();
+    const one = await runCampaignParallel({ ...pool, workers: 1 });
     expect(timeless(one)).toEqual(timeless(sequential));
+    // The keyword baseline misses FARMA seeds: there is something to agree on.
+    expect(sequential.cells.some((c) => c.counterexamples.length > 0)).toBe(true);
+  }, 60_000);
+
+  it('2 worker threads give the in-process outcome, cell for cell, and report every run as progress', async () => {
+    const sequential = await sequentialOnce();
+    let last = 0;
+    const two = await runCampaignParallel({ ...pool, workers: 2, onTotalProgress: (n) => (last = n) });
     expect(timeless(two)).toEqual(timeless(sequential));
-    expect(timeless(local)).toEqual(timeless(sequential));
     expect(two.totalRuns).toBe(sequential.totalRuns);
     expect(two.failed).toBe(sequential.failed);
     expect(last).toBe(sequential.totalRuns);
-    // The keyword baseline misses FARMA seeds: there is something to agree on.
-    expect(sequential.cells.some((c) => c.counterexamples.length > 0)).toBe(true);
+  }, 60_000);
+
+  it('the calling thread plus a worker (`fuzz --workers 2`) gives the in-process outcome, cell for cell', async () => {
+    const sequential = await sequentialOnce();
+    const store = new MemoryStore(':memory:');
+    try {
+      const local = await runCampaignParallel({ ...pool, workers: 2, local: localCellRunner(createGuard('keyword'), store) });
+      expect(timeless(local)).toEqual(timeless(sequential));
+    } finally {
+      store.close();
+    }
   }, 60_000);
 
   it('`fuzz --workers 2` with its start policy gives the same outcome whether the worker starts mid-run or never', async () => {
