@@ -113,7 +113,10 @@ function describeReply(res: unknown, contentType: string | null): string {
   if (typeof res === 'object' && res !== null) {
     const choices = (res as { choices?: unknown }).choices;
     const what = Array.isArray(choices) ? (choices.length === 0 ? 'an empty "choices" list' : 'a "choices" item with no "message"') : 'no "choices" list';
-    return `${type}, a JSON ${Array.isArray(res) ? 'array' : 'object'} with ${what}`;
+    // A proxy or gateway may answer 200 with an error object: its message says what went wrong.
+    const err = (res as { error?: { message?: unknown } | string }).error;
+    const said = typeof err === 'string' ? err : typeof err?.message === 'string' ? err.message : undefined;
+    return `${type}, a JSON ${Array.isArray(res) ? 'array' : 'object'} with ${what}${said !== undefined ? `; its "error" says ${JSON.stringify(said.slice(0, 200))}` : ''}`;
   }
   return `${type}, ${typeof res}`;
 }

@@ -78,6 +78,13 @@ describe('the start-up check needs a real chat-completion reply (22.6)', () => {
     expect((err as LlmError).message).toMatch(/not an OpenAI chat completion/);
   });
 
+  it('a 200 carrying an error object: the message quotes what it says', async () => {
+    const url = await hostile(reply(200, 'application/json', '{"error":{"message":"upstream model overloaded","type":"proxy_error"}}'));
+    const err = await createLlmClient(config(url)).preflight?.().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LlmError);
+    expect((err as LlmError).message).toMatch(/no "choices" list; its "error" says "upstream model overloaded"/);
+  });
+
   it('preflight accepts a real completion, even an empty one cut by max_tokens', async () => {
     const url = await hostile(reply(200, 'application/json; charset=utf-8', completion('')));
     await expect(createLlmClient(config(url)).preflight?.()).resolves.toBeUndefined();
