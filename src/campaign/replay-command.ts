@@ -7,10 +7,21 @@ import type { Phase } from '../domain/guard.js';
 import { guardOptionFlags } from '../guards/guard-options.js';
 import { cliCommand } from './cli-command.js';
 
+/**
+ * `spec` with the password of an http(s) URL's `user:password@` replaced by `[redacted]`, whatever
+ * its length (issue 22.10: a printed command must not carry it; the longer ones are also hidden
+ * by the general redaction, which leaves out values under 6 characters).
+ */
+function withoutPassword(spec: string): string {
+  if (!/^https?:\/\//i.test(spec)) return spec;
+  const m = /^(https?:\/\/[^/@:]*:)([^/@]*)@/i.exec(spec);
+  return m && m[2] !== '' ? `${m[1]}[redacted]@${spec.slice(m[0].length)}` : spec;
+}
+
 /** Command that replays one corpus record (or says how to keep it, when the corpus is off). */
 export function replayCommand(guardSpec: string, id: string, corpusDir?: string, phase: Phase = 'write', guardOptions: Record<string, unknown> = {}): string {
   const shellQuote = (x: string): string => (/^[\w@%+=:,./-]+$/.test(x) ? x : `'${x.replace(/'/g, `'\\''`)}'`);
-  const quoted = shellQuote(guardSpec) + guardOptionFlags(guardOptions).map((f) => ` --guard-option ${shellQuote(f)}`).join('');
+  const quoted = shellQuote(withoutPassword(guardSpec)) + guardOptionFlags(guardOptions).map((f) => ` --guard-option ${shellQuote(f)}`).join('');
   if (corpusDir === undefined) return `(not saved: --no-corpus was given; run again without it to keep this case as ${id})`;
   const corpus = path.resolve(corpusDir) !== path.resolve('corpora/regressions') ? ` --corpus ${corpusDir}` : '';
   return `${cliCommand()} replay --guard ${quoted} --id ${id}${corpus}${phase === 'retrieve' ? ' --phase retrieve' : ''}`;
