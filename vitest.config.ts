@@ -64,6 +64,9 @@ export const FULL_TIER_ONLY: readonly string[] = [
   'test/robustness/guard-failures.test.ts', // 13 s
   'test/generators/benign-diversity.test.ts', // 12 s: 10,000-case samples
   'test/robustness/signals.test.ts', // 51 s alone (added after the measurement): SIGTERM/SIGHUP through the CLI
+  'test/robustness/secret-channels.test.ts', // 40 s in the fast tier of a fresh clone under load (added after the measurement): CLI runs
+  'test/fuzz/flaky-and-crash.test.ts', // 42 s in the fast tier of a fresh clone under load
+  'test/generators/benign-trajectory.test.ts', // 35 s in the fast tier of a fresh clone under load: 150-case samples per assertion
   // Compiles src/ into a temporary folder (tsc) and checks package.json against what it loads; `npm run dist-imports` does the same by hand.
   'test/package/dist-imports.test.ts',
   // Three small fuzz campaigns (about 10 s); the fast tier covers the baseline section's

@@ -16,9 +16,11 @@ import {
   seedValue,
 } from '../../generators/farma.js';
 import { ATTACK_EPOCH_MS } from '../../generators/slots.js';
+import { runs } from '../helpers/tier.js';
 
 const templates = defaultTemplates();
-const RUNS = { numRuns: 60 };
+// 60 cases per property in the full tier, a fixed 12 in the fast tier (test/helpers/tier.ts).
+const RUNS = { numRuns: runs(60, 12) };
 
 /** A small benign-looking history with unique ids (independent of the benign generator). */
 const history: fc.Arbitrary<MemoryEntry[]> = fc
