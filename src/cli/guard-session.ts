@@ -13,9 +13,10 @@ const openGuards = new Set<Guard>();
 
 /**
  * The fuzz campaign in progress: the first Ctrl-C (or SIGTERM, SIGHUP) aborts it, see
- * `installProcessHandlers`; `stopSignal` is the signal that did.
+ * `installProcessHandlers`; `stopSignal` is the signal that did. While `finishing` (the run is
+ * over, its outputs are being written) a first signal waits for them to be written.
  */
-export const session: { activeRun: AbortController | undefined; stopSignal: StopSignal | undefined } = { activeRun: undefined, stopSignal: undefined };
+export const session: { activeRun: AbortController | undefined; stopSignal: StopSignal | undefined; finishing: boolean } = { activeRun: undefined, stopSignal: undefined, finishing: false };
 
 /** Remembers a guard opened outside {@link withGuard}, so Ctrl-C closes it too. */
 export function trackGuard(guard: Guard): void {

@@ -200,6 +200,11 @@ export function installProcessHandlers(): void {
       process.stderr.write(`\nfarma-fuzz: ${signal}: stopping after the current batch; the partial report and corpus will be written (${again} to quit now)\n`);
       return;
     }
+    if (session.finishing && session.stopSignal === undefined) {
+      session.stopSignal = signal;
+      process.stderr.write(`\nfarma-fuzz: ${signal}: the run is over; writing its outputs first (${again} to quit now)\n`);
+      return;
+    }
     if (quitting) exitNow(exitCodeOfSignal(signal));
     quitting = true;
     process.stderr.write(`\nfarma-fuzz: ${signal}: interrupted; closing guards (${again} to force). Corpus appends already written are kept.\n`);

@@ -1,7 +1,7 @@
 /**
  * Ctrl-C in a fuzz run (README, exit codes): the run stops after the current batch, writes the
  * partial report, and exits 130 whatever the partial results, saying what had failed before the
- * stop. The signal is real: the fixture guard sends SIGINT to its own process on its 300th check,
+ * stop. The signal is real: the fixture guard sends SIGINT to its own process on its 60th check (inside the first cell, which settles early),
  * after the forged cell has already failed (no timing involved).
  */
 import { spawnSync } from 'node:child_process';
@@ -40,7 +40,7 @@ describe('fuzz stopped by SIGINT', () => {
     const r = spawnSync(
       process.execPath,
       ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'fuzz', '--guard', path.join(ROOT, 'test/fixtures/guards/ctrl-c-guard.mjs'), '--domain', 'ehr,rap', '--family', 'naive', '--runs', '1000000', '--no-real', '--no-corpus', '--no-html', '--out', out, '--seed', '1'],
-      { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CTRL_C_AFTER: '300' }, timeout: 240_000 },
+      { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CTRL_C_AFTER: '60' }, timeout: 240_000 },
     );
     expect(r.stderr).toContain('stopping after the current batch');
     expect(r.status).toBe(130);

@@ -5,8 +5,8 @@
  * is ended, its whole process group included (a helper that ignores SIGTERM too). The signals are
  * real and sent by the fixture guards themselves on their Nth check: no timing involved.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -74,5 +74,44 @@ describe('fuzz stopped by a signal other than SIGINT', () => {
     const helpers = readFileSync(pidfile, 'utf8').trim().split('\n').map(Number);
     expect(helpers.length).toBeGreaterThan(0);
     for (const pid of helpers) expect(alive(pid), `helper ${pid} still running`).toBe(false);
+  }, 240_000);
+});
+
+describe('a signal while the outputs are written', () => {
+  it('SIGTERM after the run: the HTML, JUnit and closing lines are still written, then exit 143', async () => {
+    // The step summary is a named pipe: farma-fuzz blocks opening it until the test reads it, so
+    // the signal is sent exactly while the outputs are being written (Linux /proc; no timing involved).
+    const fifo = path.join(dir, 'summary.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const out = path.join(dir, 'late');
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'fuzz', '--guard', 'keyword', '-d', 'ehr', '-f', 'benign', '-n', '5', '--no-real', '--no-corpus', '-q', '--seed', '1', '--out', out, '--junit', path.join(out, 'junit.xml')], { cwd: ROOT, env: { ...process.env, GITHUB_STEP_SUMMARY: fifo }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    // Wait (polling, no time bound) until farma-fuzz's main thread is blocked opening the pipe,
+    // send the signal, then let it write.
+    const wchan = () => {
+      try {
+        return readFileSync(`/proc/${child.pid}/wchan`, 'utf8');
+      } catch {
+        return '';
+      }
+    };
+    while (wchan() !== 'wait_for_partner') await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGTERM');
+    const summary = await new Promise<string>((resolve) => {
+      const rs = createReadStream(fifo, { encoding: 'utf8' });
+      let text = '';
+      rs.on('data', (c) => (text += String(c)));
+      rs.on('close', () => resolve(text));
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    expect(stderr).toContain('SIGTERM: the run is over; writing its outputs first');
+    expect(code).toBe(143);
+    expect(summary).toContain('farma-fuzz');
+    expect(existsSync(path.join(out, 'report.html'))).toBe(true);
+    expect(readFileSync(path.join(out, 'junit.xml'), 'utf8')).toContain('<testsuites');
+    expect(stdout).toMatch(/\nexit 0: /);
   }, 240_000);
 });

@@ -18,6 +18,7 @@ import type { FuzzWorkerPool } from '../../campaign/fuzz.js';
 import { FAMILY_IDS } from '../../../generators/family-ids.js';
 import { checkBenignFile, defaultRunId, foreignCode, MAX_TIMEOUT_MS, parseList, parsePhase, parseSeed, positiveInt, reportsDir, writableDir, writableFile } from '../context.js';
 import { FUZZ_EXIT_HELP } from '../exit-verdict.js';
+import { exitCodeOfSignal } from '../exit-codes.js';
 import type { FuzzWorkerGuard } from '../fuzz-worker.js';
 import type { CellStopRule } from '../../fuzz/property.js';
 import { session, withGuard } from '../guard-session.js';
@@ -244,6 +245,8 @@ export function registerFuzzCommand(program: Command, exit: (code: number) => vo
           );
           const interrupted = session.activeRun.signal.aborted;
           session.activeRun = undefined;
+          // A first signal from here on lets the HTML, JUnit and closing lines be written, then exits 128 + n.
+          session.finishing = true;
           const verdict = await writeRunOutputs(result, {
             ...(cfg.html !== undefined ? { html: cfg.html } : {}),
             ...(cfg.junit !== undefined ? { junit: cfg.junit } : {}),
@@ -256,7 +259,11 @@ export function registerFuzzCommand(program: Command, exit: (code: number) => vo
             ...(opts.json === true ? { json: true } : {}),
             ...(shard ? { notes: [`shard ${shard.index}/${shard.total}: ${path.join(outDir, shardBlobName(shard))} (merge all shards with: ${cliCommand()} merge-reports DIR…; the corpus grows there)`] } : {}),
           });
-          exit(verdict.code);
+          // A signal that arrived while a synchronous write blocked is dispatched in the loop's next poll phase: two turns.
+          for (let turn = 0; turn < 2; turn++) await new Promise((r) => setImmediate(r));
+          const lateStop = !interrupted && session.stopSignal !== undefined ? session.stopSignal : undefined;
+          if (lateStop) process.stderr.write(`farma-fuzz: ${lateStop} arrived while the outputs were written: they are complete; exit ${exitCodeOfSignal(lateStop)} (stopped)\n`);
+          exit(lateStop ? exitCodeOfSignal(lateStop) : verdict.code);
         }, guardOptions, concurrency);
       } finally {
         store.close();
