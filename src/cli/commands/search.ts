@@ -115,7 +115,7 @@ export function registerSearchCommand(program: Command, exit: (code: number) => 
           `search ${summary.guard} (${mode}, ${strategy}, budget ${budget}): bypassed ${summary.bypass.k}/${summary.bypass.n} start cases (${pct(summary.bypass)})` +
             (q ? `, median ${q.median} queries (quartiles ${q.q1}–${q.q3})` : '') +
             `; ${summary.resisting.length} resist` +
-            (summary.bypassByReading ? `; natural ${pct(summary.bypassByReading.natural)}, encoded ${pct(summary.bypassByReading.encoded)}` : '') +
+            (summary.bypassByReading && summary.bypass.n > 0 ? `; natural ${pct(summary.bypassByReading.natural)}, encoded ${pct(summary.bypassByReading.encoded)}` : '') +
             (errored.length > 0 ? `; ${errored.length} answered error unmutated, not searched (first: ${errored[0]?.template}: ${errored[0]?.message})` : '') +
             `\nreport: ${path.join(outDir, 'search.md')}\n`,
         );
