@@ -1,5 +1,5 @@
 /**
- * `--max-queries N` (issue 20): one budget of guard queries for the whole campaign, cut into
+ * `--max-queries N`: one budget of guard queries for the whole campaign, cut into
  * shares before anything runs, so that the split (and with it every result) is the same for a
  * seed whatever runs first, in one thread or in workers.
  *

@@ -9,7 +9,7 @@ import { cliCommand } from './cli-command.js';
 
 /**
  * `spec` with the password of an http(s) URL's `user:password@` replaced by `[redacted]`, whatever
- * its length (issue 22.10: a printed command must not carry it; the longer ones are also hidden
+ * its length (a printed command must not carry it; the longer ones are also hidden
  * by the general redaction, which leaves out values under 6 characters).
  */
 function withoutPassword(spec: string): string {

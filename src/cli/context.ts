@@ -31,7 +31,7 @@ export const foreignCode = { loaded: false };
  *   claims the id of a built-in guard (it would write into that guard's corpus).
  */
 export async function loadGuard(spec: string, timeoutMs?: number, guardOptions?: Record<string, unknown>, concurrency?: number): Promise<Guard> {
-  // Also here, for the fuzz workers and callers other than main: the spec's password is a secret (issue 22.10).
+  // Also here, for the fuzz workers and callers other than main: the spec's password is a secret.
   for (const s of guardSpecSecrets(spec)) registerSecret(s);
   // --guard-option / guardOptions: checked against the guard's schema before anything loads.
   const given = guardOptions !== undefined && Object.keys(guardOptions).length > 0;
@@ -153,7 +153,7 @@ export function writableDir(flag: string, dir: string): string {
   try {
     info = statSync(probe);
   } catch (e) {
-    // A symbolic link to nothing, or a loop of links: mkdir would fail after the run (issue 22.13).
+    // A symbolic link to nothing, or a loop of links: mkdir would fail after the run.
     const code = (e as { code?: unknown }).code;
     let to = '';
     try {
@@ -186,7 +186,7 @@ function lexists(p: string): boolean {
 
 /**
  * Checks before a long run that an output file (`--junit`, `--html`) can be written, so the
- * run never fails at its end (issue 22.4). A FIFO or a device (`/dev/null`, `>(cmd)`) is
+ * run never fails at its end. A FIFO or a device (`/dev/null`, `>(cmd)`) is
  * accepted and later written in place, a symlink's target must exist, a regular file must be
  * writable (never replaced when read-only), a missing file needs a writable folder.
  * @throws UsageError naming the flag when the path is a directory, a socket, a dangling

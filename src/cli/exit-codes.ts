@@ -26,7 +26,7 @@ export const EXIT = {
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
-/** The signals that stop a run as Ctrl-C does (issue 22.3): SIGINT, SIGTERM (`timeout`, `docker stop`, CI cancellation), SIGHUP (a closed terminal). */
+/** The signals that stop a run as Ctrl-C does: SIGINT, SIGTERM (`timeout`, `docker stop`, CI cancellation), SIGHUP (a closed terminal). */
 export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 export type StopSignal = (typeof STOP_SIGNALS)[number];
 

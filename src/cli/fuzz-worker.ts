@@ -38,7 +38,7 @@ export interface FuzzWorkerGuard {
   concurrency?: number;
   recheck?: number;
   cellTimeLimitMs?: number;
-  /** Sequential stopping, query budget per cell and per shrink (issue 20); the same in every lane, so findings stay identical. */
+  /** Sequential stopping, query budget per cell and per shrink; the same in every lane, so findings stay identical. */
   stop?: CellStopRule;
   cellMaxQueries?: number;
   shrinkBudget?: number;

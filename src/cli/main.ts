@@ -74,7 +74,7 @@ export function buildProgram(exit: (code: number) => void): Command {
 
 export async function main(argv: string[]): Promise<number> {
   // A --guard URL's password or query key, or an exec: command's KEY=value, is a secret from
-  // here on: every message, report and replay command hides it (issue 22.10).
+  // here on: every message, report and replay command hides it.
   for (const word of argv) for (const s of guardSpecSecrets(word.replace(/^--guard=/, ''))) registerSecret(s);
   let code = 0;
   const setCode = (c: number): void => {
@@ -131,7 +131,7 @@ function stderrNow(text: string): void {
  * - Guard or config code that ends the process before the command has finished
  *   (`process.exit(n)`, `process.reallyExit(n)`, or `process.exitCode = 0` and nothing left to
  *   wait on) gives exit 4 (guard), with a line saying so: a crash must never read as a pass
- *   or as a finding (issue 22.1). After the command has finished, a later exit cannot change
+ *   or as a finding. After the command has finished, a later exit cannot change
  *   its code to 0.
  * - An exception thrown outside any call (a guard's timer or event handler) gives exit 4 when
  *   foreign code (a guard module, exec or HTTP guard, a config file) was loaded, else 5.
@@ -188,7 +188,7 @@ export function installProcessHandlers(): void {
     process.stderr.write(`warning: a promise was rejected and nobody handled it (often a guard): ${redactSecrets(errorMessage(reason))}\n`);
   });
   // SIGTERM (`timeout`, `docker stop`, CI cancellation) and SIGHUP (a closed terminal) stop a run
-  // as Ctrl-C does (issue 22.3): the first stops a fuzz campaign after the current batch, which
+  // as Ctrl-C does: the first stops a fuzz campaign after the current batch, which
   // then writes its partial report and corpus; outside a campaign, or at the second signal, every
   // guard is closed (exec guards: their whole process group) and the code is 128 + the signal's number.
   let quitting = false;

@@ -111,7 +111,7 @@ function valueAt(root: unknown, at: ReadonlyArray<PropertyKey>): unknown {
  *   `farma-fuzz.config.ts: "runs" must be a positive integer, got "many"`.
  */
 export function validateConfig(value: unknown, where: string, known: KnownIds = {}): FarmaFuzzConfig {
-  // A Proxy can answer each read differently (and its traps run code): only plain data is a config (issue 22.14).
+  // A Proxy can answer each read differently (and its traps run code): only plain data is a config.
   if (isProxy(value)) throw new UsageError(`${where}: the default export is a Proxy; export a plain config object (defineConfig({...}))`);
   if (isThenable(value)) {
     // Mark it handled: a rejected one would otherwise also be reported as an unhandled rejection.
@@ -211,7 +211,7 @@ export async function loadConfigFile(file?: string, cwd: string = process.cwd(),
     config = validateConfig(exported, found, known);
   } catch (e) {
     if (e instanceof UsageError) throw e;
-    // A getter or a Proxy trap of the config threw while it was read: the file's fault, not farma-fuzz's (issue 22.14).
+    // A getter or a Proxy trap of the config threw while it was read: the file's fault, not farma-fuzz's.
     throw new UsageError(`${found}: reading the config's default export threw: ${errorMessage(e)}; export a plain object (defineConfig({...}))`, { cause: e });
   }
   return { config: resolvePaths(config, path.dirname(found)), file: found };

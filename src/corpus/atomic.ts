@@ -18,7 +18,7 @@ function reason(err: unknown): string {
 }
 
 /**
- * What an output path names, before anything is written to it (issue 22.4):
+ * What an output path names, before anything is written to it:
  * - `missing`: nothing there yet (written by temp file + rename);
  * - `file`: a regular file, `path` its real path when `file` is a symlink (the target is
  *   replaced, the link stays a link);
@@ -78,7 +78,7 @@ export function outputTarget(file: string): OutputTarget {
  * Replaces `file` with `data` atomically (UTF-8 for strings), creating parent folders.
  * The temp file lives next to the target (`<file>.<hash>`) and is renamed over it after an
  * fsync; if the process dies first, the target is untouched and only the temp file remains.
- * A target that is not a regular file is never renamed over (issue 22.4): a FIFO or a device
+ * A target that is not a regular file is never renamed over: a FIFO or a device
  * is written in place (a FIFO waits for its reader, as a shell's `>` does); a symlink's target is
  * written, the link kept; a dangling symlink, a directory, a socket or a read-only file is refused.
  *

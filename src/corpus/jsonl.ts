@@ -107,7 +107,7 @@ class LineAccumulator<T> {
   line(rawLine: string, lineNo: number, terminated: boolean): void {
     let raw = rawLine;
     if (raw.endsWith('\r')) raw = raw.slice(0, -1);
-    // A BOM opening a later line: two files joined with `cat`, the second saved with a BOM (issue 22.16).
+    // A BOM opening a later line: two files joined with `cat`, the second saved with a BOM.
     if (raw.charCodeAt(0) === 0xfeff) {
       raw = raw.slice(1);
       this.warn(lineNo, 'a byte-order mark (U+FEFF) at the start of this line was removed (were two files joined, the second saved with a BOM?)');
@@ -234,7 +234,7 @@ export async function readJsonlStream<T>(stream: AsyncIterable<Buffer | string>,
 }
 
 /**
- * Splits a byte stream on `\n` in linear time, however long a line is (issue 22.12): each chunk
+ * Splits a byte stream on `\n` in linear time, however long a line is: each chunk
  * is searched once, from its own start, and the pieces of an unfinished line are kept as a list
  * and joined once when its `\n` arrives. (The former reader joined the unfinished line with each
  * new chunk and searched it again from byte 0: a 50 MB line took minutes.) Node's `readline`

@@ -21,7 +21,7 @@ export const RUN_DEFAULTS = Object.freeze({
   /** Wall-clock bound per cell, s. */
   cellTimeS: 600,
   /**
-   * Sequential stopping (issue 20): a failing cell stops once the Wilson 95% half-width of its
+   * Sequential stopping: a failing cell stops once the Wilson 95% half-width of its
    * rate is at most this (±5 points: the rate is then known to the resolution reports compare
    * guards at, after at most 385 cases whatever the rate).
    */

@@ -3,14 +3,14 @@
  * error-kind names, an entry's trace type, a template id read from a blob. On a plain `{}` the
  * names `constructor`, `toString` or `hasOwnProperty` read as Object.prototype's members (a
  * count becomes `function Object() …1`), and writing `__proto__` is dropped or replaces the
- * prototype (issue 22.2). These helpers count every name as a name.
+ * prototype. These helpers count every name as a name.
  */
 
 /**
  * An empty tally keyed by names from outside (a guard's signal, layer and error-kind names,
  * an entry's trace type): it has no prototype, so `constructor`, `toString` or `__proto__` are
  * names like any other (on a `{}` they read as Object.prototype's members, and a `__proto__`
- * write is dropped or replaces the prototype). Issue 22.2. JSON and structured clone keep every key.
+ * write is dropped or replaces the prototype). JSON and structured clone keep every key.
  */
 export function nameKeyed<V>(): Record<string, V> {
   return Object.create(null) as Record<string, V>;

@@ -1,11 +1,11 @@
 /**
- * JavaScript's own property names, refused as option and config keys (issue 22.14).
+ * JavaScript's own property names, refused as option and config keys.
  */
 
 /**
  * Names no option may have: JavaScript's own property names. Setting them through a dotted key
  * reaches `Object.prototype` (`__proto__.polluted=1` polluted every object and was otherwise
- * ignored, with the same config hash); they are refused wherever options are written (issue 22.14).
+ * ignored, with the same config hash); they are refused wherever options are written.
  */
 export const RESERVED_OPTION_NAMES: readonly string[] = ['__proto__', 'constructor', 'prototype'];
 

@@ -36,7 +36,7 @@ const registered = new Set<string>();
 /**
  * Adds `value` to the secrets of this process: every later {@link secretValues} (and so every
  * redaction) hides it and its encodings. For secrets that come in by another channel than the
- * environment, such as a `--guard` URL's password (issue 22.10). Blank values are ignored.
+ * environment, such as a `--guard` URL's password. Blank values are ignored.
  */
 export function registerSecret(value: string): void {
   const v = value.trim();
@@ -59,7 +59,7 @@ function schemeParts(value: string): string[] {
 
 /**
  * The values of `FARMA_GUARD_HEADERS` (a JSON object of header names to values, sent to an HTTP
- * guard): every one is a secret, whatever the header is called (issue 22.8). Not JSON: nothing
+ * guard): every one is a secret, whatever the header is called. Not JSON: nothing
  * (the CLI refuses such a value before any request).
  */
 function guardHeaderValues(raw: string | undefined): string[] {
@@ -75,7 +75,7 @@ function guardHeaderValues(raw: string | undefined): string[] {
 }
 
 /**
- * The secrets a guard spec carries (issue 22.10): for an http(s) URL, the password of
+ * The secrets a guard spec carries: for an http(s) URL, the password of
  * `user:password@` (as given and decoded), the `user:password` pair, and the values of query
  * parameters with a secret-looking name (`?api_key=…`, `?token=…`) or value; for an `exec:`
  * command, the values of `NAME=value` and `--name=value` words with a secret-looking name.
@@ -125,7 +125,7 @@ export function guardSpecSecrets(spec: string): string[] {
  * - values given to {@link registerSecret} (a guard URL's password) and `extra` values (e.g. a
  *   key passed in code rather than through the environment).
  *
- * Encodings covered (issue 22.11): each secret is also hidden where it appears, whole and on its
+ * Encodings covered: each secret is also hidden where it appears, whole and on its
  * own, as its UTF-8 bytes in hex (lower or upper case), in base64 (padded or not), in base64url,
  * or URL-encoded (`encodeURIComponent`). Not covered: a secret encoded together with other text
  * (the base64 of `"key=" + secret` shifts the alphabet), other encodings (base32, ROT13,
@@ -169,7 +169,7 @@ const MIN_CUT_PREFIX = 10;
 /**
  * `text` with every whole secret replaced, then every start of a secret (at least
  * {@link MIN_CUT_PREFIX} characters) that a cut left at the end of the text or right before a
- * `…` (issue 22.9: a text cut before it is redacted keeps the key's first characters), or that a
+ * `…` (a text cut before it is redacted keeps the key's first characters), or that a
  * server masked as `<start>...` or `<start>****` (an LLM's "Incorrect API key provided" message).
  */
 function replaceAll(text: string, secrets: readonly string[]): string {
@@ -208,7 +208,7 @@ export function redactSecrets(text: string, env: Env = process.env, extra: reado
 /**
  * The start of `text` that an excerpt of at most `max` characters is cut from, with every secret
  * already replaced (see {@link redactSecrets}): redact first, then cut, so a key that straddles
- * the cut keeps none of its characters (issue 22.9). Only the first `max` + 1024 characters
+ * the cut keeps none of its characters. Only the first `max` + 1024 characters
  * are looked at, so a 50 MB line costs no more than a short one.
  * @example redactedHead(line, 60).slice(0, 60)
  */

@@ -123,7 +123,7 @@ export function parseVerdict(raw: unknown): { ok: true; verdict: Verdict } | { o
   const d = parsed.data;
   const verdict = d as Verdict & { error?: { kind?: string; message?: string } };
   if (d.signals !== undefined && Object.getPrototypeOf(d.signals) !== Object.prototype) verdict.signals = Object.fromEntries(Object.entries(d.signals));
-  // zod's record drops a `__proto__` key: a signal of that name is checked and kept here (issue 22.2).
+  // zod's record drops a `__proto__` key: a signal of that name is checked and kept here.
   const rawSignals = (value as { signals?: unknown }).signals;
   if (d.signals !== undefined && typeof rawSignals === 'object' && rawSignals !== null && Object.hasOwn(rawSignals, '__proto__')) {
     const own = Object.getOwnPropertyDescriptor(rawSignals, '__proto__')?.value as unknown;
@@ -152,7 +152,7 @@ export const VERDICT_BOUNDS = { reasons: 32, reasonChars: 1000, signals: 64, tra
 /**
  * `text` cut to at most `max` characters, the cut said at its end; a text already cut stays as
  * it is. Secrets (`redactSecrets`) are replaced before the cut, never after: a key that straddles
- * the cut would otherwise keep its first characters, which no later redaction recognises (issue 22.9).
+ * the cut would otherwise keep its first characters, which no later redaction recognises.
  */
 function cut(raw: string, max: number): string {
   if (raw.length <= max) return raw;

@@ -109,7 +109,7 @@ export interface CellOptions {
 }
 
 /**
- * When a cell's answer is settled (sequential stopping, issue 20), checked after every counted case:
+ * When a cell's answer is settled (sequential stopping), checked after every counted case:
  * - the invariant failed (k > 0 violations of n) and the Wilson 95% half-width of k/n is at most
  *   `precision`; or
  * - it holds so far (no violation, no error) and the Wilson 95% upper bound of 0/n is below
@@ -174,9 +174,9 @@ export interface CellOutcome {
   /** True when the time limit stopped the cell before `runs` cases. */
   interrupted: boolean;
   elapsedMs: number;
-  /** Guard queries and cache hits by phase (absent in outcomes made before issue 20). */
+  /** Guard queries and cache hits by phase (absent in older outcomes). */
   queries?: CellQueries;
-  /** Why the cell stopped (absent in outcomes made before issue 20). */
+  /** Why the cell stopped (absent in older outcomes). */
   stopped?: CellStop;
 }
 
@@ -287,7 +287,7 @@ class Prefetcher {
     this.#cases = cases;
     this.#evaluate = evaluate;
     this.#concurrency = concurrency;
-    // At most N ahead: every call started past a failure is a query spent for nothing (issue 20).
+    // At most N ahead: every call started past a failure is a query spent for nothing.
     this.#window = concurrency;
     this.#pump();
   }
@@ -463,7 +463,7 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
   let interrupted = false;
   let round = 0;
 
-  // Query accounting (issue 20): cases and shrink candidates may be served by the run's cache, re-checks never are.
+  // Query accounting: cases and shrink candidates may be served by the run's cache, re-checks never are.
   const queries: CellQueries = { cases: emptyTally(), shrink: emptyTally(), recheck: emptyTally(), ms: { cases: 0, shrink: 0, recheck: 0 } };
   const forCases: QueryHooks = { tally: queries.cases, cache: o.cache };
   const forShrink: QueryHooks = { tally: queries.shrink, cache: o.cache };

@@ -1,5 +1,5 @@
 /**
- * Guard-query accounting and the verdict cache of one run (issue 20).
+ * Guard-query accounting and the verdict cache of one run.
  *
  * - A **query** is one `guard.check` call that reached the guard: the case's entry, and each
  *   attacker setup write checked before it. A call the cache answers is a **cache hit**, not a

@@ -190,7 +190,7 @@ function cellTable(cells: ReportCell[]): string {
   );
 }
 
-/** Settings rows of the query accounting (issue 20): the total, each phase, the cost when given. */
+/** Settings rows of the query accounting: the total, each phase, the cost when given. */
 function queryRows(q: NonNullable<ReportData['timing']['queries']>): Array<[string, string]> {
   const [head = '', ...rest] = queryLines(q);
   const phases = rest.filter((l) => !l.trimStart().startsWith('cost:')).map((l) => l.trim().replace(/\s+/g, ' '));

@@ -75,7 +75,7 @@ export interface ShardParts {
   /** Leave-one-source-out calibration check (measured with the real sets, by shard 1). */
   loso?: LosoCheckRow[];
   warnings: string[];
-  /** Queries spent outside property mode, and the run's cache and budget settings (issue 20). */
+  /** Queries spent outside property mode, and the run's cache and budget settings. */
   spend?: RunSpend;
 }
 
@@ -93,7 +93,7 @@ export interface ShardBlob {
   realSets: RealSetFpr[];
   loso?: LosoCheckRow[];
   warnings: string[];
-  /** Queries this shard spent outside property mode (absent in blobs made before issue 20). */
+  /** Queries this shard spent outside property mode (absent in older blobs). */
   spend?: RunSpend;
 }
 
@@ -145,7 +145,7 @@ export function shardBlob(shard: ShardSpec, settings: FinishSettings & { runsPer
 /**
  * The checksum of a blob: `sha256:` and the hex SHA-256 of its canonical JSON (RFC 8785, npm
  * `canonicalize`), the `checksum` field left out. It shows a blob edited or damaged after its
- * shard wrote it (issue 22.5); it is not a signature: whoever can write the blob can recompute
+ * shard wrote it; it is not a signature: whoever can write the blob can recompute
  * it, which is why the merge also checks the schema and each shard's cells.
  */
 export function blobChecksum(blob: object): string {
@@ -220,7 +220,7 @@ function valueAt(root: unknown, p: ReadonlyArray<PropertyKey>): unknown {
 
 /**
  * Checks one parsed blob file: its checksum, then its shape (zod), then that its shard index
- * matches the file name. Issue 22.5.
+ * matches the file name.
  * @returns the blob, or a message naming the file and at most three fields.
  */
 function checkShardBlob(file: string, raw: unknown): { ok: true; blob: ShardBlob } | { ok: false; message: string } {

@@ -89,7 +89,7 @@ export interface ReportCell {
 }
 
 /**
- * Where the guard queries went (issue 20). Under `timing` because the counts depend on the
+ * Where the guard queries went. Under `timing` because the counts depend on the
  * cache (`--no-cache` asks again what the cache served) and, with calls in flight, on cases
  * drawn ahead past a failure; the verdicts never do.
  */
@@ -185,7 +185,7 @@ export interface ReportData {
     wallMs?: number;
     perCell: Array<{ domain: string; family: string; elapsedMs: number; casesPerSecond: number; meanGuardUs: number }>;
     counterexampleUs: Record<string, number>;
-    /** Guard queries per phase and cell (absent in reports made before issue 20). */
+    /** Guard queries per phase and cell (absent in older reports). */
     queries?: QueryReport;
   };
 }

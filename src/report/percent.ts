@@ -13,7 +13,7 @@ export function pct(i: Interval): string {
 /**
  * What the RESULT line adds about the user's own benign exports (`--benign <file>`, source
  * `user export`) that the guard rejected or answered error on: without it a run whose export was
- * rejected entirely still read "every invariant held" (issue 22.15), because the invariants are
+ * rejected entirely still read "every invariant held", because the invariants are
  * about the generated cases. Undefined when every export entry was admitted (or there is none).
  * @example exportRejectionNote(report) // 'but team.jsonl: 30/30 entries rejected (FPR 100.0% [88.6%, 100.0%]); no gate on it (--max-fpr)'
  */

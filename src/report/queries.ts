@@ -1,5 +1,5 @@
 /**
- * The query accounting of a report (issue 20) as text: one line per phase for the console and
+ * The query accounting of a report as text: one line per phase for the console and
  * report.md, a table per cell for report.md, and flat name/value pairs for JUnit properties.
  */
 import { QUERY_PHASES } from '../fuzz/query-meter.js';

@@ -30,7 +30,7 @@ const NOT_IN_HTML = /[\u0000-\u0008\u000B\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF]
  * characters, DEL, lone surrogates, U+FFFE and U+FFFF each become U+FFFD, so the reader sees
  * that something was there (HTML parsers flag or drop them, and an XML parser of the SVG refuses
  * the file). Applied to the whole of report.html, so every text that reaches it (entry text, a
- * guard's signal and layer names, reasons) is covered, charts included (issue 22.16).
+ * guard's signal and layer names, reasons) is covered, charts included.
  * Source: HTML Living Standard §13.2.3.5 (preprocessing the input stream), XML 1.0 §2.2.
  * @example htmlSafe('s\u0000nul') // 's\uFFFDnul'
  */

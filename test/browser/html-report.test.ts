@@ -136,7 +136,7 @@ describe('report.html in a real browser', () => {
       const checkLayout = async (r: ReportData, name: string): Promise<void> => {
         const desktop = await layout(1280);
         const phone = await layout(420);
-        // The heights, for the record (the closing note of issue 23 quotes them for a full run).
+        // The heights, for the record (quoted in closing notes for a full run).
         process.stdout.write(`report.html of ${name}: ${desktop.collapsedHeight} px high at 1280, ${phone.collapsedHeight} px at 420 (${phone.openHeight} px with every section open)\n`);
         for (const l of [desktop, phone]) {
           expect(l.cx, name).toBe(r.counterexamples.length);

@@ -1,5 +1,5 @@
 /**
- * Issue 22.10: the replay command printed with every counterexample never carries the password
+ * The replay command printed with every counterexample never carries the password
  * of a `--guard http://user:password@host/…` URL, even one too short for the general redaction.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue 22.15: without a gate, `fuzz --benign <export>` whose export the guard rejects entirely
+ * Without a gate, `fuzz --benign <export>` whose export the guard rejects entirely
  * used to end with "RESULT: every invariant held." as if the export were fine. The RESULT line
  * (and report.md's verdict line) now say how many of the export's entries were rejected or
  * answered error, and that no gate is on them.

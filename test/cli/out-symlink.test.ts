@@ -1,5 +1,5 @@
 /**
- * Issue 22.13: `--out` at a dangling symbolic link (or below one, or at a link loop) is a usage
+ * `--out` at a dangling symbolic link (or below one, or at a link loop) is a usage
  * error found before the run (exit 2, naming the flag and where the link points), never an
  * internal error after the run (exit 5 from `mkdir`). A link to a real directory still works.
  */

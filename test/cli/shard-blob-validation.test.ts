@@ -1,5 +1,5 @@
 /**
- * Issue 22 point 5: `merge-reports` checks what each shard blob says before merging it.
+ * `merge-reports` checks what each shard blob says before merging it.
  * - Every blob carries a checksum (sha-256 of its canonical JSON, checksum field left out): an
  *   edited or damaged blob (violations zeroed by hand) is refused, exit 3.
  * - A zod schema: negative runs, violations above runs, a missing `stats`: exit 3 naming the

@@ -1,5 +1,5 @@
 /**
- * Issue 22.14: config values that used to be accepted silently, only warned about, or that ended
+ * Config values that used to be accepted silently, only warned about, or that ended
  * in an internal error, are refused with exit 2 and a message naming where they were written:
  * - `--guard-option __proto__.polluted=1` (it was ignored with the same config hash; and it set
  *   `Object.prototype.polluted`), and `constructor`/`prototype` parts or JSON keys;

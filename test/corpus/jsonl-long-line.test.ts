@@ -1,5 +1,5 @@
 /**
- * Issue 22.12: a very long JSONL line is read in linear time. The reader used to join the
+ * A very long JSONL line is read in linear time. The reader used to join the
  * unfinished line with every new chunk and search it again from byte 0, so a 50 MB single-line
  * entry took minutes in `check`. No test may time anything (time bounds live in `npm run bench`),
  * so this one counts the work instead: the bytes copied by `Buffer.concat` and the bytes searched

@@ -1,5 +1,5 @@
 /**
- * Issue 22 point 2: a signal, layer or error kind named after an Object.prototype property
+ * A signal, layer or error kind named after an Object.prototype property
  * (`constructor`, `__proto__`, `toString`, …) is counted like any other name in every tally:
  * the cell stats, report.json, report.md, the HTML report. Before the fix `constructor` gave
  * `function Object() { [native code] }1…` counts (or an internal error in the Wilson interval)

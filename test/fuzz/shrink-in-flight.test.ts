@@ -1,5 +1,5 @@
 /**
- * Shrinking against async guards runs in flight (issue 20.4): the engine walks fast-check's
+ * Shrinking against async guards runs in flight: the engine walks fast-check's
  * shrink streams itself, several candidates at once, and keeps the first failing one in stream
  * order. It must land on the counterexample fast-check's own sequential shrinker finds (the sync
  * path), with the same path and shrink count, for every number of calls in flight.

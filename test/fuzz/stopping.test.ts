@@ -1,5 +1,5 @@
 /**
- * Sequential stopping and query budgets (issue 20.3, 20.4): the stop rule on counts, a cell that
+ * Sequential stopping and query budgets: the stop rule on counts, a cell that
  * stops at the same case for a fixed seed, and a budget that every cell and phase stays within.
  */
 import { afterAll, describe, expect, it } from 'vitest';

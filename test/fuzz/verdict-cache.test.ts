@@ -1,5 +1,5 @@
 /**
- * The verdict cache of a run (issue 20.2) and the query accounting (20.1):
+ * The verdict cache of a run and the query accounting:
  * - report.json (less `timing`, where the query counts live) is identical with and without the
  *   cache, for every built-in guard and for the fixture module guards;
  * - the accounting is exact: the queries the report counts are the calls the guard received;

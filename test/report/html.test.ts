@@ -89,7 +89,7 @@ describe('renderHtml', () => {
   });
 });
 
-describe('query accounting (issue 20) in report.html', () => {
+describe('query accounting in report.html', () => {
   it('gives the guard queries in the summary and per phase in the settings', async () => {
     const r = handReport([cell('ehr', 'seed', 3, 20)]);
     const tally = (queries: number, cacheHits = 0) => ({ queries, cacheHits });

@@ -1,5 +1,5 @@
 /**
- * Issue 22 point 1: guard or config code that ends the process before the command has finished
+ * Guard or config code that ends the process before the command has finished
  * (process.exit(0), process.reallyExit(0), process.exitCode = 0 then nothing to wait on, an
  * exception thrown from a timer) must never give exit 0, nor a code that reads as a finding
  * (1): it is a guard error, exit 4, and stderr says what happened. Each case starts the real CLI.

@@ -1,5 +1,5 @@
 /**
- * Issue 22.16: characters HTML and SVG cannot carry, and a byte-order mark where a joined file
+ * Characters HTML and SVG cannot carry, and a byte-order mark where a joined file
  * puts it.
  * - A guard's signal name (and reason, and layer) with NUL and other C0/C1 controls reached
  *   report.html's inline SVG as is: report.html is now free of every such character (each is

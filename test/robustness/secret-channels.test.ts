@@ -1,5 +1,5 @@
 /**
- * Issue 22.8 to 22.11: secrets that reach farma-fuzz by other channels than a secret-named
+ * Secrets that reach farma-fuzz by other channels than a secret-named
  * variable. An HTTP guard on 127.0.0.1 echoes what it was sent, the way a debugging endpoint
  * does: the `FARMA_GUARD_HEADERS` values (22.8), the `Authorization` header the URL's
  * `user:password@` turns into, and a key placed right at the 1,000-character cut of a reason

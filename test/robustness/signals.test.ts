@@ -1,5 +1,5 @@
 /**
- * Issue 22 point 3: SIGTERM (what `timeout`, `docker stop` and CI cancellation send) and SIGHUP
+ * SIGTERM (what `timeout`, `docker stop` and CI cancellation send) and SIGHUP
  * (a closed terminal) stop a fuzz run as Ctrl-C does: the partial report and corpus are written,
  * the exit code is 128 + the signal's number (143, 129), and every process an exec guard started
  * is ended, its whole process group included (a helper that ignores SIGTERM too). The signals are

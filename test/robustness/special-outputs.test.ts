@@ -1,5 +1,5 @@
 /**
- * Issue 22 point 4: an output path that is not a regular file is never replaced by a rename.
+ * An output path that is not a regular file is never replaced by a rename.
  * - A named pipe, a character device (a private copy of /dev/null or /dev/full made with mknod,
  *   when the test may: never the system's own nodes), a symlink to either: written in place, and
  *   still the same kind of file afterwards.

@@ -18,7 +18,7 @@ import { DEFAULT_ADAPTER_CONCURRENCY, excerpt, startStopwatch, toWireRequest } f
  * own group (`detached`), and what it starts (a shell's command, a helper, a worker pool) is in
  * that group unless it moves itself out. A group is ended with SIGKILL as soon as its leader
  * exits (so a guard's helpers never outlive it, also across restarts), and every group still
- * listed is ended when farma-fuzz exits, however it exits (issue 22.3).
+ * listed is ended when farma-fuzz exits, however it exits.
  */
 const liveGroups = new Set<number>();
 let exitSweepInstalled = false;
