@@ -13,6 +13,9 @@ import { ATREngine } from 'agent-threat-rules';
 export async function createGuard() {
   const engine = new ATREngine();
   const loaded = await engine.loadRules();
+  // The engine compiles its patterns on first use (seconds on a loaded machine): do it here, once
+  // per event type, so the first fuzz case is not the one that pays (and times out).
+  for (const type of ['llm_input', 'tool_response']) engine.evaluate({ type, timestamp: '2026-01-01T00:00:00.000Z', content: 'warm-up' });
   // The package does not export its package.json: read it beside the resolved entry point.
   const version = JSON.parse(readFileSync(new URL('../package.json', import.meta.resolve('agent-threat-rules')), 'utf8')).version;
   return {
