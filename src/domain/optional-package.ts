@@ -2,7 +2,7 @@
  * Optional peer dependencies, loaded on first use. `openai` (the LLM features)
  * and `vega` + `vega-lite` (the HTML report's charts) are `peerDependencies` marked optional
  * in package.json: a project that installs farma-fuzz gets neither unless it asks, and the
- * checkout has them as devDependencies. Each caller passes its own `import('…')`, so types
+ * checkout has them as devDependencies. Each caller passes its own dynamic import of the package, so types
  * still come from the package.
  */
 
@@ -35,14 +35,15 @@ export function missingPackageHint(purpose: string, pkgs: readonly OptionalPacka
 }
 
 /**
- * Runs `load` (an `import('pkg')` of the caller) and tells a missing package apart from any
+ * Runs `load` (the caller's dynamic import of `pkg`) and tells a missing package apart from any
  * other failure.
  * @param purpose what needs it, a plural noun phrase for the hint (`'LLM features'`: "LLM features need …").
  * @param group every package the purpose needs, named together in the hint (default `[pkg]`).
  * @returns `{ ok: true, module }`, or `{ ok: false, missing, hint }` when `pkg` cannot be found.
  * @throws whatever `load` throws for any other reason (a broken install, a syntax error).
  * @example
- * const r = await importOptional('openai', () => import('openai'), 'LLM features');
+ * // loadOpenai: the caller's own dynamic import of 'openai' (only src/llm may write it)
+ * const r = await importOptional('openai', loadOpenai, 'LLM features');
  * if (!r.ok) throw new LlmError(r.hint, { failure: 'config' });
  */
 export async function importOptional<T>(pkg: OptionalPackage, load: () => Promise<T>, purpose: string, group: readonly OptionalPackage[] = [pkg]): Promise<OptionalImport<T>> {
