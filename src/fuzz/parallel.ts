@@ -165,6 +165,28 @@ function mergeCellOutcomes(
 }
 
 /**
+ * The lanes of a parallel campaign: the lanes asked for (`workers`, at least 1), the worker
+ * threads to start (one fewer with a local runner, never more than cells), and, with a start
+ * policy (a local runner and no time limit), at most one lane per CPU; `notes` says why a
+ * count was cut.
+ */
+function planLanes<G>(o: ParallelCampaignOptions<G>, cells: number): { wanted: number; threads: number; policy: WorkerStartPolicy | undefined; notes: string[] } {
+  const wanted = Math.max(1, Math.floor(o.workers));
+  // With a local runner the calling thread is one of the `workers` lanes: one thread fewer to start.
+  let threads = Math.max(0, Math.min(o.local ? wanted - 1 : wanted, cells));
+  const policy = o.local && o.timeLimitMs === undefined ? o.startPolicy : undefined;
+  const notes: string[] = [];
+  if (policy && threads > 0) {
+    const cap = Math.max(0, Math.floor(policy.cpus) - 1);
+    if (threads > cap) {
+      notes.push(`this machine has ${policy.cpus} CPU${policy.cpus === 1 ? '' : 's'}, so at most ${cap + 1} ${cap === 0 ? 'lane runs' : 'lanes run'}`);
+      threads = cap;
+    }
+  }
+  return { wanted, threads, policy, notes };
+}
+
+/**
  * Runs a campaign's cells on a pool of worker threads and merges the outcomes in cell order.
  *
  * @returns the same `CampaignOutcome` as `runCampaign` would for the same seed and cells
@@ -183,18 +205,7 @@ function mergeCellOutcomes(
 export async function runCampaignParallel<G>(o: ParallelCampaignOptions<G>): Promise<CampaignOutcome> {
   const started = performance.now();
   const tasks = cellTasks(o);
-  const wanted = Math.max(1, Math.floor(o.workers));
-  // With a local runner the calling thread is one of the `workers` lanes: one thread fewer to start.
-  let threads = Math.max(0, Math.min(o.local ? wanted - 1 : wanted, tasks.length));
-  const policy = o.local && o.timeLimitMs === undefined ? o.startPolicy : undefined;
-  const notes: string[] = [];
-  if (policy && threads > 0) {
-    const cap = Math.max(0, Math.floor(policy.cpus) - 1);
-    if (threads > cap) {
-      notes.push(`this machine has ${policy.cpus} CPU${policy.cpus === 1 ? '' : 's'}, so at most ${cap + 1} ${cap === 0 ? 'lane runs' : 'lanes run'}`);
-      threads = cap;
-    }
-  }
+  const { wanted, threads, policy, notes } = planLanes(o, tasks.length);
   const prefetch = o.local ? 2 : 1;
   let pool: Piscina | undefined;
   const startPool = (): Piscina =>
