@@ -67,6 +67,12 @@ export const FULL_TIER_ONLY: readonly string[] = [
   'test/robustness/secret-channels.test.ts', // 40 s in the fast tier of a fresh clone under load (added after the measurement): CLI runs
   'test/fuzz/flaky-and-crash.test.ts', // 42 s in the fast tier of a fresh clone under load
   'test/generators/benign-trajectory.test.ts', // 35 s in the fast tier of a fresh clone under load: 150-case samples per assertion
+  // Measured in the fast tier of a fresh clone (2026-12-02 00:09, load 17-24), added after the suite was measured:
+  'test/robustness/early-exit.test.ts', // 41 s: guard code that ends the process, through the CLI
+  'test/llm/lying-endpoint.test.ts', // 20 s: a lying OpenAI-compatible server, eval and search runs
+  'test/fuzz/verdict-cache.test.ts', // 19 s: campaigns with and without the cache
+  'test/browser/html-report.test.ts', // 15 s: headless Chromium
+  'test/fuzz/prototype-names.test.ts', // 13 s
   // Compiles src/ into a temporary folder (tsc) and checks package.json against what it loads; `npm run dist-imports` does the same by hand.
   'test/package/dist-imports.test.ts',
   // Three small fuzz campaigns (about 10 s); the fast tier covers the baseline section's
