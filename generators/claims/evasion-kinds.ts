@@ -7,7 +7,7 @@
  */
 
 /** Axis of the taxonomy: what the evasion changes. */
-type EvasionAxis = 'wording' | 'channel' | 'count' | 'language' | 'framing' | 'format' | 'encoding' | 'structure' | 'overt' | 'metadata';
+type EvasionAxis = 'wording' | 'channel' | 'count' | 'language' | 'framing' | 'format' | 'encoding' | 'structure' | 'overt' | 'metadata' | 'noise' | 'script' | 'record';
 
 interface EvasionKindSpec {
   axis: EvasionAxis;
@@ -105,6 +105,62 @@ const EVASION_KINDS = {
   'date-relative-count': { axis: 'count', description: 'the precedent counted in nights or days ("15 consecutive nights") instead of runs' },
   'lexical-synonym': { axis: 'wording', description: 'synonyms of check names and ordinary words (lexical)' },
   'syntactic-rewrite': { axis: 'wording', description: 'reordered, split or merged sentences and rewritten openings (syntactic)' },
+  // issue 21: the red-team catalogs (garak Inject* probes, badchars and buffs; PyRIT converters; TextAttack transformations; promptfoo strategies)
+  hex: { axis: 'encoding', description: 'the text as hex bytes marked hex:/base16= (garak InjectHex, InjectBase16)' },
+  base32: { axis: 'encoding', description: 'the text as RFC 4648 base32 marked b32:/base32= (garak InjectBase32)' },
+  base2048: { axis: 'encoding', description: 'the text in Base2048, letters of many scripts (garak InjectBase2048, PyRIT Base2048Converter)' },
+  ascii85: { axis: 'encoding', description: 'words as Ascii85 tokens between <~ ~> (garak InjectAscii85)' },
+  'quoted-printable': { axis: 'encoding', description: 'letters as quoted-printable =XX codes (garak InjectQP, InjectMime)' },
+  morse: { axis: 'encoding', description: 'the text in Morse code (garak InjectMorse, PyRIT MorseConverter, promptfoo morse)' },
+  binary: { axis: 'encoding', description: 'the text as 8-bit binary groups (PyRIT BinaryConverter)' },
+  'char-codes': { axis: 'encoding', description: 'the text as character codes, decimal or hex lists (garak CharCode buff)' },
+  braille: { axis: 'encoding', description: 'words in Unicode Braille (garak InjectBraille, PyRIT BrailleConverter)' },
+  'nato-phonetic': { axis: 'encoding', description: 'words spelled in the NATO phonetic alphabet (garak InjectNato, PyRIT NatoConverter)' },
+  caesar: { axis: 'encoding', description: 'the text in a Caesar cipher with its shift marked (PyRIT CaesarConverter, garak Caesar buff)' },
+  atbash: { axis: 'encoding', description: 'the text in the Atbash cipher (garak InjectAtbash, PyRIT AtbashConverter)' },
+  vigenere: { axis: 'encoding', description: 'the text in a Vigenère cipher with its key marked (PyRIT VigenereConverter)' },
+  'reversed-text': { axis: 'encoding', description: 'the text, its word order or each word reversed, marked (PyRIT FlipConverter, promptfoo FlipAttack)' },
+  'pig-latin': { axis: 'encoding', description: 'words in Pig Latin (promptfoo piglatin)' },
+  'variation-selectors': { axis: 'encoding', description: 'the text as invisible variation selectors after an emoji (garak InjectUnicodeVariantSelectors, PyRIT VariationSelectorSmuggler)' },
+  'sneaky-bits': { axis: 'encoding', description: 'the text as invisible bits U+2062/U+2064 (garak InjectSneakyBits, PyRIT SneakyBitsSmuggler)' },
+  'enclosed-letters': { axis: 'encoding', description: 'letters as enclosed-letter emoji: circled, squared, regional indicators (PyRIT EmojiConverter)' },
+  'script-cyrillic-letters': { axis: 'script', description: 'English words spelled letter for letter in Cyrillic letters' },
+  'script-greek-letters': { axis: 'script', description: 'English words spelled letter for letter in Greek letters' },
+  'script-runic-letters': { axis: 'script', description: 'English words spelled letter for letter in Runic (Elder Futhark) letters' },
+  'char-deletion': { axis: 'noise', description: 'one inner letter deleted (TextAttack WordSwapRandomCharacterDeletion)' },
+  'char-insertion': { axis: 'noise', description: 'one letter inserted (TextAttack WordSwapRandomCharacterInsertion)' },
+  'char-substitution': { axis: 'noise', description: 'one inner letter replaced (TextAttack WordSwapRandomCharacterSubstitution, PyRIT CharSwap)' },
+  'keyboard-typo': { axis: 'noise', description: 'a neighbouring QWERTY key for one letter (TextAttack WordSwapQWERTY)' },
+  'ascii-noise': { axis: 'noise', description: 'one letter shifted one code point (garak Best-of-N ASCII noising)' },
+  'word-scramble': { axis: 'noise', description: 'inner letters scrambled, first and last kept (garak Best-of-N)' },
+  zalgo: { axis: 'noise', description: 'combining marks stacked on letters (garak InjectZalgo, PyRIT Zalgo, promptfoo zalgo/unicode-noise)' },
+  diacritics: { axis: 'noise', description: 'accents put on vowels (PyRIT DiacriticConverter)' },
+  superscript: { axis: 'noise', description: 'superscript modifier letters (PyRIT SuperscriptConverter)' },
+  'math-letters': { axis: 'noise', description: 'mathematical alphanumeric letters: bold, italic, script, fraktur, double-struck, monospace' },
+  'turkish-case': { axis: 'noise', description: 'Turkish case rules: dotless ı, dotted İ (garak TurkishLowercase/Uppercase buffs)' },
+  'punctuation-insertion': { axis: 'noise', description: 'a punctuation mark inside a word (PyRIT InsertPunctuation, TextAttack WordSwapPunctuationInsertion)' },
+  'invisible-fillers': { axis: 'noise', description: 'invisible fillers inside words: grapheme joiner, invisible separator, tatweel, Hangul filler (garak badchars, TextAttack WordSwapInvisibleCharacters)' },
+  'backspace-deletion': { axis: 'noise', description: 'a stray letter followed by a backspace (garak badchars deletion, TextAttack WordSwapDeletions)' },
+  'bidi-reorder': { axis: 'noise', description: 'two letters stored swapped inside bidi controls, displayed in order (garak badchars reordering, TextAttack WordSwapReorderings)' },
+  'whitespace-obfuscation': { axis: 'noise', description: 'tabs and other Unicode spaces between words (promptfoo whitespace-obfuscation, TextAttack WordSwapWhitespace)' },
+  'camel-case': { axis: 'noise', description: 'words joined in camelCase (promptfoo camelcase)' },
+  'ansi-escapes': { axis: 'noise', description: 'ANSI colour escape codes around words (PyRIT AnsiAttackConverter, garak ansiescape)' },
+  'repeated-token': { axis: 'structure', description: 'one token repeated many times around the claim (PyRIT RepeatTokenConverter)' },
+  'adversarial-suffix': { axis: 'structure', description: 'a token-soup suffix in the style of optimised adversarial suffixes (PyRIT SuffixAppendConverter, promptfoo gcg)' },
+  contraction: { axis: 'wording', description: 'contractions written or written out (TextAttack WordSwapContract / WordSwapExtend)' },
+  // memory-native record forms (issue 21.3), from the bundled real sets
+  'record-react-step': { axis: 'record', description: 'ReAct/FireAct steps: numbered Thought, Action[...], Observation lines' },
+  'record-tool-result': { axis: 'record', description: 'a tool-call result message (role "tool", call id, tool name) or a function_results block' },
+  'record-commit': { axis: 'record', description: 'a git commit: git log form or a conventional-commit subject with a body' },
+  'record-thread': { axis: 'record', description: 'a chat thread: timestamped messages from several people' },
+  'record-memory-stream': { axis: 'record', description: 'a Generative Agents memory stream: timestamped observations with importance scores' },
+  'record-reflexion': { axis: 'record', description: 'a Reflexion trial reflection with a plan for the next trial' },
+  'record-insights': { axis: 'record', description: 'an ExpeL insight list edited by operations (ADD, EDIT, AGREE) or numbered insights' },
+  'record-skill': { axis: 'record', description: 'a Voyager skill: a JavaScript function whose comments carry the text' },
+  'record-swe-turn': { axis: 'record', description: 'a SWE-agent turn: DISCUSSION paragraph and a fenced command' },
+  'record-ticket': { axis: 'record', description: 'an issue-tracker ticket: key, status, summary, description, resolution' },
+  'record-changelog': { axis: 'record', description: 'a changelog section: dated heading, bullets under Changed' },
+  'record-standup': { axis: 'record', description: 'stand-up notes: Yesterday / Today' },
 } as const satisfies Record<string, EvasionKindSpec>;
 
 export type EvasionKind = keyof typeof EVASION_KINDS;

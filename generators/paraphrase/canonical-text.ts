@@ -16,6 +16,8 @@ import { intlWordsToDigits } from '../claims/numerals-intl.js';
 import { ALL_RUN_NOUNS, CLAIM_LEXICONS, ES_RUN_WORDS, DE_RUN_WORDS, INTL_RUN_WORDS } from './claim-lexicon.js';
 import { isDictionaryWord, isTypoOf } from './dictionary.js';
 import { countIdioms, expandAbbreviations, joinSpacedLetters, ordinalsToCardinals, statusWords, undoEscapes, undoLayout } from './text-layout.js';
+import { cipherSpans, decodeCiphers, readAlphabetWords } from './cipher-codecs.js';
+import { joinBrokenWords, readNoise, splitCamelCase, undoCharacterNoise } from './noise-reading.js';
 
 /** Words after which a Roman numeral reads as a count: qualifiers and every run noun (all languages), folded. */
 const ROMAN_FOLLOWERS: ReadonlySet<string> = new Set([
@@ -38,9 +40,11 @@ function isRomanFollower(word: string): boolean {
 }
 
 /** Rounds of the decoding steps of `canonicalText` (each undoes one layer or more). */
-const DECODE_ROUNDS = 4;
+const DECODE_ROUNDS = 6;
 
-const ZERO_WIDTH_RE = /[\u200B-\u200D\u2060\uFEFF\u00AD]/g;
+// Zero-width and other invisible fillers: joiners, word joiner, BOM, soft hyphen, combining grapheme joiner, Mongolian vowel separator,
+// function application and invisible separator, Hangul fillers, Arabic tatweel (U+2062/2064 are left to the sneaky-bits reader).
+const ZERO_WIDTH_RE = /[\u200B-\u200D\u2060\uFEFF\u00AD\u034F\u180E\u2061\u2063\u3164\uFFA0\u115F\u1160\u0640]/g;
 
 const LEET_BACK: Readonly<Record<string, string>> = { '4': 'a', '@': 'a', '3': 'e', '1': 'i', '0': 'o', '5': 's', $: 's', '7': 't' };
 
@@ -178,6 +182,7 @@ const BIDI_RUN_RE = /\u202E[^\u202C\n]*\u202C?/g;
 export function payloadSpans(text: string): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
   for (const re of [B64_MARK_RE, ROT13_MARK_RE, BIDI_RUN_RE]) for (const m of text.matchAll(re)) spans.push([m.index, m.index + m[0].length]);
+  spans.push(...cipherSpans(text));
   return spans;
 }
 
@@ -222,6 +227,11 @@ function scriptOf(word: string): string | undefined {
 const LEXICON_WORDS: ReadonlySet<string> = new Set(
   Object.values(CLAIM_LEXICONS).flatMap((l) => [...Object.values(l.checks).flat(), ...l.runNouns].flatMap((p) => p.toLowerCase().split(/[^a-z]+/))).filter((w) => w.length > 0),
 );
+
+/** A lower-case word a reader knows: an English dictionary word or a word of the claim lexicons. */
+function isKnownWord(w: string): boolean {
+  return LEXICON_WORDS.has(w) || isDictionaryWord(w);
+}
 
 /** A word's letters mapped one by one to their confusable (as the homoglyph operator picks them). */
 function asciiLetters(w: string): string {
@@ -315,18 +325,21 @@ export function canonicalText(text: string): string {
     t = undoPercent(t);
     t = undoBidi(t);
     t = undoMarkedPayloads(t);
+    t = decodeCiphers(t, isKnownWord);
+    t = t.replace(/\\\\/g, '\\'); // a backslash doubled inside a JSON string
     if (t === before) break;
   }
-  t = t.replace(ZERO_WIDTH_RE, '').normalize('NFKC');
+  t = undoCharacterNoise(t.replace(ZERO_WIDTH_RE, '')).normalize('NFKC');
+  t = readAlphabetWords(t, isKnownWord);
   t = statusWords(undoLayout(t));
   t = asciiDigits(chineseToDigits(t));
   t = t.replace(/ß/g, 'ss');
   t = deconfuse(t).normalize('NFKC');
-  t = joinSpacedLetters(t);
+  t = splitCamelCase(joinSpacedLetters(t));
   // After confusables (the next word may be disguised), before lower case (Roman numerals are upper case).
   t = scientificToDigits(romanToDigits(t, isRomanFollower));
-  t = t.toLowerCase();
-  t = expandAbbreviations(undoLeet(t));
+  t = joinBrokenWords(t.toLowerCase());
+  t = readNoise(expandAbbreviations(undoLeet(t)));
   // Number phrases of the other languages first, longest phrase of any language winning ("six cents" before English "six",
   // "vinte e três" before Spanish "tres"); a lone English number word is left to `wordsToNumbers`.
   t = intlWordsToDigits(foldMarks(ordinalsToCardinals(t)), INTL_RUN_WORDS, ENGLISH_NUMBER_WORDS);

@@ -20,7 +20,7 @@ import type { OperatorContext } from './operator.js';
 const isRoman = (w: string): boolean => /^[MDCLXVI]+$/.test(w) && fromRoman(w) !== undefined;
 
 /** Words of the claim's check phrases in this text (lower case), for operators that disguise them. */
-function claimWords(entry: MemoryEntry, ctx?: OperatorContext): Set<string> {
+export function claimWords(entry: MemoryEntry, ctx?: OperatorContext): Set<string> {
   const text = entry.content;
   const words = new Set<string>();
   for (const [a, b] of claimSpans(text, domainOf(entry, ctx))) for (const w of text.slice(a, b).toLowerCase().match(/[a-z]+/g) ?? []) words.add(w);
@@ -28,7 +28,7 @@ function claimWords(entry: MemoryEntry, ctx?: OperatorContext): Set<string> {
 }
 
 /** Applies `fn` to filter-relevant words and words of claimed check names (never Roman numerals). */
-function mapClaimAndTargets(entry: MemoryEntry, ctx: OperatorContext | undefined, fn: (w: string, k: number) => string): string {
+export function mapClaimAndTargets(entry: MemoryEntry, ctx: OperatorContext | undefined, fn: (w: string, k: number) => string): string {
   const claim = claimWords(entry, ctx);
   let k = 0;
   return mapWords(entry.content, (w) => (!isRoman(w) && (TARGET_WORDS.has(w.toLowerCase()) || claim.has(w.toLowerCase())) ? fn(w, k++) : w));

@@ -16,6 +16,9 @@ import { LANGUAGE_OPERATORS } from './language-operators.js';
 import { FRAMING_OPERATORS } from './framing-operators.js';
 import { FORMAT_OPERATORS } from './format-operators.js';
 import { EVASION_OPERATORS } from './evasion-operators.js';
+import { CIPHER_OPERATORS } from './cipher-operators.js';
+import { NOISE_OPERATORS } from './noise-operators.js';
+import { RECORD_OPERATORS } from './record-operators.js';
 import type { EvasionKind } from '../claims/evasion-kinds.js';
 
 /** Declares the evasion kinds of an operator defined before the taxonomy existed. */
@@ -31,6 +34,9 @@ const G = LANGUAGE_OPERATORS;
 const F = FRAMING_OPERATORS;
 const X = FORMAT_OPERATORS;
 const V = EVASION_OPERATORS;
+const Z = CIPHER_OPERATORS;
+const N = NOISE_OPERATORS;
+const R = RECORD_OPERATORS;
 
 /** Every registered operator, keyed by id. Each keeps the forged claim (tested per operator). */
 export const OPERATORS = {
@@ -107,6 +113,60 @@ export const OPERATORS = {
   'role-play': V.rolePlay,
   abbreviate: V.abbreviate,
   'count-dated': V.countDated,
+  'hex-payload': Z.hexPayload,
+  'base32-payload': Z.base32Payload,
+  'base2048-payload': Z.base2048Payload,
+  'ascii85-words': Z.ascii85Words,
+  'quoted-printable': Z.quotedPrintable,
+  'morse-payload': Z.morsePayload,
+  'binary-payload': Z.binaryPayload,
+  'char-codes': Z.charCodes,
+  braille: Z.braille,
+  'nato-spelling': Z.natoSpelling,
+  'caesar-payload': Z.caesarPayload,
+  'atbash-payload': Z.atbashPayload,
+  'vigenere-payload': Z.vigenerePayload,
+  'reverse-text': Z.reverseText,
+  'pig-latin': Z.pigLatin,
+  'variation-selectors': Z.variationSelectors,
+  'sneaky-bits': Z.sneakyBits,
+  'enclosed-letters': Z.enclosedLetters,
+  'cyrillic-letters': Z.cyrillicLetters,
+  'greek-letters': Z.greekLetters,
+  'runic-letters': Z.runicLetters,
+  'char-deletion': N.charDeletion,
+  'char-insertion': N.charInsertion,
+  'char-substitution': N.charSubstitution,
+  'keyboard-typo': N.keyboardTypo,
+  'ascii-noise': N.asciiNoise,
+  'word-scramble': N.wordScramble,
+  zalgo: N.zalgo,
+  diacritics: N.diacritics,
+  superscript: N.superscript,
+  'math-letters': N.mathLetters,
+  'turkish-case': N.turkishCase,
+  'punctuation-insertion': N.punctuationInsertion,
+  'invisible-fillers': N.invisibleFillers,
+  'backspace-pairs': N.backspacePairs,
+  'bidi-swap': N.bidiSwap,
+  'whitespace-swap': N.whitespaceSwap,
+  'camel-case': N.camelCase,
+  'ansi-escapes': N.ansiEscapes,
+  'repeat-token': N.repeatToken,
+  'suffix-append': N.suffixAppend,
+  contraction: N.contraction,
+  'record-react-step': R.reactStep,
+  'record-tool-result': R.toolResult,
+  'record-commit': R.commit,
+  'record-thread': R.thread,
+  'record-memory-stream': R.memoryStream,
+  'record-reflexion': R.reflexion,
+  'record-insights': R.insights,
+  'record-skill': R.skill,
+  'record-swe-turn': R.sweTurn,
+  'record-ticket': R.ticket,
+  'record-changelog': R.changelog,
+  'record-standup': R.standup,
 } as const satisfies Record<string, Operator>;
 
 /** The id of a registered paraphrase operator (a key of `OPERATORS`). */

@@ -9,12 +9,20 @@ import { recoverClaim } from './claim-check.js';
 import { payloadSpans } from './canonical-text.js';
 import type { OperatorContext } from './operator.js';
 
-/** Splits a text into sentences (after . ! ? or a `;` that does not end an HTML entity, followed by space; or at line breaks). */
+/** Splits a text into sentences (after . ! ? or a `;` that does not end an HTML entity, followed by space; or at line breaks), never inside an encoded payload. */
 export function splitSentences(text: string): string[] {
-  return text
-    .split(/(?<=[.!?]|(?<!&(?:amp;)?#?[0-9A-Za-z]+);)\s+|\s*\n+\s*/)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
+  const payloads = payloadSpans(text);
+  const SPLIT = /(?<=[.!?]|(?<!&(?:amp;)?#?[0-9A-Za-z]+);)\s+|\s*\n+\s*/g;
+  // An encoded payload (Morse dots, a multi-line block) is one sentence: no split point inside it.
+  const parts: string[] = [];
+  let at = 0;
+  for (const m of text.matchAll(SPLIT)) {
+    if (payloads.some(([a, b]) => m.index >= a && m.index < b)) continue;
+    parts.push(text.slice(at, m.index));
+    at = m.index + m[0].length;
+  }
+  parts.push(text.slice(at));
+  return parts.map((s) => s.trim()).filter((s) => s.length > 0);
 }
 
 /** Ensures a sentence ends with terminal punctuation. */

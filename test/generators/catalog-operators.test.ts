@@ -1,0 +1,79 @@
+/**
+ * The catalog operators of issue 21 (`cipher-operators.ts`, `noise-operators.ts`,
+ * `record-operators.ts`) and the catalog coverage matrix (`catalog.ts`): each operator keeps the
+ * claim of the probe texts and still loses it on their negated, supposed and unticked twins;
+ * each declares its reading; the matrix names real operators, covers each catalog, and
+ * `docs/catalog.md` lists every entry. (Claim keeping on generated attacks and templates, and
+ * pair composition, are the registry-wide tests of paraphrase-operators and paraphrase-pairs.)
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import type { MemoryEntry } from '../../src/domain/index.js';
+import { CIPHER_OPERATORS } from '../../generators/paraphrase/cipher-operators.js';
+import { NOISE_OPERATORS } from '../../generators/paraphrase/noise-operators.js';
+import { RECORD_OPERATORS } from '../../generators/paraphrase/record-operators.js';
+import { OPERATORS, isOperatorId } from '../../generators/paraphrase/operators.js';
+import type { Operator } from '../../generators/paraphrase/operator.js';
+import { claimPreserved, recoverClaim } from '../../generators/paraphrase/claim-check.js';
+import { CATALOG, CATALOGS, catalogCounts } from '../../generators/paraphrase/catalog.js';
+import { CATALOG_PROBE_BASES } from '../fixtures/catalog-probes.js';
+
+const entry = (content: string): MemoryEntry => ({ id: 'c', store: 'reasoning', content, source: 'AGENT', trust: 'VERIFIED', traceType: 'decision_log', timestamp: '2026-03-14T09:30:00.000Z' });
+const ADDED: Operator[] = [...Object.values(CIPHER_OPERATORS), ...Object.values(NOISE_OPERATORS), ...Object.values(RECORD_OPERATORS)];
+
+describe('catalog operators', () => {
+  test('are registered under their ids and each declares a reading and a kind', () => {
+    expect(ADDED.length).toBeGreaterThanOrEqual(50);
+    for (const op of ADDED) {
+      expect(isOperatorId(op.id), op.id).toBe(true);
+      expect(OPERATORS[op.id as keyof typeof OPERATORS]).toBe(op);
+      expect(['natural', 'encoded'], op.id).toContain(op.reading);
+      expect(op.kinds?.length ?? 0, op.id).toBeGreaterThan(0);
+    }
+  });
+
+  test.each(ADDED.map((op) => [op.id, op] as const))('%s keeps the probe claims and refuses their negated, supposed and unticked twins', (_id, op) => {
+    const rule = op.preserves.includes('precedent') ? 'exact' : 'count';
+    let changed = false;
+    for (const b of CATALOG_PROBE_BASES) {
+      for (let choice = 0; choice < 4; choice++) {
+        const ctx = { domain: b.domain, claim: b.claim };
+        const kept = op.apply(entry(b.carrying), choice, ctx);
+        const keptList = Array.isArray(kept) ? kept : [kept];
+        changed ||= keptList.some((e) => e.content !== b.carrying);
+        expect(claimPreserved(b.domain, b.claim, keptList, rule), `${op.id}(${choice}) lost: ${keptList.map((e) => e.content).join(' || ')}\n${JSON.stringify(recoverClaim(b.domain, keptList[0]?.content ?? ''))}`).toBe(true);
+        for (const [twinIs, text] of Object.entries(b.twins)) {
+          const out = op.apply(entry(text), choice, ctx);
+          const outList = Array.isArray(out) ? out : [out];
+          changed ||= outList.some((e) => e.content !== text);
+          expect(claimPreserved(b.domain, b.claim, outList, rule, { original: b.carrying }), `${op.id}(${choice}) kept a ${twinIs} twin: ${outList.map((e) => e.content).join(' || ')}`).toBe(false);
+        }
+      }
+    }
+    expect(changed, `${op.id} changed no probe text`).toBe(true);
+  });
+});
+
+describe('catalog coverage matrix', () => {
+  test('names every catalog, each entry once, mapped entries with registered operators', () => {
+    const counts = catalogCounts();
+    expect(counts.map((c) => c.catalog)).toEqual([...CATALOGS]);
+    for (const c of counts) expect(c.total, c.catalog).toBeGreaterThanOrEqual(40);
+    const seen = new Set<string>();
+    for (const e of CATALOG) {
+      const key = `${e.catalog}/${e.name}`;
+      expect(seen.has(key), key).toBe(false);
+      seen.add(key);
+      if (e.coverage.status === 'mapped') {
+        expect(e.coverage.operators.length, key).toBeGreaterThan(0);
+        for (const id of e.coverage.operators) expect(isOperatorId(id), `${key}: ${id}`).toBe(true);
+      }
+      if (e.coverage.status === 'gap') expect(e.coverage.why.length, key).toBeGreaterThan(10);
+    }
+  });
+
+  test('docs/catalog.md lists every entry of the matrix', () => {
+    const doc = readFileSync(new URL('../../docs/catalog.md', import.meta.url), 'utf8');
+    for (const e of CATALOG) expect(doc.includes(`| ${e.catalog} | ${e.name} |`), `${e.catalog} ${e.name}`).toBe(true);
+  });
+});
