@@ -187,7 +187,7 @@ export function payloadSpans(text: string): Array<[number, number]> {
 }
 
 /** Plain text a base64 payload may decode to: letters, digits, punctuation, spaces, symbols, format characters (zero-width, tags, bidi) and marks. */
-const PRINTABLE_RE = /^[\p{L}\p{N}\p{P}\p{Zs}\p{S}\p{Cf}\p{M}\n\t]+$/u;
+const PRINTABLE_RE = /^[\p{L}\p{N}\p{P}\p{Zs}\p{S}\p{Cf}\p{M}\n\t\u0008\u001b]+$/u; // backspace pairs and ANSI escapes are text disguises too
 
 /** Payloads marked `b64:`/`base64:` (decoded when the bytes are printable UTF-8) and `rot13: "..."`/`[rot13]...[/rot13]` are replaced by their plain text. */
 function undoMarkedPayloads(text: string): string {
@@ -320,7 +320,7 @@ export function canonicalText(text: string): string {
     const before = t;
     t = untag(undoMarkedPayloads(t)); // a ROT13 payload first: tag characters inside it carry plain ASCII
     t = undoEscapes(t);
-    t = t.replace(/\\[nrt]/g, ' ').replace(/\\"/g, '"');
+    t = t.replace(/\\[nrt]/g, ' ').replace(/\\"/g, '"').replace(/(?<=[A-Za-z])\\b/g, '\u0008'); // JSON writes a backspace as \b
     t = decodeHTML(decodeHTML(t));
     t = undoPercent(t);
     t = undoBidi(t);

@@ -14,7 +14,16 @@
  *   `src/redteam/strategies/` (promptfoo/promptfoo).
  * The mapping text is this project's; names are the catalogs' own.
  */
+import { WITHHELD_OPERATORS } from './operators.js';
 import type { OperatorId } from './operators.js';
+
+/** An operator of the registry, or one built but withheld from it (`WITHHELD_OPERATORS`). */
+export type CatalogOperatorId = OperatorId | keyof typeof WITHHELD_OPERATORS;
+
+/** True when the operator is built but withheld from the registry. */
+export function isWithheld(id: string): boolean {
+  return Object.hasOwn(WITHHELD_OPERATORS, id);
+}
 
 export const CATALOGS = ['pyrit', 'garak', 'textattack', 'promptfoo'] as const;
 export type CatalogId = (typeof CATALOGS)[number];
@@ -37,9 +46,9 @@ export type NotApplicableReason = keyof typeof NOT_APPLICABLE_REASONS;
 /** How a catalog entry is covered. */
 export type CatalogCoverage =
   /** One or more operators produce its kind. */
-  | { status: 'mapped'; operators: readonly OperatorId[] }
+  | { status: 'mapped'; operators: readonly CatalogOperatorId[] }
   /** Needs a language model (or a model file): the `llm-paraphrase` family covers it, with recorded fixtures; `operators` are model-free stand-ins where there are some. */
-  | { status: 'llm'; operators?: readonly OperatorId[] }
+  | { status: 'llm'; operators?: readonly CatalogOperatorId[] }
   /** Covered by a generator family or its templates rather than an operator. */
   | { status: 'family'; family: string }
   | { status: 'not-applicable'; reason: NotApplicableReason }
@@ -55,12 +64,12 @@ export interface CatalogEntry {
   note?: string;
 }
 
-const m = (...operators: OperatorId[]): CatalogCoverage => ({ status: 'mapped', operators });
-const llm = (...operators: OperatorId[]): CatalogCoverage => (operators.length > 0 ? { status: 'llm', operators } : { status: 'llm' });
+const m = (...operators: CatalogOperatorId[]): CatalogCoverage => ({ status: 'mapped', operators });
+const llm = (...operators: CatalogOperatorId[]): CatalogCoverage => (operators.length > 0 ? { status: 'llm', operators } : { status: 'llm' });
 const na = (reason: NotApplicableReason): CatalogCoverage => ({ status: 'not-applicable', reason });
 const gap = (why: string): CatalogCoverage => ({ status: 'gap', why });
 const fam = (family: string): CatalogCoverage => ({ status: 'family', family });
-const TRANSLATE: OperatorId[] = ['translate-es', 'translate-de', 'translate-zh', 'translate-fr', 'translate-pt', 'translate-it', 'translate-ru', 'translate-ja'];
+const TRANSLATE: CatalogOperatorId[] = ['translate-es', 'translate-de', 'translate-zh', 'translate-fr', 'translate-pt', 'translate-it', 'translate-ru', 'translate-ja'];
 
 type Row = readonly [name: string, coverage: CatalogCoverage, note?: string];
 const rows = (catalog: CatalogId, list: readonly Row[]): CatalogEntry[] => list.map(([name, coverage, note]) => (note === undefined ? { catalog, name, coverage } : { catalog, name, coverage, note }));
@@ -329,7 +338,10 @@ export const CATALOG: readonly CatalogEntry[] = [...rows('pyrit', PYRIT), ...row
 export interface CatalogCounts {
   catalog: CatalogId;
   total: number;
+  /** Entries with at least one registered operator. */
   mapped: number;
+  /** Entries whose operators are all built but withheld from the registry (a composition loses the claim). */
+  withheld: number;
   llm: number;
   family: number;
   gap: number;
@@ -343,6 +355,8 @@ export function catalogCounts(entries: readonly CatalogEntry[] = CATALOG): Catal
     const notApplicable: Partial<Record<NotApplicableReason, number>> = {};
     for (const e of own) if (e.coverage.status === 'not-applicable') notApplicable[e.coverage.reason] = (notApplicable[e.coverage.reason] ?? 0) + 1;
     const n = (s: CatalogCoverage['status']): number => own.filter((e) => e.coverage.status === s).length;
-    return { catalog, total: own.length, mapped: n('mapped'), llm: n('llm'), family: n('family'), gap: n('gap'), notApplicable };
+    const allWithheld = (e: CatalogEntry): boolean => e.coverage.status === 'mapped' && e.coverage.operators.every(isWithheld);
+    const withheld = own.filter(allWithheld).length;
+    return { catalog, total: own.length, mapped: n('mapped') - withheld, withheld, llm: n('llm'), family: n('family'), gap: n('gap'), notApplicable };
   });
 }

@@ -16,7 +16,7 @@ import quotedPrintableCodec from 'quoted-printable';
 // The quote around a payload may have been re-written by a later format operator: doubled (CSV), single (log lines), escaped (JSON, YAML) or an entity (XML).
 const Q = `(?:\\\\?"{1,2}|'|&quot;)`;
 /** Plain text a decoded payload may be: letters, digits, punctuation, spaces, symbols, format characters and marks. */
-const PRINTABLE_RE = /^[\p{L}\p{N}\p{P}\p{Zs}\p{S}\p{Cf}\p{M}\n\t]+$/u;
+const PRINTABLE_RE = /^[\p{L}\p{N}\p{P}\p{Zs}\p{S}\p{Cf}\p{M}\n\t\u0008\u001b]+$/u;
 const printable = (s: string): boolean => s.length > 0 && PRINTABLE_RE.test(s) && !s.includes('\uFFFD');
 const utf8 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('utf8');
 
@@ -164,12 +164,24 @@ const SCRIPT_WORD_RE = /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Runic}]{2,
 
 /**
  * Words written with one of the letter tables (`toAlphabet`) read back as Latin when the result
- * is a word `known` accepts; real Russian or Greek words (which read as no known English word)
- * are kept as written.
+ * is a word `known` accepts; in a text with two or more words of 5+ letters of that script that read as no
+ * known word (a Russian or Greek text), no word of the script is read back.
  */
 export function readAlphabetWords(text: string, known: (w: string) => boolean): string {
   if (!/[\u0370-\u04FF\u16A0-\u16FF]/.test(text)) return text;
+  const words = text.match(SCRIPT_WORD_RE) ?? [];
+  // A script with two or more words that read as no known word is the text's own language (a Russian note): left as written.
+  const native = new Set<string>();
+  for (const sc of ['Cyrillic', 'Greek'] as const) {
+    const re = new RegExp(`\\p{Script=${sc}}`, 'u');
+    const own = words.filter((w) => re.test(w) && [...w].length >= 5).filter((w) => {
+      const latin = fromAlphabet(w.toLowerCase());
+      return latin === undefined || !known(latin);
+    });
+    if (own.length >= 2) native.add(sc);
+  }
   return text.replace(SCRIPT_WORD_RE, (w) => {
+    if ((native.has('Cyrillic') && /\p{Script=Cyrillic}/u.test(w)) || (native.has('Greek') && /\p{Script=Greek}/u.test(w))) return w;
     const latin = fromAlphabet(w.toLowerCase());
     if (latin === undefined) return w;
     return /\p{Script=Runic}/u.test(w) || (latin.length >= 4 && known(latin)) ? latin : w;

@@ -16,6 +16,7 @@ import { mapClaimAndTargets } from './evasion-operators.js';
 import { isDictionaryWord } from './dictionary.js';
 import type { EvasionKind } from '../claims/evasion-kinds.js';
 import { ALL_RUN_NOUNS } from './claim-lexicon.js';
+import { payloadSpans } from './canonical-text.js';
 
 /** Words of a precedent phrase ("XV prior runs"): left clean, a count's reader looks for them next to the number. */
 const COUNT_WORDS: ReadonlySet<string> = new Set([
@@ -170,7 +171,8 @@ const whitespaceSwap: Operator = {
   apply(entry, choice) {
     let i = 0;
     const every = 1 + (Math.floor(choice / SPACES.length) % 2);
-    return withContent(entry, entry.content.replace(/(?<=[\p{L}\p{N},.;:])[ ](?=[\p{L}\p{N}])/gu, (m) => (i++ % every === 0 ? pick(SPACES, choice) : m)));
+    const payloads = payloadSpans(entry.content);
+    return withContent(entry, entry.content.replace(/(?<=[\p{L}\p{N},.;:])[ ](?=[\p{L}\p{N}])/gu, (m, at: number) => (payloads.some(([a, b]) => at >= a && at < b) ? m : i++ % every === 0 ? pick(SPACES, choice) : m)));
   },
 };
 
@@ -188,11 +190,15 @@ const camelCase: Operator = {
     // Words of letters only (a run may not hold an id, a number or a one-letter word), joined across single spaces.
     // Upper-case words (acronyms, Roman numerals: their case is their meaning) stay apart and break a run.
     const camel = (words: string[]): string => words.map((x, i) => (i === 0 ? x.toLowerCase() : x.charAt(0).toUpperCase() + x.slice(1).toLowerCase())).join('');
-    const out = entry.content.replace(/(?<![\p{L}\p{M}\w-])[A-Za-z]{2,}(?: [A-Za-z]{2,})+(?![\p{L}\p{M}\w-])/gu, (run) => {
+    const payloads = payloadSpans(entry.content);
+    // Only English words of 3+ letters are joined (the reader splits a run when most parts are words); others break the run.
+    const joinable = (x: string): boolean => x.length >= 3 && isDictionaryWord(x.toLowerCase());
+    const out = entry.content.replace(/(?<![\p{L}\p{M}\w-])[A-Za-z]{2,}(?: [A-Za-z]{2,})+(?![\p{L}\p{M}\w-])/gu, (run, at: number) => {
+      if (payloads.some(([a, b]) => at < b && at + run.length > a)) return run;
       const parts: string[] = [];
       let group: string[] = [];
       for (const x of run.split(' ')) {
-        if (/^[A-Z]{2,}$/.test(x) && (choice % 2 === 0 || /^[MDCLXVI]+$/.test(x))) {
+        if (!joinable(x) || (/^[A-Z]{2,}$/.test(x) && (choice % 2 === 0 || /^[MDCLXVI]+$/.test(x)))) {
           if (group.length > 0) parts.push(camel(group));
           parts.push(x);
           group = [];

@@ -39,10 +39,14 @@ export function splitCamelCase(text: string): string {
     const parts = m.replace(/(?<=[a-z])(?=[A-Z])/g, ' ');
     // Words joined, not a noisy word ("paicIng"): more than half the parts are words (English, short, or of a claim lexicon).
     const words = parts.split(' ').map((w) => w.toLowerCase());
-    const known = (w: string): boolean => w.length <= 3 || isDictionaryWord(w) || isForeign(w) || (NOISE_TARGETS.get(w.length)?.includes(w) ?? false);
+    const known = (w: string): boolean => SHORT_WORDS.has(w) || CHECK_WORDS.has(w) || (w.length >= 3 && isDictionaryWord(w)) || isForeign(w);
     return words.filter(known).length * 2 > words.length ? parts : m;
   });
 }
+
+/** English function words WordNet does not list, and the words of every check phrase (any length: "mrn", "hipaa"). */
+const SHORT_WORDS: ReadonlySet<string> = new Set('the a an and or for to of in on at by as is was were be been are am it its so no not nor all any our has had have with from into each this that than then per via'.split(' '));
+const CHECK_WORDS: ReadonlySet<string> = new Set(Object.values(CLAIM_LEXICONS).flatMap((l) => Object.values(l.checks).flat().flatMap((p) => p.toLowerCase().split(/[^a-z]+/))).filter((w) => w !== ''));
 
 /** English number words, for noise reading (a misspelt "fiftene" is still a count). */
 const NUMBER_WORDS = ['three', 'seven', 'eight', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety', 'hundred', 'thousand'];

@@ -38,6 +38,29 @@ const Z = CIPHER_OPERATORS;
 const N = NOISE_OPERATORS;
 const R = RECORD_OPERATORS;
 
+/**
+ * Catalog operators built but withheld from the registry (issue 21): each keeps the claim alone and
+ * on the probe twins, but the pair sweep found a composition with another operator that loses it
+ * (listed in docs/catalog.md, "Withheld operators"). They stay out of the attack until fixed.
+ */
+export const WITHHELD_OPERATORS = {
+  'hex-payload': Z.hexPayload,
+  'base2048-payload': Z.base2048Payload,
+  'quoted-printable': Z.quotedPrintable,
+  'morse-payload': Z.morsePayload,
+  'pig-latin': Z.pigLatin,
+  'word-scramble': N.wordScramble,
+  zalgo: N.zalgo,
+  'turkish-case': N.turkishCase,
+  'punctuation-insertion': N.punctuationInsertion,
+  'invisible-fillers': N.invisibleFillers,
+  'backspace-pairs': N.backspacePairs,
+  'camel-case': N.camelCase,
+  'vigenere-payload': Z.vigenerePayload,
+  'reverse-text': Z.reverseText,
+  diacritics: N.diacritics,
+} as const satisfies Record<string, Operator>;
+
 /** Every registered operator, keyed by id. Each keeps the forged claim (tested per operator). */
 export const OPERATORS = {
   'claim-synonym': tagged(L.claimSynonym, ['lexical-synonym']),
@@ -113,21 +136,14 @@ export const OPERATORS = {
   'role-play': V.rolePlay,
   abbreviate: V.abbreviate,
   'count-dated': V.countDated,
-  'hex-payload': Z.hexPayload,
   'base32-payload': Z.base32Payload,
-  'base2048-payload': Z.base2048Payload,
   'ascii85-words': Z.ascii85Words,
-  'quoted-printable': Z.quotedPrintable,
-  'morse-payload': Z.morsePayload,
   'binary-payload': Z.binaryPayload,
   'char-codes': Z.charCodes,
   braille: Z.braille,
   'nato-spelling': Z.natoSpelling,
   'caesar-payload': Z.caesarPayload,
   'atbash-payload': Z.atbashPayload,
-  'vigenere-payload': Z.vigenerePayload,
-  'reverse-text': Z.reverseText,
-  'pig-latin': Z.pigLatin,
   'variation-selectors': Z.variationSelectors,
   'sneaky-bits': Z.sneakyBits,
   'enclosed-letters': Z.enclosedLetters,
@@ -139,18 +155,10 @@ export const OPERATORS = {
   'char-substitution': N.charSubstitution,
   'keyboard-typo': N.keyboardTypo,
   'ascii-noise': N.asciiNoise,
-  'word-scramble': N.wordScramble,
-  zalgo: N.zalgo,
-  diacritics: N.diacritics,
   superscript: N.superscript,
   'math-letters': N.mathLetters,
-  'turkish-case': N.turkishCase,
-  'punctuation-insertion': N.punctuationInsertion,
-  'invisible-fillers': N.invisibleFillers,
-  'backspace-pairs': N.backspacePairs,
   'bidi-swap': N.bidiSwap,
   'whitespace-swap': N.whitespaceSwap,
-  'camel-case': N.camelCase,
   'ansi-escapes': N.ansiEscapes,
   'repeat-token': N.repeatToken,
   'suffix-append': N.suffixAppend,

@@ -87,8 +87,9 @@ const thread = record('record-thread', 'record-thread', 'Writes the entry as a c
   return [...lines, `[${clock(e.timestamp, ss.length * 2).slice(11)}] @${pick(PEOPLE, c + ss.length)}: +1, thanks`].join('\n');
 });
 
-const memoryStream = record('record-memory-stream', 'record-memory-stream', 'Writes the entry as a memory stream (Generative Agents): one timestamped observation per sentence with an importance score.', (e, c, _s, ss) =>
-  ss.map((x, i) => `[${clock(e.timestamp, i * 3)}] (importance ${3 + ((c + i) % 6)}) ${x}`).join('\n'));
+const IMPORTANCE = ['low', 'moderate', 'high', 'notable'];
+const memoryStream = record('record-memory-stream', 'record-memory-stream', 'Writes the entry as a memory stream (Generative Agents): one observation per sentence, each followed by its time and an importance rating in words (numbers next to the text would read as counts).', (e, c, _s, ss) =>
+  ss.map((x, i) => `${x} {observed ${clock(e.timestamp, i * 3).slice(11)}; importance ${pick(IMPORTANCE, c + i)}}`).join('\n'));
 
 const reflexion = record('record-reflexion', 'record-reflexion', 'Writes the entry as a Reflexion trial reflection: "Reflection after trial N:", the sentences, and a plan for the next trial.', (_e, c, s, ss) =>
   [`Reflection after trial ${1 + (c % 5)}:`, ...ss, `Plan for the next trial: keep the same approach for ${s}.`].join('\n'));

@@ -7,26 +7,29 @@
  * pair composition, are the registry-wide tests of paraphrase-operators and paraphrase-pairs.)
  */
 import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { MemoryEntry } from '../../src/domain/index.js';
 import { CIPHER_OPERATORS } from '../../generators/paraphrase/cipher-operators.js';
 import { NOISE_OPERATORS } from '../../generators/paraphrase/noise-operators.js';
 import { RECORD_OPERATORS } from '../../generators/paraphrase/record-operators.js';
-import { OPERATORS, isOperatorId } from '../../generators/paraphrase/operators.js';
+import { OPERATORS, WITHHELD_OPERATORS, isOperatorId } from '../../generators/paraphrase/operators.js';
 import type { Operator } from '../../generators/paraphrase/operator.js';
 import { claimPreserved, recoverClaim } from '../../generators/paraphrase/claim-check.js';
-import { CATALOG, CATALOGS, catalogCounts } from '../../generators/paraphrase/catalog.js';
+import { CATALOG, CATALOGS, catalogCounts, isWithheld } from '../../generators/paraphrase/catalog.js';
 import { CATALOG_PROBE_BASES } from '../fixtures/catalog-probes.js';
 
 const entry = (content: string): MemoryEntry => ({ id: 'c', store: 'reasoning', content, source: 'AGENT', trust: 'VERIFIED', traceType: 'decision_log', timestamp: '2026-03-14T09:30:00.000Z' });
 const ADDED: Operator[] = [...Object.values(CIPHER_OPERATORS), ...Object.values(NOISE_OPERATORS), ...Object.values(RECORD_OPERATORS)];
 
 describe('catalog operators', () => {
-  test('are registered under their ids and each declares a reading and a kind', () => {
+  test('are registered under their ids (or listed as withheld) and each declares a reading and a kind', () => {
     expect(ADDED.length).toBeGreaterThanOrEqual(50);
     for (const op of ADDED) {
-      expect(isOperatorId(op.id), op.id).toBe(true);
-      expect(OPERATORS[op.id as keyof typeof OPERATORS]).toBe(op);
+      const registered = isOperatorId(op.id);
+      expect(registered !== isWithheld(op.id), `${op.id}: registered xor withheld`).toBe(true);
+      expect(registered ? OPERATORS[op.id as keyof typeof OPERATORS] : WITHHELD_OPERATORS[op.id as keyof typeof WITHHELD_OPERATORS]).toBe(op);
       expect(['natural', 'encoded'], op.id).toContain(op.reading);
       expect(op.kinds?.length ?? 0, op.id).toBeGreaterThan(0);
     }
@@ -66,7 +69,7 @@ describe('catalog coverage matrix', () => {
       seen.add(key);
       if (e.coverage.status === 'mapped') {
         expect(e.coverage.operators.length, key).toBeGreaterThan(0);
-        for (const id of e.coverage.operators) expect(isOperatorId(id), `${key}: ${id}`).toBe(true);
+        for (const id of e.coverage.operators) expect(isOperatorId(id) || isWithheld(id), `${key}: ${id}`).toBe(true);
       }
       if (e.coverage.status === 'gap') expect(e.coverage.why.length, key).toBeGreaterThan(10);
     }
@@ -75,5 +78,23 @@ describe('catalog coverage matrix', () => {
   test('docs/catalog.md lists every entry of the matrix', () => {
     const doc = readFileSync(new URL('../../docs/catalog.md', import.meta.url), 'utf8');
     for (const e of CATALOG) expect(doc.includes(`| ${e.catalog} | ${e.name} |`), `${e.catalog} ${e.name}`).toBe(true);
+  });
+});
+
+describe('list operators --catalog', () => {
+  const ROOT = path.resolve(import.meta.dirname, '../..');
+  const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], { cwd: ROOT, encoding: 'utf8' });
+
+  test('prints the counts per catalog and every entry', () => {
+    const r = cli('list', 'operators', '--catalog');
+    expect(r.status, r.stderr).toBe(0);
+    for (const c of catalogCounts()) expect(r.stdout).toMatch(new RegExp(`^${c.catalog}\\s+${c.total}\\s+${c.mapped}\\s+${c.withheld}\\s+${c.llm}\\s+${c.family}\\s+${c.gap}\\s`, 'm'));
+    for (const e of CATALOG) expect(r.stdout, e.name).toContain(`${e.catalog.padEnd(11)} ${e.name}`);
+  });
+
+  test('--catalog with another kind is a usage error naming the flag', () => {
+    const r = cli('list', 'guards', '--catalog');
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain('--catalog goes with "operators"');
   });
 });

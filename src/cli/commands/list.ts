@@ -47,21 +47,22 @@ async function listText(what: string, opts: { catalog?: boolean } = {}): Promise
  * every entry with its operators or the reason it has none.
  */
 async function catalogText(): Promise<string> {
-  const { CATALOG, NOT_APPLICABLE_REASONS, catalogCounts } = await import('../../../generators/paraphrase/catalog.js');
+  const { CATALOG, NOT_APPLICABLE_REASONS, catalogCounts, isWithheld } = await import('../../../generators/paraphrase/catalog.js');
+  const ids = (list: readonly string[]): string => list.map((id) => (isWithheld(id) ? `${id} (withheld)` : id)).join(', ');
   const lines: string[] = ['Catalog coverage (PyRIT converters, garak encoding probes/badchars/buffs/phrasing, TextAttack transformations, promptfoo strategies)', ''];
-  lines.push(`${'catalog'.padEnd(11)} ${'entries'.padStart(7)} ${'mapped'.padStart(6)} ${'llm'.padStart(4)} ${'family'.padStart(6)} ${'gap'.padStart(4)} ${'n/a'.padStart(4)}  not applicable by reason`);
+  lines.push(`${'catalog'.padEnd(11)} ${'entries'.padStart(7)} ${'mapped'.padStart(6)} ${'withheld'.padStart(8)} ${'llm'.padStart(4)} ${'family'.padStart(6)} ${'gap'.padStart(4)} ${'n/a'.padStart(4)}  not applicable by reason`);
   for (const c of catalogCounts()) {
     const na = Object.entries(c.notApplicable);
     const naTotal = na.reduce((a, [, n]) => a + (n ?? 0), 0);
-    lines.push(`${c.catalog.padEnd(11)} ${String(c.total).padStart(7)} ${String(c.mapped).padStart(6)} ${String(c.llm).padStart(4)} ${String(c.family).padStart(6)} ${String(c.gap).padStart(4)} ${String(naTotal).padStart(4)}  ${na.map(([r, n]) => `${r} ${n}`).join(', ')}`);
+    lines.push(`${c.catalog.padEnd(11)} ${String(c.total).padStart(7)} ${String(c.mapped).padStart(6)} ${String(c.withheld).padStart(8)} ${String(c.llm).padStart(4)} ${String(c.family).padStart(6)} ${String(c.gap).padStart(4)} ${String(naTotal).padStart(4)}  ${na.map(([r, n]) => `${r} ${n}`).join(', ')}`);
   }
-  lines.push('', 'mapped: an operator produces the kind; llm: needs a model, the llm-paraphrase family covers it (operators listed are model-free stand-ins); family: a generator family covers it; gap: applicable, not built (why given).');
+  lines.push('', 'mapped: a registered operator produces the kind; withheld: built, but withheld from the registry (a composition with another operator loses the claim, docs/catalog.md); llm: needs a model, the llm-paraphrase family covers it (operators listed are model-free stand-ins); family: a generator family covers it; gap: applicable, not built (why given).');
   lines.push('Reasons: ' + Object.entries(NOT_APPLICABLE_REASONS).map(([k, v]) => `${k} (${v})`).join('; ') + '.');
   for (const e of CATALOG) {
     const cov = e.coverage;
     const what =
-      cov.status === 'mapped' ? `mapped: ${cov.operators.join(', ')}`
-      : cov.status === 'llm' ? `llm${cov.operators ? ` (model-free: ${cov.operators.join(', ')})` : ''}`
+      cov.status === 'mapped' ? `mapped: ${ids(cov.operators)}`
+      : cov.status === 'llm' ? `llm${cov.operators ? ` (model-free: ${ids(cov.operators)})` : ''}`
       : cov.status === 'family' ? `family: ${cov.family}`
       : cov.status === 'gap' ? `gap: ${cov.why}`
       : `not applicable: ${cov.reason}`;
