@@ -273,7 +273,11 @@ function sameCase(a: FuzzCase, b: FuzzCase): boolean {
  * by index, so completion order never matters.
  */
 class Prefetcher {
-  readonly #cases: FuzzCase[];
+  #cases: FuzzCase[];
+  /** Draws the first `n` runs' cases (fast-check's values are a prefix-stable stream for a seed). */
+  readonly #draw: (n: number) => FuzzCase[];
+  readonly #runs: number;
+  #drawnRuns: number;
   readonly #evaluate: (c: FuzzCase) => Promise<Verdict> | undefined;
   readonly #concurrency: number;
   readonly #window: number;
@@ -283,13 +287,27 @@ class Prefetcher {
   #consumed = 0;
   #stopped = false;
 
-  constructor(cases: FuzzCase[], evaluate: (c: FuzzCase) => Promise<Verdict> | undefined, concurrency: number) {
-    this.#cases = cases;
+  /**
+   * Cases are drawn in doubling chunks, not all `runs` at once: a round that ends early (a
+   * failure, a settled cell) then generates little more than it used.
+   */
+  constructor(draw: (n: number) => FuzzCase[], runs: number, evaluate: (c: FuzzCase) => Promise<Verdict> | undefined, concurrency: number) {
+    this.#draw = draw;
+    this.#runs = runs;
+    this.#drawnRuns = Math.min(runs, Math.max(16, concurrency * 4));
+    this.#cases = draw(this.#drawnRuns);
     this.#evaluate = evaluate;
     this.#concurrency = concurrency;
     // At most N ahead: every call started past a failure is a query spent for nothing.
     this.#window = concurrency;
     this.#pump();
+  }
+
+  /** Draws more cases when the next one to start is past those drawn (and the round has more). */
+  #grow(): void {
+    if (this.#next < this.#cases.length || this.#drawnRuns >= this.#runs) return;
+    this.#drawnRuns = Math.min(this.#runs, this.#drawnRuns * 2);
+    this.#cases = this.#draw(this.#drawnRuns);
   }
 
   #start(i: number): Promise<Verdict> | undefined {
@@ -313,7 +331,9 @@ class Prefetcher {
   }
 
   #pump(): void {
-    while (!this.#stopped && this.#pending.size < this.#concurrency && this.#next < this.#cases.length && this.#next < this.#consumed + this.#window) {
+    for (;;) {
+      if (!this.#stopped) this.#grow();
+      if (!(!this.#stopped && this.#pending.size < this.#concurrency && this.#next < this.#cases.length && this.#next < this.#consumed + this.#window)) break;
       const i = this.#next++;
       if (this.#verdicts[i] === undefined) this.#start(i);
     }
@@ -321,6 +341,10 @@ class Prefetcher {
 
   /** The verdict of case `i`, or undefined when `c` is not the drawn case `i` (then evaluate it directly). */
   take(i: number, c: FuzzCase): Promise<Verdict> | undefined {
+    if (i >= this.#cases.length && !this.#stopped) {
+      this.#next = Math.max(this.#next, i);
+      this.#grow();
+    }
     const drawn = this.#cases[i];
     if (drawn === undefined || !sameCase(drawn, c)) {
       this.stop();
@@ -632,7 +656,7 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
           params,
         );
       } else {
-        if (concurrency > 1 && o.path === undefined) prefetch = new Prefetcher(drawCases(o.arbitrary, params), (c) => (caseFits(c) ? reserve(c, evalAsync(c, forCases)) : undefined), concurrency);
+        if (concurrency > 1 && o.path === undefined) prefetch = new Prefetcher((n) => drawCases(o.arbitrary, { ...params, numRuns: n }), params.numRuns ?? remaining, (c) => (caseFits(c) ? reserve(c, evalAsync(c, forCases)) : undefined), concurrency);
         const pf = prefetch;
         details = await fc.check(
           fc.asyncProperty(recorder ?? o.arbitrary, async (c) => {
