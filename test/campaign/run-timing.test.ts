@@ -28,7 +28,7 @@ describe('run timing and progress', () => {
   it('times every phase in order, and the phases fit in the wall time of the run', async () => {
     const store = new MemoryStore(':memory:');
     const progress = recording();
-    const startedAtMs = performance.now();
+    // As the CLI does: the start-up phase is the time since the process started (performance.now() counts from 0 there).
     try {
       await runFuzz(
         {
@@ -46,7 +46,7 @@ describe('run timing and progress', () => {
           realData: true,
           generatedAt: '2026-01-01T00:00:00.000Z',
           attack: { bases: 3, budget: 4 },
-          startedAtMs,
+          startedAtMs: 0,
         },
         progress,
       );
