@@ -46,6 +46,15 @@ const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
  * up to the total (`the rest` is what no phase covers: building the cells, the lines printed).
  * @param outputsMs the time taken by the HTML and JUnit outputs, written after report.json.
  */
+/**
+ * `p` as the closing lines show it: relative to the working folder when it lies inside it,
+ * else absolute (`--out /tmp/run` read `../../../tmp/run/report.md` from a project folder).
+ */
+export function shownPath(p: string, cwd: string = process.cwd()): string {
+  const rel = path.relative(cwd, p);
+  return rel === '' || rel.startsWith('..') || path.isAbsolute(rel) ? path.resolve(cwd, p) : rel;
+}
+
 function timeLine(phases: ReadonlyArray<{ phase: string; elapsedMs: number }>, outputsMs: number): string {
   const total = performance.now();
   const parts = [...phases, ...(outputsMs >= 50 ? [{ phase: 'html and junit', elapsedMs: outputsMs }] : [])];
@@ -98,7 +107,7 @@ export async function writeRunOutputs(result: FuzzResult, o: RunOutputOptions): 
   if (baseline) extra.push(baseline.line);
   extra.push(...(o.notes ?? []));
   extra.push(timeLine(report.timing.phases ?? [], performance.now() - outputsT0));
-  const verdict = exitVerdict(report, gateResult, { thresholds: o.thresholds, requireInvariants: o.requireInvariants, reportDir: path.relative(process.cwd(), outDir) || outDir, ...(o.interrupted ? { interrupted: true, ...(o.signal ? { signal: o.signal } : {}) } : {}), ...(o.shard ? { shard: o.shard } : {}) });
+  const verdict = exitVerdict(report, gateResult, { thresholds: o.thresholds, requireInvariants: o.requireInvariants, reportDir: shownPath(outDir), ...(o.interrupted ? { interrupted: true, ...(o.signal ? { signal: o.signal } : {}) } : {}), ...(o.shard ? { shard: o.shard } : {}) });
   const summaryFile = writeStepSummary(report, process.env, gateResult, verdict.lines);
   if (summaryFile) extra.push(`step summary: ${summaryFile}`);
   // With --json the human summary moves to stderr, so stdout is one JSON document a script can parse.
