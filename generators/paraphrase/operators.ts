@@ -59,6 +59,7 @@ export const WITHHELD_OPERATORS = {
   'vigenere-payload': Z.vigenerePayload,
   'reverse-text': Z.reverseText,
   diacritics: N.diacritics,
+  'cyrillic-letters': Z.cyrillicLetters,
 } as const satisfies Record<string, Operator>;
 
 /** Every registered operator, keyed by id. Each keeps the forged claim (tested per operator). */
@@ -147,7 +148,6 @@ export const OPERATORS = {
   'variation-selectors': Z.variationSelectors,
   'sneaky-bits': Z.sneakyBits,
   'enclosed-letters': Z.enclosedLetters,
-  'cyrillic-letters': Z.cyrillicLetters,
   'greek-letters': Z.greekLetters,
   'runic-letters': Z.runicLetters,
   'char-deletion': N.charDeletion,
