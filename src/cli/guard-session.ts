@@ -23,11 +23,25 @@ export function trackGuard(guard: Guard): void {
   openGuards.add(guard);
 }
 
-/** Closes a guard (a failure to close is a warning on stderr, never an error). */
+/** How long a guard's `close()` may take before farma-fuzz goes on without it, ms. */
+const CLOSE_LIMIT_MS = 5_000;
+
+/**
+ * Closes a guard (a failure to close is a warning on stderr, never an error). A `close()` that
+ * has not settled within 5 s is left behind with a warning: a guard that never finishes closing
+ * must not hang a run whose outputs are written, nor swallow Ctrl-C or SIGTERM.
+ */
 export async function closeGuard(guard: Guard): Promise<void> {
   openGuards.delete(guard);
   try {
-    await guard.close?.();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((res) => {
+      timer = setTimeout(() => res('late'), CLOSE_LIMIT_MS);
+      timer.unref();
+    });
+    const r = await Promise.race([Promise.resolve(guard.close?.()).then(() => 'closed' as const), late]);
+    clearTimeout(timer);
+    if (r === 'late') process.stderr.write(`warning: guard ${redactSecrets(guard.id)} did not finish closing within ${CLOSE_LIMIT_MS / 1000} s; farma-fuzz goes on without waiting\n`);
   } catch (e) {
     process.stderr.write(`warning: guard ${guard.id} failed to close: ${redactSecrets(errorMessage(e))}\n`);
   }

@@ -245,6 +245,12 @@ export async function runAsProgram(argv: string[]): Promise<void> {
   } finally {
     mainSettled();
   }
+  // The command has finished: what guard code left running (a timer, a socket, a child) must not
+  // keep the process alive. An unref'd timer fires only while something else holds the loop.
+  setTimeout(() => {
+    stderrNow('farma-fuzz: the command has finished, but guard code left something running (a timer, a socket, a process); exiting anyway\n');
+    exitNow(typeof process.exitCode === 'number' ? process.exitCode : EXIT.internal);
+  }, 5_000).unref();
 }
 
 const isEntry = process.argv[1] !== undefined && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);

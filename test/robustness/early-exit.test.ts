@@ -66,6 +66,16 @@ describe('a guard that ends the process mid-run', () => {
   });
 });
 
+describe('a guard that never finishes closing', () => {
+  it('close() never settles and leaves a timer: the run ends with its own code (0 here) and says why', () => {
+    const r = cli(['fuzz', '--guard', path.join(ROOT, 'test/fixtures/guards/close-hang-guard.mjs'), '--domain', 'ehr', '--family', 'benign', '--runs', '5', '--no-real', '--no-corpus', '--no-html', '-q', '--seed', '1', '--out', path.join(dir, 'close-hang')]);
+    expect(r.stderr).toContain('did not finish closing within 5 s');
+    expect(r.stderr).toContain('guard code left something running');
+    expect(r.stdout).toContain('exit 0: decided by invariants pass.');
+    expect(r.code).toBe(0);
+  });
+});
+
 describe('a config file that ends the process', () => {
   const withConfig = (text: string) => {
     const cfgDir = mkdtempSync(path.join(dir, 'cfg-'));

@@ -261,6 +261,7 @@ export function registerFuzzCommand(program: Command, exit: (code: number) => vo
           });
           // A signal that arrived while a synchronous write blocked is dispatched in the loop's next poll phase: two turns.
           for (let turn = 0; turn < 2; turn++) await new Promise((r) => setImmediate(r));
+          session.finishing = false;
           const lateStop = !interrupted && session.stopSignal !== undefined ? session.stopSignal : undefined;
           if (lateStop) process.stderr.write(`farma-fuzz: ${lateStop} arrived while the outputs were written: they are complete; exit ${exitCodeOfSignal(lateStop)} (stopped)\n`);
           exit(lateStop ? exitCodeOfSignal(lateStop) : verdict.code);
