@@ -16,7 +16,7 @@ import { plural } from '../../domain/plural.js';
 export function registerReplayCommand(program: Command, exit: (code: number) => void): Command {
   return program
     .command('replay')
-    .description('re-evaluate the regression corpus of a guard: open, now-passing, fixed, regressed')
+    .description('re-evaluate the regression corpus of a guard: open, now passing, fixed, regressed, flaky')
     .addOption(guardOption())
     .addOption(corpusOption())
     .option('--id <id>', 'replay one record (an id or a unique prefix), printed in full')
