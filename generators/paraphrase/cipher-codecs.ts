@@ -47,7 +47,8 @@ export function vigenere(text: string, key: string, sign: 1 | -1 = 1): string {
 
 /** Flattens a text to one line with no sentence break, so sentence-level operators keep a payload whole (as the ROT13 operator does). */
 export function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' / ').replace(/([.!?]|(?<!&(?:amp;)?#?[0-9A-Za-z]+);)\s+/g, '$1/').replace(/"/g, "'");
+  // Straight quotes become ’: a later format may re-quote the payload with either kind, and the reader looks for the closing one.
+  return text.replace(/\s*\n\s*/g, ' / ').replace(/([.!?]|(?<!&(?:amp;)?#?[0-9A-Za-z]+);)\s+/g, '$1/').replace(/["']/g, '’');
 }
 
 // ---- Morse (ITU letters, digits and common punctuation; our table) ----

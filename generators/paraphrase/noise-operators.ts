@@ -34,6 +34,8 @@ function noise(id: string, kind: EvasionKind, description: string, fn: (w: strin
     kinds: [kind],
     reading: 'natural',
     apply(entry, choice, ctx) {
+      // Letters beyond a–z (French, German, Russian ...) split words into ASCII pieces that noise would break: such entries are left alone.
+      if (/(?![A-Za-z])\p{L}/u.test(entry.content)) return entry;
       return withContent(entry, mapClaimAndTargets(entry, ctx, (w, k) => (COUNT_WORDS.has(w.toLowerCase()) ? w : fn(w, choice, k))));
     },
   };
