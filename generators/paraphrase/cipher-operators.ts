@@ -70,7 +70,7 @@ const binaryPayload = payload('binary-payload', 'binary', 'Sends the text as 8-b
   (s, p) => `${s} raw bits follow. ${p}`,
 ]);
 
-const charCodes = payload('char-codes', 'char-codes', 'Sends the text as character codes: `charcodes: 73 78 ...`, `String.fromCharCode(73, 78, ...)` or `chr[0x49, ...]` (garak CharCode buff, promptfoo octal/decimal encodings), the subject in plain text before it.', (t, c) => toCharCodes(oneLine(t), c), [
+const charCodes = payload('char-codes', 'char-codes', 'Sends the text as character codes: `charcodes: 73 78 ...`, `String.fromCharCode(73, 78, ...)` or `chr[0x49, ...]` (garak CharCode buff, promptfoo octal/decimal encodings), the subject in plain text before it.', (t, c) => toCharCodes(t, c), [
   (s, p) => `${s}: ${p}`,
   (s, p) => `${s} (notes as code points) ${p}`,
 ]);
