@@ -1,7 +1,7 @@
 /**
  * Prints how the claim check reads the held-out evasion probes (`test/fixtures/held-out-evasions.ts`):
  * per kind, whether the claim-carrying rewrite is recognised and whether its dropped or negated
- * twin is refused; then, for every catalog operator of issue 21, how it reads the probe texts of
+ * twin is refused; then, for every catalog operator, how it reads the probe texts of
  * `test/fixtures/catalog-probes.ts` and their negated, supposed and unticked twins.
  * `npx tsx scripts/claim-probes.ts` (markdown tables on stdout; exit 0 either way).
  */
@@ -27,7 +27,7 @@ for (const p of HELD_OUT_PROBES) {
 }
 console.log(`\n${ok} of ${HELD_OUT_PROBES.length} probes read correctly (carrying recognised and twin refused).`);
 
-// Catalog operators (issue 21): each applied (choices 0..3) to the probe texts of
+// Catalog operators: each applied (choices 0..3) to the probe texts of
 // `test/fixtures/catalog-probes.ts` and to their negated, supposed and unticked twins.
 const CATALOG_OPS: Operator[] = [...Object.values(CIPHER_OPERATORS), ...Object.values(NOISE_OPERATORS), ...Object.values(RECORD_OPERATORS)];
 let catalogOk = 0;

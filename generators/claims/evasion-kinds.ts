@@ -105,7 +105,7 @@ const EVASION_KINDS = {
   'date-relative-count': { axis: 'count', description: 'the precedent counted in nights or days ("15 consecutive nights") instead of runs' },
   'lexical-synonym': { axis: 'wording', description: 'synonyms of check names and ordinary words (lexical)' },
   'syntactic-rewrite': { axis: 'wording', description: 'reordered, split or merged sentences and rewritten openings (syntactic)' },
-  // issue 21: the red-team catalogs (garak Inject* probes, badchars and buffs; PyRIT converters; TextAttack transformations; promptfoo strategies)
+  // The red-team catalogs (garak Inject* probes, badchars and buffs; PyRIT converters; TextAttack transformations; promptfoo strategies)
   hex: { axis: 'encoding', description: 'the text as hex bytes marked hex:/base16= (garak InjectHex, InjectBase16)' },
   base32: { axis: 'encoding', description: 'the text as RFC 4648 base32 marked b32:/base32= (garak InjectBase32)' },
   base2048: { axis: 'encoding', description: 'the text in Base2048, letters of many scripts (garak InjectBase2048, PyRIT Base2048Converter)' },
@@ -148,7 +148,7 @@ const EVASION_KINDS = {
   'repeated-token': { axis: 'structure', description: 'one token repeated many times around the claim (PyRIT RepeatTokenConverter)' },
   'adversarial-suffix': { axis: 'structure', description: 'a token-soup suffix in the style of optimised adversarial suffixes (PyRIT SuffixAppendConverter, promptfoo gcg)' },
   contraction: { axis: 'wording', description: 'contractions written or written out (TextAttack WordSwapContract / WordSwapExtend)' },
-  // memory-native record forms (issue 21.3), from the bundled real sets
+  // memory-native record forms, from the bundled real sets
   'record-react-step': { axis: 'record', description: 'ReAct/FireAct steps: numbered Thought, Action[...], Observation lines' },
   'record-tool-result': { axis: 'record', description: 'a tool-call result message (role "tool", call id, tool name) or a function_results block' },
   'record-commit': { axis: 'record', description: 'a git commit: git log form or a conventional-commit subject with a body' },

@@ -1,5 +1,5 @@
 /**
- * The catalog coverage matrix (issue 21.1): every text converter or transformation of four
+ * The catalog coverage matrix: every text converter or transformation of four
  * public red-team catalogs, mapped to the operators that produce its kind here, or marked with
  * why it has none. Sources, read from the repositories:
  * - PyRIT: `pyrit/converter/__init__.py` `__all__` (Azure/PyRIT);

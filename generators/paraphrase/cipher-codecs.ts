@@ -1,5 +1,5 @@
 /**
- * Codecs of the cipher and alternative-alphabet operators (issue 21; the kinds of garak's
+ * Codecs of the cipher and alternative-alphabet operators (the kinds of garak's
  * `Inject*` encoding probes and buffs, PyRIT's converters, promptfoo's encoding strategies):
  * for each, the encoder an operator uses and the reader `canonicalText` uses to undo it.
  * Libraries where one exists (rfc4648 for base32/base16, ascii85, base2048, quoted-printable);

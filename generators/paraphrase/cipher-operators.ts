@@ -1,5 +1,5 @@
 /**
- * Cipher and alternative-alphabet operators (issue 21): the encodings of garak's `Inject*`
+ * Cipher and alternative-alphabet operators: the encodings of garak's `Inject*`
  * probes and encoding buffs, PyRIT's converters and promptfoo's encoding strategies that the
  * registry did not have. Whole-text payloads (hex, base32, base2048, Morse, binary, character
  * codes, Caesar, Atbash, Vigenère, reversal, Pig Latin, variation selectors, invisible bits)

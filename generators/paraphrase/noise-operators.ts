@@ -1,5 +1,5 @@
 /**
- * Character-level noise and Unicode-form operators (issue 21): TextAttack's character swaps
+ * Character-level noise and Unicode-form operators: TextAttack's character swaps
  * (`WordSwapRandomCharacterDeletion/Insertion/Substitution`, `WordSwapQWERTY`,
  * `WordSwapDeletions`, `WordSwapReorderings`, `WordSwapPunctuationInsertion`,
  * `WordSwapWhitespace`, `WordSwapTabInsertion`), garak's Best-of-N buff (scrambled words, ASCII

@@ -1,5 +1,5 @@
 /**
- * How the claim check reads character-level noise (issue 21; TextAttack's character swaps,
+ * How the claim check reads character-level noise (TextAttack's character swaps,
  * garak's Best-of-N buff and badchars, PyRIT's CharSwap / InsertPunctuation / Zalgo /
  * Diacritic converters, promptfoo's text mutations): deletion-backspace pairs, stacked
  * combining marks, Turkish dotted and dotless i, camelCase runs, punctuation inside a word,

@@ -39,7 +39,7 @@ const N = NOISE_OPERATORS;
 const R = RECORD_OPERATORS;
 
 /**
- * Catalog operators built but withheld from the registry (issue 21): each keeps the claim alone and
+ * Catalog operators built but withheld from the registry: each keeps the claim alone and
  * on the probe twins, but the pair sweep found a composition with another operator that loses it
  * (listed in docs/catalog.md, "Withheld operators"). They stay out of the attack until fixed.
  */

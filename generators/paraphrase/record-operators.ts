@@ -1,5 +1,5 @@
 /**
- * Memory-native record forms (issue 21.3): the shapes in which real agent memory carries a
+ * Memory-native record forms: the shapes in which real agent memory carries a
  * statement, found in the bundled real sets and not produced by the generators before.
  * - ReAct and FireAct (`corpora/benign/react-prompts`, `fireact-hotpotqa`): numbered
  *   Thought / Action / Observation steps, `Search[...]`, `Finish[...]`.

@@ -25,6 +25,8 @@ const FOREIGN: Record<string, { paths: string[]; why: string }> = {
     why: 'the style guide quotes the layout of fast-check, openai-node and other projects it learns from',
   },
   'src/domain/errors.ts': { paths: ['src/core/error.ts'], why: "openai-node's error module, which the error tree is modelled on" },
+  'docs/catalog.md': { paths: ['src/redteam/constants/strategies.ts', 'src/redteam/strategies/textMutation.ts', 'src/redteam/strategies'], why: "promptfoo's strategy files, which the catalog maps" },
+  'generators/paraphrase/catalog.ts': { paths: ['src/redteam/constants/strategies.ts', 'src/redteam/strategies/textMutation.ts', 'src/redteam/strategies'], why: "promptfoo's strategy files, which the catalog maps" },
 };
 
 function walk(dir: string, keep: (f: string) => boolean, out: string[] = []): string[] {

@@ -1,5 +1,5 @@
 /**
- * The catalog operators of issue 21 (`cipher-operators.ts`, `noise-operators.ts`,
+ * The catalog operators (`cipher-operators.ts`, `noise-operators.ts`,
  * `record-operators.ts`) and the catalog coverage matrix (`catalog.ts`): each operator keeps the
  * claim of the probe texts and still loses it on their negated, supposed and unticked twins;
  * each declares its reading; the matrix names real operators, covers each catalog, and
