@@ -312,6 +312,19 @@ function foldMarks(text: string): string {
  * Pure.
  */
 export function canonicalText(text: string): string {
+  // Pure, and asked for the same text several times per claim check (canonical, match and compact forms): memoised, bounded.
+  const hit = CANONICAL.get(text);
+  if (hit !== undefined) return hit;
+  const out = canonicalUncached(text);
+  if (CANONICAL.size >= CANONICAL_MAX) CANONICAL.clear();
+  CANONICAL.set(text, out);
+  return out;
+}
+
+const CANONICAL = new Map<string, string>();
+const CANONICAL_MAX = 4000;
+
+function canonicalUncached(text: string): string {
   // JSON string escapes (\n, \t, \", \u0041) read as the characters they stand for.
   // The decoding steps repeat until nothing changes (at most DECODE_ROUNDS), so that layered
   // encodings read back in any order: entities inside a ROT13 payload, a payload inside XML.
