@@ -180,6 +180,19 @@ const BIDI_RUN_RE = /\u202E[^\u202C\n]*\u202C?/g;
  * word's last letter is the one a reader sees first.
  */
 export function payloadSpans(text: string): Array<[number, number]> {
+  // Pure in the text and asked by every word-level operator call: memoised (bounded); callers get their own list.
+  const hit = SPANS.get(text);
+  if (hit !== undefined) return hit.slice();
+  const out = payloadSpansUncached(text);
+  if (SPANS.size >= SPANS_MAX) SPANS.clear();
+  SPANS.set(text, out);
+  return out.slice();
+}
+
+const SPANS = new Map<string, Array<[number, number]>>();
+const SPANS_MAX = 4000;
+
+function payloadSpansUncached(text: string): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
   for (const re of [B64_MARK_RE, ROT13_MARK_RE, BIDI_RUN_RE]) for (const m of text.matchAll(re)) spans.push([m.index, m.index + m[0].length]);
   spans.push(...cipherSpans(text));
