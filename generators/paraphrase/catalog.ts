@@ -18,7 +18,7 @@ import { WITHHELD_OPERATORS } from './operators.js';
 import type { OperatorId } from './operators.js';
 
 /** An operator of the registry, or one built but withheld from it (`WITHHELD_OPERATORS`). */
-export type CatalogOperatorId = OperatorId | keyof typeof WITHHELD_OPERATORS;
+type CatalogOperatorId = OperatorId | keyof typeof WITHHELD_OPERATORS;
 
 /** True when the operator is built but withheld from the registry. */
 export function isWithheld(id: string): boolean {
@@ -26,7 +26,7 @@ export function isWithheld(id: string): boolean {
 }
 
 export const CATALOGS = ['pyrit', 'garak', 'textattack', 'promptfoo'] as const;
-export type CatalogId = (typeof CATALOGS)[number];
+type CatalogId = (typeof CATALOGS)[number];
 
 /** Why an entry has no operator. */
 export const NOT_APPLICABLE_REASONS = {
@@ -41,10 +41,10 @@ export const NOT_APPLICABLE_REASONS = {
   'other-script-input': 'rewrites letters of one script (Arabic) only; no generated entry is written in it',
   'white-box': 'needs gradients of a victim model; the guards here are black boxes',
 } as const;
-export type NotApplicableReason = keyof typeof NOT_APPLICABLE_REASONS;
+type NotApplicableReason = keyof typeof NOT_APPLICABLE_REASONS;
 
 /** How a catalog entry is covered. */
-export type CatalogCoverage =
+type CatalogCoverage =
   /** One or more operators produce its kind. */
   | { status: 'mapped'; operators: readonly CatalogOperatorId[] }
   /** Needs a language model (or a model file): the `llm-paraphrase` family covers it, with recorded fixtures; `operators` are model-free stand-ins where there are some. */

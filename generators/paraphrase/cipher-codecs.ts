@@ -146,7 +146,6 @@ const ALPHABET_TABLES = {
   runic: [...'ᚨᛒᚳᛞᛖᚠᚷᚺᛁᛃᚲᛚᛗᚾᛟᛈᛩᚱᛊᛏᚢᚡᚹᛪᛦᛉ'],
 } as const satisfies Record<string, readonly string[]>;
 export type AlphabetId = keyof typeof ALPHABET_TABLES;
-export const ALPHABET_IDS = Object.keys(ALPHABET_TABLES) as AlphabetId[];
 /** A word written letter for letter in another alphabet (lower case). */
 export function toAlphabet(word: string, id: AlphabetId): string {
   const t: readonly string[] = ALPHABET_TABLES[id];

@@ -20,7 +20,7 @@ import type { OperatorContext } from './operator.js';
 const isRoman = (w: string): boolean => /^[MDCLXVI]+$/.test(w) && fromRoman(w) !== undefined;
 
 /** Words of the claim's check phrases in this text (lower case), for operators that disguise them. */
-export function claimWords(entry: MemoryEntry, ctx?: OperatorContext): Set<string> {
+function claimWords(entry: MemoryEntry, ctx?: OperatorContext): Set<string> {
   const text = entry.content;
   const words = new Set<string>();
   for (const [a, b] of claimSpans(text, domainOf(entry, ctx))) for (const w of text.slice(a, b).toLowerCase().match(/[a-z]+/g) ?? []) words.add(w);
