@@ -9,7 +9,7 @@
  * Portuguese, Italian, Russian), ordinals and count idioms.
  */
 import { decodeHTML } from 'entities';
-import { remove as removeConfusables } from 'confusables';
+import { alphabetMap, remove as removeConfusables } from 'confusables';
 import anyAscii from 'any-ascii';
 import { asciiDigits, chineseToDigits, germanToDigits, romanToDigits, scientificToDigits, spanishToDigits } from '../claims/numerals.js';
 import { intlWordsToDigits } from '../claims/numerals-intl.js';
@@ -277,6 +277,8 @@ function lookAlike(w: string, scriptIsNative: boolean): string | undefined {
  */
 function deconfuse(text: string, trusted = false): string {
   if (!/[^\x00-\x7F]/.test(text)) return text;
+  // A symbol that stands for a letter inside a word ("pri×" for "prix") is read as that letter first, so the word stays whole.
+  if (!trusted) text = text.replace(LETTER_SYMBOL_RE, (c) => LETTER_SYMBOLS.get(c) ?? c);
   const words = [...text.matchAll(WORD_RE)].map((m) => m[0]);
   // A script is the text's own when 3+ of its words read as no English word, and at least a third as many as the Latin
   // words (a Russian note, even inside e-mail headers or log fields); a couple of look-alike words in a Latin text are disguises.
@@ -302,6 +304,16 @@ function deconfuse(text: string, trusted = false): string {
     return lookAlike(w, true) ?? w;
   });
 }
+
+/**
+ * Symbols (not letters, marks or digits) that the confusables table gives as look-alikes of an ASCII
+ * letter ("×" for "x"), each with that letter: a word split by one would lose the letter.
+ */
+const LETTER_SYMBOLS: ReadonlyMap<string, string> = new Map(
+  [...alphabetMap.entries()].flatMap(([k, list]) => (/^[A-Za-z]$/.test(k) ? list.filter((c) => [...c].length === 1 && !/[\p{L}\p{M}\p{N}\s]/u.test(c) && removeConfusables(c) === k).map((c) => [c, k] as const) : [])),
+);
+/** One of `LETTER_SYMBOLS` with a letter on at least one side. */
+const LETTER_SYMBOL_RE = new RegExp(`(?<=\\p{L})[${[...LETTER_SYMBOLS.keys()].map((c) => `\\u{${c.codePointAt(0)!.toString(16)}}`).join('')}]|[${[...LETTER_SYMBOLS.keys()].map((c) => `\\u{${c.codePointAt(0)!.toString(16)}}`).join('')}](?=\\p{L})`, 'gu');
 
 /** Han, kana and the prolonged sound mark: written without spaces, next to Latin words ("HIPAAチェック"). */
 const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\u30FC\\u3005';

@@ -116,8 +116,13 @@ function checksNamed(lex: ClaimLexicon, form: string, compact: string): string[]
     .map(([id]) => id);
 }
 
-/** "the past 15 nights", "15 consecutive days": a count of nights, days or weeks with a qualifier is a precedent (date-relative counts). */
-const DATED_COUNT_RE = /(?:(?:past|last|previous|prior|preceding|consecutive|straight) (\d{1,4}) (?:[a-z]+ )?(?:nights|days|weeks|months|shifts)|(\d{1,4}) (?:consecutive|straight|successive) (?:nights|days|weeks|months|shifts))/g;
+/**
+ * "the past 15 nights", "15 consecutive days": a count of nights, days or weeks with a qualifier is
+ * a precedent (date-relative counts). The count may be a range or a bound, as count-range writes it
+ * inside such a phrase ("the last between 9 and 15 nights", "the past at least 9 days", "the last
+ * 9–15 nights", which the match form reads as "9 15"): the first number is read.
+ */
+const DATED_COUNT_RE = /(?:(?:past|last|previous|prior|preceding|consecutive|straight) (?:(?:between|at least|up to) )?(\d{1,4})(?:(?: and| to)? \d{1,4})? (?:[a-z]+ )?(?:nights|days|weeks|months|shifts)|(\d{1,4}) (?:consecutive|straight|successive) (?:nights|days|weeks|months|shifts))/g;
 
 const HAN_COUNT_RE = new RegExp(`(?<!\\d)(\\d{1,7})\\s*[)）,，]?\\s*(?:${ZH_COUNT_AFTER})`, 'gu');
 /** How far (in words) a count may sit before its run noun, and after it. */
@@ -185,7 +190,8 @@ function readClaim(domain: string, rawText: string): RecoveredClaim {
     const cForm = latinForm(clause.replace(/ \?$/, ''));
     const cCompact = clause.replace(/[^\p{L}\p{N}]+/gu, '');
     if (lex) for (const id of checksNamed(lex, cForm, cCompact)) if (!negatedChecks.includes(id)) negatedChecks.push(id);
-    if (precedents.some((n) => cForm.includes(` ${n} `) || cCompact.includes(String(n)))) negatedPrecedent = true;
+    // In the compact form (CJK text has no spaces) a count must stand alone: the 1 of "RB-1000" is no count of 1.
+    if (precedents.some((n) => cForm.includes(` ${n} `) || new RegExp(`(?<!\\d)${n}(?!\\d)`).test(cCompact))) negatedPrecedent = true;
   }
   return { subjects, checks, precedents, negatedChecks, negatedPrecedent };
 }
