@@ -6,7 +6,7 @@
  */
 import { RUN_DEFAULTS } from '../domain/defaults.js';
 import fc from 'fast-check';
-import pLimit from 'p-limit';
+import pLimit, { type LimitFunction } from 'p-limit';
 import type { FuzzCase } from '../domain/fuzz-case.js';
 import type { Guard, Phase } from '../domain/guard.js';
 import type { Verdict } from '../domain/verdict.js';
@@ -470,316 +470,534 @@ async function shrinkInFlight(
 type Step = boolean | { recheck: number; then: (verdicts: Verdict[]) => boolean };
 
 /**
- * Runs one cell. Never throws for guard failures (they are `error` verdicts); rejects only
- * when the arbitrary itself throws (e.g. a broken template), naming the cell.
+ * The state one {@link runCell} call shares across its rounds: its options, counts, findings,
+ * query accounting and the evaluators every phase uses. Made by {@link startCell}.
  */
-export async function runCell(o: CellOptions): Promise<CellOutcome> {
-  const started = performance.now();
-  const stats = emptyStats();
-  const found: Counterexample[] = [];
-  const seen = new Set<string>();
-  const maxFailures = o.maxFailures ?? 5;
-  const rechecks = Math.max(1, Math.floor(o.recheck ?? DEFAULT_RECHECK));
-  const concurrency = o.guard.mode === 'sync' ? 1 : Math.max(1, Math.min(Math.floor(o.concurrency ?? DEFAULT_ASYNC_CONCURRENCY), typeof o.guard.concurrencyLimit === 'number' && o.guard.concurrencyLimit >= 1 ? o.guard.concurrencyLimit : Infinity));
-  const deadline = o.timeLimitMs !== undefined ? started + o.timeLimitMs : Infinity;
-  const aborted = (): boolean => o.signal?.aborted === true;
-  let property: PropertyId | 'mixed' | undefined;
-  let interrupted = false;
-  let round = 0;
-
-  // Query accounting: cases and shrink candidates may be served by the run's cache, re-checks never are.
-  const queries: CellQueries = { cases: emptyTally(), shrink: emptyTally(), recheck: emptyTally(), ms: { cases: 0, shrink: 0, recheck: 0 } };
-  const forCases: QueryHooks = { tally: queries.cases, cache: o.cache };
-  const forShrink: QueryHooks = { tally: queries.shrink, cache: o.cache };
-  const forRecheck: QueryHooks = { tally: queries.recheck };
-  const spent = (): number => queries.cases.queries + queries.shrink.queries + queries.recheck.queries;
-  const overBudget = (): boolean => o.maxQueries !== undefined && spent() >= o.maxQueries;
-  /** Most queries one case can cost: its attacker writes and its entry. */
-  const costOf = (c: FuzzCase): number => splitSetup(c).attacker.length + 1;
-  /** Queries of cases drawn ahead and still in flight (counted in `spent` only as their calls start). */
-  let reserved = 0;
-  /** Whether a counted case fits what is left of the budget (the cell's first case always does: every cell ends with an interval). */
-  const caseFits = (c: FuzzCase): boolean => o.maxQueries === undefined || stats.runs + reservedCases === 0 || spent() + reserved + costOf(c) <= o.maxQueries;
-  let reservedCases = 0;
-  const reserve = (c: FuzzCase, p: Promise<Verdict>): Promise<Verdict> => {
-    const n = costOf(c);
-    reserved += n;
-    reservedCases += 1;
-    return p.finally(() => {
-      reserved -= n;
-      reservedCases -= 1;
-    });
-  };
+interface Cell {
+  readonly o: CellOptions;
+  /** `performance.now()` at the start, ms. */
+  readonly started: number;
+  readonly stats: CellStats;
+  readonly found: Counterexample[];
+  /** Signatures already reported (or covered by a reported shrink). */
+  readonly seen: Set<string>;
+  readonly maxFailures: number;
+  /** Re-checks of each failure, at least 1. */
+  readonly rechecks: number;
+  /** Guard calls in flight at once (1 for sync guards). */
+  readonly concurrency: number;
+  /** Wall-clock deadline (`performance.now()` scale), ms; Infinity without a time limit. */
+  readonly deadline: number;
+  property: PropertyId | 'mixed' | undefined;
+  interrupted: boolean;
   /** Set once the stop rule or the query budget ends the cell: no more counted cases are evaluated. */
-  let halted: CellStop | undefined;
-  const evalSync = (c: FuzzCase, h: QueryHooks): Verdict => evaluateSync(o.guard, c, o.store, o.phase, h);
-  // One limiter for every call of the cell (prefetch, shrinking, re-checks): never more than N in flight.
-  const limit = concurrency > 1 ? pLimit(concurrency) : undefined;
-  const evalAsync = (c: FuzzCase, h: QueryHooks): Promise<Verdict> => evaluateAsync(o.guard, c, o.store, o.phase, o.timeoutMs, limit, h);
-  const againSync = (c: FuzzCase, n: number): Verdict[] => {
-    const t0 = performance.now();
-    const out = Array.from({ length: n }, () => evalSync(c, forRecheck));
-    queries.ms.recheck += performance.now() - t0;
+  halted: CellStop | undefined;
+  readonly queries: CellQueries;
+  /** Cases and shrink candidates may be served by the run's cache, re-checks never are. */
+  readonly forCases: QueryHooks;
+  readonly forShrink: QueryHooks;
+  readonly forRecheck: QueryHooks;
+  /** Queries of cases drawn ahead and still in flight (counted in `spent` only as their calls start). */
+  reserved: number;
+  /** Cases drawn ahead and still in flight. */
+  reservedCases: number;
+  /** One limiter for every call of the cell (prefetch, shrinking, re-checks): never more than N in flight. */
+  readonly limit: LimitFunction | undefined;
+}
+
+/** The failure that started a round's shrink: what a smaller case must keep to replace it. */
+interface Trigger {
+  signature: string;
+  template: string;
+  /** Its {@link failureClass}. */
+  cls: string;
+  /** Re-checks of the trigger that reproduced it. */
+  reproduced: number;
+  /** Its run index in the round (the first step of its path). */
+  at: number;
+}
+
+/** A failing observation: the case, its verdict and judgement. */
+interface Failing {
+  c: FuzzCase;
+  verdict: Verdict;
+  judgement: Exclude<Judgement, 'holds'>;
+}
+
+/** The state of one search round (one `fc.check` call with its own derived seed). Made by {@link startRound}. */
+interface Round {
+  readonly seed: number;
+  /** Whether this round looks for new findings (else it only counts). */
+  readonly hunting: boolean;
+  /** True from the trigger's re-checks on: observations are shrink candidates, not counted cases. */
+  shrinking: boolean;
+  /** `performance.now()` when shrinking began, ms. */
+  shrinkStart: number;
+  /** Shrink queries of the cell when shrinking began. */
+  shrinkBase: number;
+  /** Queries one re-check of the trigger costs (its attacker writes + 1). */
+  triggerCost: number;
+  /** Counted cases of this round so far. */
+  runIndex: number;
+  trigger: Trigger | undefined;
+  /** Async guards shrink in flight (shrinkInFlight): fast-check stops at the failure and the engine walks the shrink streams itself. */
+  readonly recorder: RecordingArbitrary<FuzzCase> | undefined;
+  /** The generated value (with its shrink context) waiting for {@link shrinkInFlight}. */
+  pending: fc.Value<FuzzCase> | undefined;
+  /** The last failing case observed (the trigger, then each accepted shrink step). */
+  last: Failing | undefined;
+}
+
+/** A case that ended a shrink, with the fast-check path and shrink count that reproduce it. */
+interface Shrunk {
+  c: FuzzCase;
+  path: string;
+  numShrinks: number;
+}
+
+/** Resolves the options of {@link runCell} into the cell's shared state (defaults, concurrency cap, deadline, query tallies, limiter). */
+function startCell(o: CellOptions): Cell {
+  const started = performance.now();
+  const concurrency = o.guard.mode === 'sync' ? 1 : Math.max(1, Math.min(Math.floor(o.concurrency ?? DEFAULT_ASYNC_CONCURRENCY), typeof o.guard.concurrencyLimit === 'number' && o.guard.concurrencyLimit >= 1 ? o.guard.concurrencyLimit : Infinity));
+  const queries: CellQueries = { cases: emptyTally(), shrink: emptyTally(), recheck: emptyTally(), ms: { cases: 0, shrink: 0, recheck: 0 } };
+  return {
+    o,
+    started,
+    stats: emptyStats(),
+    found: [],
+    seen: new Set<string>(),
+    maxFailures: o.maxFailures ?? 5,
+    rechecks: Math.max(1, Math.floor(o.recheck ?? DEFAULT_RECHECK)),
+    concurrency,
+    deadline: o.timeLimitMs !== undefined ? started + o.timeLimitMs : Infinity,
+    property: undefined,
+    interrupted: false,
+    halted: undefined,
+    queries,
+    forCases: { tally: queries.cases, cache: o.cache },
+    forShrink: { tally: queries.shrink, cache: o.cache },
+    forRecheck: { tally: queries.recheck },
+    reserved: 0,
+    reservedCases: 0,
+    limit: concurrency > 1 ? pLimit(concurrency) : undefined,
+  };
+}
+
+const aborted = (cell: Cell): boolean => cell.o.signal?.aborted === true;
+
+/** Guard queries the cell has spent in all phases. */
+const spent = (cell: Cell): number => cell.queries.cases.queries + cell.queries.shrink.queries + cell.queries.recheck.queries;
+
+const overBudget = (cell: Cell): boolean => cell.o.maxQueries !== undefined && spent(cell) >= cell.o.maxQueries;
+
+/** Most queries one case can cost: its attacker writes and its entry. */
+const costOf = (c: FuzzCase): number => splitSetup(c).attacker.length + 1;
+
+/** Whether a counted case fits what is left of the budget (the cell's first case always does: every cell ends with an interval). */
+const caseFits = (cell: Cell, c: FuzzCase): boolean => cell.o.maxQueries === undefined || cell.stats.runs + cell.reservedCases === 0 || spent(cell) + cell.reserved + costOf(c) <= cell.o.maxQueries;
+
+/** Holds a case drawn ahead against the budget until its verdict settles. */
+function reserve(cell: Cell, c: FuzzCase, p: Promise<Verdict>): Promise<Verdict> {
+  const n = costOf(c);
+  cell.reserved += n;
+  cell.reservedCases += 1;
+  return p.finally(() => {
+    cell.reserved -= n;
+    cell.reservedCases -= 1;
+  });
+}
+
+const evalSync = (cell: Cell, c: FuzzCase, h: QueryHooks): Verdict => evaluateSync(cell.o.guard, c, cell.o.store, cell.o.phase, h);
+
+const evalAsync = (cell: Cell, c: FuzzCase, h: QueryHooks): Promise<Verdict> => evaluateAsync(cell.o.guard, c, cell.o.store, cell.o.phase, cell.o.timeoutMs, cell.limit, h);
+
+/** Re-checks `c` `n` times against a sync guard (never from the cache), timing it as re-check time. */
+function againSync(cell: Cell, c: FuzzCase, n: number): Verdict[] {
+  const t0 = performance.now();
+  const out = Array.from({ length: n }, () => evalSync(cell, c, cell.forRecheck));
+  cell.queries.ms.recheck += performance.now() - t0;
+  return out;
+}
+
+/** Re-checks `c` `n` times against an async guard (at once when calls may be in flight, else one after another), timing it as re-check time. */
+async function againAsync(cell: Cell, c: FuzzCase, n: number): Promise<Verdict[]> {
+  const t0 = performance.now();
+  try {
+    if (cell.concurrency > 1) return await Promise.all(Array.from({ length: n }, () => evalAsync(cell, c, cell.forRecheck)));
+    const out: Verdict[] = [];
+    for (let i = 0; i < n; i++) out.push(await evalAsync(cell, c, cell.forRecheck));
     return out;
-  };
-  const againAsync = async (c: FuzzCase, n: number): Promise<Verdict[]> => {
-    const t0 = performance.now();
-    try {
-      if (concurrency > 1) return await Promise.all(Array.from({ length: n }, () => evalAsync(c, forRecheck)));
-      const out: Verdict[] = [];
-      for (let i = 0; i < n; i++) out.push(await evalAsync(c, forRecheck));
-      return out;
-    } finally {
-      queries.ms.recheck += performance.now() - t0;
-    }
-  };
-
-  const maxRounds = maxFailures * 4;
-  let failRounds = 0;
-  while (stats.runs < o.runs && !interrupted && halted === undefined) {
-    const hunting = found.length < maxFailures && failRounds < maxRounds;
-    let shrinking = false;
-    let shrinkStart = 0;
-    let shrinkBase = 0;
-    /** True while a shrink may still ask the guard (its budget and the cell's are not spent). */
-    let triggerCost = 1;
-    const shrinkMayAsk = (): boolean =>
-      !overBudget() &&
-      // The minimal case's re-checks are still to come: they are kept inside the half too.
-      (o.maxQueries === undefined || (queries.shrink.queries + queries.recheck.queries + rechecks * triggerCost < o.maxQueries / 2 && spent() + rechecks * triggerCost < o.maxQueries)) &&
-      (o.shrinkBudget === undefined || queries.shrink.queries - shrinkBase < o.shrinkBudget);
-    let runIndex = 0;
-    let trigger: { signature: string; template: string; cls: string; reproduced: number; at: number } | undefined;
-    // Async guards shrink in flight (shrinkInFlight): fast-check stops at the failure and the engine walks the shrink streams itself.
-    const recorder = o.guard.mode !== 'sync' && o.path === undefined ? new RecordingArbitrary(o.arbitrary) : undefined;
-    let pending: fc.Value<FuzzCase> | undefined;
-    const shrinkRoom = (): number => {
-      let r = Infinity;
-      if (o.shrinkBudget !== undefined) r = Math.min(r, o.shrinkBudget - (queries.shrink.queries - shrinkBase));
-      if (o.maxQueries !== undefined) r = Math.min(r, o.maxQueries / 2 - (queries.shrink.queries + queries.recheck.queries + rechecks * triggerCost), o.maxQueries - spent() - rechecks * triggerCost);
-      return r;
-    };
-    let last: { c: FuzzCase; verdict: Verdict; judgement: Exclude<Judgement, 'holds'> } | undefined;
-    const remaining = o.runs - stats.runs;
-    const seed = roundSeed(o.seed, round);
-    const observe = (c: FuzzCase, verdict: Verdict): Step => {
-      const j = judge(c.truth, verdict);
-      const at = runIndex;
-      if (!shrinking) {
-        runIndex += 1;
-        const p = propertyFor(c.truth);
-        property = property === undefined || property === p ? p : 'mixed';
-        record(stats, c, verdict, j);
-        o.onProgress?.(stats.runs);
-        if (o.stop && cellSettled(o.stop, stats.runs, stats.violations, stats.errors, property)) halted = 'settled';
-        else if (overBudget()) halted = 'budget';
-      }
-      if (j === 'holds' || !hunting) return true;
-      // Under a budget a new finding is hunted only while its re-checks (before and after the shrink) fit in the half kept for findings.
-      if (!shrinking && o.maxQueries !== undefined && (queries.shrink.queries + queries.recheck.queries + 2 * rechecks * costOf(c) > o.maxQueries / 2 || spent() + reserved + 2 * rechecks * costOf(c) > o.maxQueries)) return true;
-      const signature = failureSignature(c, verdict, j);
-      const cls = failureClass(c, verdict);
-      if (!shrinking) {
-        if (seen.has(signature)) return true;
-        return {
-          recheck: rechecks,
-          then: (vs) => {
-            const reproduced = vs.filter((v) => failureClass(c, v) === cls).length;
-            // Flaky: reported as such, never shrunk (shrinking would walk on noise). A guard that
-            // is unavailable says nothing about this input: reported, not shrunk either.
-            const unshrinkable = reproduced < rechecks || UNSHRINKABLE_ERROR_KINDS.includes(verdict.error?.kind ?? '');
-            if (unshrinkable) {
-              seen.add(signature);
-              found.push({
-                domain: o.domain,
-                family: o.family,
-                property: propertyFor(c.truth),
-                judgement: j,
-                kind: findingKind(propertyFor(c.truth), j, verdict, reproduced < rechecks),
-                recheck: { reproduced, of: rechecks },
-                signature,
-                case: c,
-                verdict,
-                seed,
-                path: String(at),
-                numShrinks: 0,
-              });
-              return true;
-            }
-            shrinking = true;
-            triggerCost = costOf(c);
-            shrinkStart = performance.now();
-            shrinkBase = queries.shrink.queries;
-            trigger = { signature, template: c.truth.template, cls, reproduced, at };
-            last = { c, verdict, judgement: j };
-            return false;
-          },
-        };
-      }
-      // While shrinking, only the trigger's failure class counts (a bypass never shrinks onto a crash).
-      if (cls !== trigger?.cls) return true;
-      // A smaller case of the same template still counts (fewer operators, shorter chains),
-      // even when it lands on a known signature; another template does not.
-      if (seen.has(signature) && c.truth.template !== trigger.template) return true;
-      // One check per shrink step: the reported minimal case is re-checked once shrinking ends.
-      last = { c, verdict, judgement: j };
-      return false;
-    };
-    if (round > 0) await yieldToEventLoop();
-    const timeLeft = deadline - performance.now();
-    if (timeLeft <= 0 || aborted()) {
-      interrupted = true;
-      break;
-    }
-    const params: fc.Parameters<[FuzzCase]> = {
-      seed,
-      numRuns: Math.min(remaining, BATCH_RUNS),
-      // A halted cell skips its next value (fc.pre) and fast-check ends the round there.
-      maxSkipsPerRun: 0,
-      ...(round === 0 && o.examples && o.examples.length > 0 ? { examples: o.examples.map((e) => [e] as [FuzzCase]) } : {}),
-      ...(Number.isFinite(timeLeft) ? { interruptAfterTimeLimit: Math.max(1, Math.floor(timeLeft)) } : {}),
-      ...(o.path !== undefined ? { path: o.path } : {}),
-    };
-    let details: fc.RunDetails<[FuzzCase]>;
-    let prefetch: Prefetcher | undefined;
-    try {
-      if (o.guard.mode === 'sync') {
-        details = fc.check(
-          fc.property(o.arbitrary, (c) => {
-            if (shrinking) {
-              if (!shrinkMayAsk() || costOf(c) > shrinkRoom()) return true;
-            } else if (halted === undefined && !caseFits(c)) halted = 'budget';
-            if (!shrinking && halted !== undefined) fc.pre(false);
-            const step = observe(c, evalSync(c, shrinking ? forShrink : forCases));
-            return typeof step === 'boolean' ? step : step.then(againSync(c, step.recheck));
-          }),
-          params,
-        );
-      } else {
-        if (concurrency > 1 && o.path === undefined) prefetch = new Prefetcher((n) => drawCases(o.arbitrary, { ...params, numRuns: n }), params.numRuns ?? remaining, (c) => (caseFits(c) ? reserve(c, evalAsync(c, forCases)) : undefined), concurrency);
-        const pf = prefetch;
-        details = await fc.check(
-          fc.asyncProperty(recorder ?? o.arbitrary, async (c) => {
-            if (aborted()) return true;
-            // A failure is waiting for shrinkInFlight: end the round here (maxSkipsPerRun 0).
-            if (pending !== undefined) fc.pre(false);
-            if (shrinking) {
-              if (!shrinkMayAsk()) return true;
-            } else if (halted !== undefined) {
-              pf?.stop();
-              fc.pre(false);
-            }
-            const ahead = !shrinking && pf ? pf.take(runIndex, c) : undefined;
-            if (!shrinking && ahead === undefined && !caseFits(c)) {
-              halted = 'budget';
-              pf?.stop();
-              fc.pre(false);
-            }
-            const v = await abortable(ahead ?? evalAsync(c, shrinking ? forShrink : forCases), o.signal);
-            if (v === ABORTED) return true;
-            const step = observe(c, v);
-            if (typeof step === 'boolean') return step;
-            const again = await abortable(againAsync(c, step.recheck), o.signal);
-            if (again === ABORTED) return true;
-            const ok = step.then(again);
-            if (!ok) {
-              pf?.stop();
-              const value = recorder?.last;
-              if (value !== undefined && value.value_ === c) {
-                pending = value;
-                return true;
-              }
-            }
-            return ok;
-          }),
-          params,
-        );
-      }
-    } catch (cause) {
-      prefetch?.stop();
-      throw new EngineError(`generator failed in cell ${o.domain}/${o.family}: ${errorMessage(cause)}`, { cause });
-    }
-    if (prefetch) {
-      if (aborted()) prefetch.stop();
-      else await prefetch.drain();
-    }
-    let inFlight: { c: FuzzCase; path: string; numShrinks: number } | undefined;
-    if (pending !== undefined && trigger !== undefined && !aborted()) {
-      const t = trigger;
-      const fails = (c: FuzzCase, v: Verdict): boolean => {
-        const j = judge(c.truth, v);
-        if (j === 'holds' || failureClass(c, v) !== t.cls) return false;
-        return !(seen.has(failureSignature(c, v, j)) && c.truth.template !== t.template);
-      };
-      const r = await shrinkInFlight(o.arbitrary, pending, (c) => evalAsync(c, forShrink), fails, concurrency, shrinkRoom, aborted);
-      const c = r.value.value_;
-      if (r.verdict) {
-        const j = judge(c.truth, r.verdict);
-        if (j !== 'holds') last = { c, verdict: r.verdict, judgement: j };
-      }
-      inFlight = { c, path: [t.at, ...r.steps].join(':'), numShrinks: r.steps.length };
-    }
-    if (shrinking) queries.ms.shrink += performance.now() - shrinkStart;
-    const shrunk = inFlight ?? (details.failed && details.counterexample !== null ? { c: details.counterexample[0], path: details.counterexamplePath, numShrinks: details.numShrinks } : undefined);
-    if (shrunk !== undefined && last !== undefined && trigger !== undefined) {
-      const c = shrunk.c;
-      const t = trigger;
-      // Re-check the shrunk case for its own verdicts (the last observed one may be a rejected shrink attempt).
-      const vs = aborted() ? [] : o.guard.mode === 'sync' ? againSync(c, rechecks) : await againAsync(c, rechecks);
-      const matching = vs.filter((v) => failureClass(c, v) === t.cls);
-      const verdict = matching[0] ?? vs[0] ?? last.verdict;
-      const reproduced = vs.length > 0 ? matching.length : t.reproduced;
-      const j = judge(c.truth, verdict);
-      const judgement: Exclude<Judgement, 'holds'> = j === 'holds' ? last.judgement : j;
-      const signature = failureSignature(c, verdict, judgement);
-      const duplicate = seen.has(signature);
-      seen.add(signature);
-      // The case that started this shrink is covered when it shrank within its own template.
-      if (t.template === c.truth.template) seen.add(t.signature);
-      // A case that shrinks onto a known finding (e.g. its operators were not needed) is not a new one.
-      if (!duplicate) {
-        const p = propertyFor(c.truth);
-        found.push({
-          domain: o.domain,
-          family: o.family,
-          property: p,
-          judgement,
-          kind: findingKind(p, judgement, verdict, reproduced < rechecks),
-          recheck: { reproduced, of: rechecks },
-          signature,
-          case: c,
-          verdict,
-          seed,
-          path: shrunk.path,
-          numShrinks: shrunk.numShrinks,
-        });
-      }
-    } else if (details.failed && details.counterexample !== null) {
-      // The predicate threw (not the guard: guard throws are error verdicts): a generator or store bug.
-      const err = details.errorInstance;
-      throw new EngineError(`cell ${o.domain}/${o.family}: evaluating a case threw: ${errorMessage(err)}`, { cause: err });
-    } else if (details.failed && details.counterexample === null && !details.interrupted && halted === undefined && pending === undefined) {
-      throw new EngineError(`cell ${o.domain}/${o.family}: fast-check gave up (too many skipped values)`);
-    }
-    if ((details.interrupted || aborted()) && stats.runs < o.runs) interrupted = true;
-    if (o.path !== undefined) break;
-    if (details.failed || inFlight !== undefined) failRounds += 1;
-    round += 1;
+  } finally {
+    cell.queries.ms.recheck += performance.now() - t0;
   }
+}
 
-  const elapsedMs = performance.now() - started;
+/** A fresh round `index` of the cell: its derived seed, and whether it still hunts new findings. */
+function startRound(cell: Cell, index: number, hunting: boolean): Round {
+  return {
+    seed: roundSeed(cell.o.seed, index),
+    hunting,
+    shrinking: false,
+    shrinkStart: 0,
+    shrinkBase: 0,
+    triggerCost: 1,
+    runIndex: 0,
+    trigger: undefined,
+    recorder: cell.o.guard.mode !== 'sync' && cell.o.path === undefined ? new RecordingArbitrary(cell.o.arbitrary) : undefined,
+    pending: undefined,
+    last: undefined,
+  };
+}
+
+/** True while a shrink may still ask the guard (its budget and the cell's are not spent). */
+function shrinkMayAsk(cell: Cell, r: Round): boolean {
+  const { maxQueries, shrinkBudget } = cell.o;
+  const { shrink, recheck } = cell.queries;
+  return (
+    !overBudget(cell) &&
+    // The minimal case's re-checks are still to come: they are kept inside the half too.
+    (maxQueries === undefined || (shrink.queries + recheck.queries + cell.rechecks * r.triggerCost < maxQueries / 2 && spent(cell) + cell.rechecks * r.triggerCost < maxQueries)) &&
+    (shrinkBudget === undefined || shrink.queries - r.shrinkBase < shrinkBudget)
+  );
+}
+
+/** Queries the round's shrink may still spend (Infinity without budgets); the minimal case's re-checks are kept aside. */
+function shrinkRoom(cell: Cell, r: Round): number {
+  const { maxQueries, shrinkBudget } = cell.o;
+  const { shrink, recheck } = cell.queries;
+  let room = Infinity;
+  if (shrinkBudget !== undefined) room = Math.min(room, shrinkBudget - (shrink.queries - r.shrinkBase));
+  if (maxQueries !== undefined) room = Math.min(room, maxQueries / 2 - (shrink.queries + recheck.queries + cell.rechecks * r.triggerCost), maxQueries - spent(cell) - cell.rechecks * r.triggerCost);
+  return room;
+}
+
+/**
+ * Stop rule: tallies one counted case (its property, stats and progress) and halts the cell
+ * when the counts settle it ({@link cellSettled}) or the query budget is spent.
+ */
+function countCase(cell: Cell, c: FuzzCase, verdict: Verdict, judgement: Judgement): void {
+  const p = propertyFor(c.truth);
+  cell.property = cell.property === undefined || cell.property === p ? p : 'mixed';
+  record(cell.stats, c, verdict, judgement);
+  cell.o.onProgress?.(cell.stats.runs);
+  if (cell.o.stop && cellSettled(cell.o.stop, cell.stats.runs, cell.stats.violations, cell.stats.errors, cell.property)) cell.halted = 'settled';
+  else if (overBudget(cell)) cell.halted = 'budget';
+}
+
+/** Under a budget a new finding is hunted only while its re-checks (before and after the shrink) fit in the half kept for findings. */
+function findingOverBudget(cell: Cell, c: FuzzCase): boolean {
+  const { maxQueries } = cell.o;
+  if (maxQueries === undefined) return false;
+  const rechecks = 2 * cell.rechecks * costOf(c);
+  return cell.queries.shrink.queries + cell.queries.recheck.queries + rechecks > maxQueries / 2 || spent(cell) + cell.reserved + rechecks > maxQueries;
+}
+
+/** One counterexample of the cell, in its round, with its re-check counts and fast-check path. */
+function counterexampleOf(cell: Cell, r: Round, f: Failing, signature: string, reproduced: number, path: string, numShrinks: number): Counterexample {
+  const p = propertyFor(f.c.truth);
+  return {
+    domain: cell.o.domain,
+    family: cell.o.family,
+    property: p,
+    judgement: f.judgement,
+    kind: findingKind(p, f.judgement, f.verdict, reproduced < cell.rechecks),
+    recheck: { reproduced, of: cell.rechecks },
+    signature,
+    case: f.c,
+    verdict: f.verdict,
+    seed: r.seed,
+    path,
+    numShrinks,
+  };
+}
+
+/**
+ * Case evaluation: what the property answers for one observed verdict. A counted case is tallied
+ * ({@link countCase}); a new failure asks for its re-checks ({@link triageFailure}); while
+ * shrinking, a candidate is accepted by {@link acceptShrinkStep}.
+ */
+function observe(cell: Cell, r: Round, c: FuzzCase, verdict: Verdict): Step {
+  const j = judge(c.truth, verdict);
+  const at = r.runIndex;
+  if (!r.shrinking) {
+    r.runIndex += 1;
+    countCase(cell, c, verdict, j);
+  }
+  if (j === 'holds' || !r.hunting) return true;
+  if (!r.shrinking && findingOverBudget(cell, c)) return true;
+  const signature = failureSignature(c, verdict, j);
+  const cls = failureClass(c, verdict);
+  if (r.shrinking) return !acceptShrinkStep(cell, r, { c, verdict, judgement: j }, signature, cls);
+  if (cell.seen.has(signature)) return true;
+  return { recheck: cell.rechecks, then: (vs) => triageFailure(cell, r, { c, verdict, judgement: j }, signature, cls, at, vs) };
+}
+
+/**
+ * Re-check of a new failure, with the verdicts of its re-checks: a flaky failure (not every
+ * re-check reproduced it) or one of an unavailable guard is recorded as it is and never shrunk
+ * (shrinking would walk on noise; a guard that is down says nothing about this input); any
+ * other becomes the round's trigger and shrinking begins.
+ * @returns the property's answer: true (passes, the round goes on) or false (shrink it).
+ */
+function triageFailure(cell: Cell, r: Round, f: Failing, signature: string, cls: string, at: number, vs: Verdict[]): boolean {
+  const reproduced = vs.filter((v) => failureClass(f.c, v) === cls).length;
+  const unshrinkable = reproduced < cell.rechecks || UNSHRINKABLE_ERROR_KINDS.includes(f.verdict.error?.kind ?? '');
+  if (unshrinkable) {
+    cell.seen.add(signature);
+    cell.found.push(counterexampleOf(cell, r, f, signature, reproduced, String(at), 0));
+    return true;
+  }
+  r.shrinking = true;
+  r.triggerCost = costOf(f.c);
+  r.shrinkStart = performance.now();
+  r.shrinkBase = cell.queries.shrink.queries;
+  r.trigger = { signature, template: f.c.truth.template, cls, reproduced, at };
+  r.last = f;
+  return false;
+}
+
+/**
+ * Shrinking: whether a failing candidate replaces the current minimal case. Only the trigger's
+ * failure class counts (a bypass never shrinks onto a crash); a smaller case of the same
+ * template still counts (fewer operators, shorter chains) even on a known signature, another
+ * template does not. One check per shrink step: the minimal case is re-checked once shrinking ends.
+ */
+function acceptShrinkStep(cell: Cell, r: Round, f: Failing, signature: string, cls: string): boolean {
+  if (cls !== r.trigger?.cls) return false;
+  if (cell.seen.has(signature) && f.c.truth.template !== r.trigger.template) return false;
+  r.last = f;
+  return true;
+}
+
+/** The `fc.check` parameters of a round: its seed and run count, the examples (first round), the time left and the replayed path. */
+function roundParams(cell: Cell, r: Round, index: number, remaining: number, timeLeft: number): fc.Parameters<[FuzzCase]> {
+  const o = cell.o;
+  return {
+    seed: r.seed,
+    numRuns: Math.min(remaining, BATCH_RUNS),
+    // A halted cell skips its next value (fc.pre) and fast-check ends the round there.
+    maxSkipsPerRun: 0,
+    ...(index === 0 && o.examples && o.examples.length > 0 ? { examples: o.examples.map((e) => [e] as [FuzzCase]) } : {}),
+    ...(Number.isFinite(timeLeft) ? { interruptAfterTimeLimit: Math.max(1, Math.floor(timeLeft)) } : {}),
+    ...(o.path !== undefined ? { path: o.path } : {}),
+  };
+}
+
+/** Case generation and evaluation against a sync guard: one `fc.check` call, which shrinks with fast-check's own loop. */
+function checkRoundSync(cell: Cell, r: Round, params: fc.Parameters<[FuzzCase]>): fc.RunDetails<[FuzzCase]> {
+  return fc.check(
+    fc.property(cell.o.arbitrary, (c) => {
+      if (r.shrinking) {
+        if (!shrinkMayAsk(cell, r) || costOf(c) > shrinkRoom(cell, r)) return true;
+      } else if (cell.halted === undefined && !caseFits(cell, c)) cell.halted = 'budget';
+      if (!r.shrinking && cell.halted !== undefined) fc.pre(false);
+      const step = observe(cell, r, c, evalSync(cell, c, r.shrinking ? cell.forShrink : cell.forCases));
+      return typeof step === 'boolean' ? step : step.then(againSync(cell, c, step.recheck));
+    }),
+    params,
+  );
+}
+
+/** Draws the round's cases ahead and evaluates them with calls in flight (async guards at concurrency > 1); cases past the budget are declined. */
+function startPrefetch(cell: Cell, params: fc.Parameters<[FuzzCase]>, remaining: number): Prefetcher {
+  return new Prefetcher(
+    (n) => drawCases(cell.o.arbitrary, { ...params, numRuns: n }),
+    params.numRuns ?? remaining,
+    (c) => (caseFits(cell, c) ? reserve(cell, c, evalAsync(cell, c, cell.forCases)) : undefined),
+    cell.concurrency,
+  );
+}
+
+/**
+ * Case generation and evaluation against an async guard: one `fc.check` call, reading verdicts
+ * drawn ahead by `pf` when there is one. The first failure that re-checks as shrinkable ends the
+ * round with its value left in `r.pending` for {@link shrinkInFlight} (when the round records
+ * values); without a recorder fast-check shrinks it itself.
+ */
+function checkRoundAsync(cell: Cell, r: Round, params: fc.Parameters<[FuzzCase]>, pf: Prefetcher | undefined): Promise<fc.RunDetails<[FuzzCase]>> {
+  const o = cell.o;
+  return fc.check(
+    fc.asyncProperty(r.recorder ?? o.arbitrary, async (c) => {
+      if (aborted(cell)) return true;
+      // A failure is waiting for shrinkInFlight: end the round here (maxSkipsPerRun 0).
+      if (r.pending !== undefined) fc.pre(false);
+      if (r.shrinking) {
+        if (!shrinkMayAsk(cell, r)) return true;
+      } else if (cell.halted !== undefined) {
+        pf?.stop();
+        fc.pre(false);
+      }
+      const ahead = !r.shrinking && pf ? pf.take(r.runIndex, c) : undefined;
+      if (!r.shrinking && ahead === undefined && !caseFits(cell, c)) {
+        cell.halted = 'budget';
+        pf?.stop();
+        fc.pre(false);
+      }
+      const v = await abortable(ahead ?? evalAsync(cell, c, r.shrinking ? cell.forShrink : cell.forCases), o.signal);
+      if (v === ABORTED) return true;
+      const step = observe(cell, r, c, v);
+      if (typeof step === 'boolean') return step;
+      const again = await abortable(againAsync(cell, c, step.recheck), o.signal);
+      if (again === ABORTED) return true;
+      const ok = step.then(again);
+      if (!ok) {
+        pf?.stop();
+        const value = r.recorder?.last;
+        if (value !== undefined && value.value_ === c) {
+          r.pending = value;
+          return true;
+        }
+      }
+      return ok;
+    }),
+    params,
+  );
+}
+
+/** The error of a generator (or drawn-ahead case) that threw during a round, naming the cell. */
+function generatorFailed(cell: Cell, cause: unknown): EngineError {
+  return new EngineError(`generator failed in cell ${cell.o.domain}/${cell.o.family}: ${errorMessage(cause)}`, { cause });
+}
+
+/**
+ * Shrinking against an async guard: walks the shrink streams from the round's pending value
+ * with calls in flight ({@link shrinkInFlight}), within the shrink's room.
+ * @returns the minimal case with its path (the trigger's run index, then each step) and shrink count.
+ */
+async function shrinkPending(cell: Cell, r: Round, pending: fc.Value<FuzzCase>, t: Trigger): Promise<Shrunk> {
+  const fails = (c: FuzzCase, v: Verdict): boolean => {
+    const j = judge(c.truth, v);
+    if (j === 'holds' || failureClass(c, v) !== t.cls) return false;
+    return !(cell.seen.has(failureSignature(c, v, j)) && c.truth.template !== t.template);
+  };
+  const res = await shrinkInFlight(
+    cell.o.arbitrary,
+    pending,
+    (c) => evalAsync(cell, c, cell.forShrink),
+    fails,
+    cell.concurrency,
+    () => shrinkRoom(cell, r),
+    () => aborted(cell),
+  );
+  const c = res.value.value_;
+  if (res.verdict) {
+    const j = judge(c.truth, res.verdict);
+    if (j !== 'holds') r.last = { c, verdict: res.verdict, judgement: j };
+  }
+  return { c, path: [t.at, ...res.steps].join(':'), numShrinks: res.steps.length };
+}
+
+/**
+ * Result assembly of a shrunk finding, with the verdicts of the minimal case's own re-checks
+ * (`vs`, empty when the cell was stopped): its verdict is the first re-check that reproduces the
+ * trigger's failure class (the last observed one may be a rejected shrink attempt). A case that
+ * shrinks onto a known signature (e.g. its operators were not needed) is not a new finding; the
+ * trigger's signature is covered when it shrank within its own template.
+ */
+function recordShrunk(cell: Cell, r: Round, t: Trigger, last: Failing, shrunk: Shrunk, vs: Verdict[]): void {
+  const c = shrunk.c;
+  const matching = vs.filter((v) => failureClass(c, v) === t.cls);
+  const verdict = matching[0] ?? vs[0] ?? last.verdict;
+  const reproduced = vs.length > 0 ? matching.length : t.reproduced;
+  const j = judge(c.truth, verdict);
+  const judgement: Exclude<Judgement, 'holds'> = j === 'holds' ? last.judgement : j;
+  const signature = failureSignature(c, verdict, judgement);
+  const duplicate = cell.seen.has(signature);
+  cell.seen.add(signature);
+  if (t.template === c.truth.template) cell.seen.add(t.signature);
+  if (!duplicate) cell.found.push(counterexampleOf(cell, r, { c, verdict, judgement }, signature, reproduced, shrunk.path, shrunk.numShrinks));
+}
+
+/**
+ * A round that failed with no shrink to record is an engine error: the predicate threw (not the
+ * guard: guard throws are error verdicts), a generator or store bug; or fast-check gave up
+ * (too many skipped values) though nothing halted or interrupted the round.
+ * @throws EngineError naming the cell.
+ */
+function assertRoundSound(cell: Cell, r: Round, details: fc.RunDetails<[FuzzCase]>): void {
+  const { domain, family } = cell.o;
+  if (details.failed && details.counterexample !== null) {
+    const err = details.errorInstance;
+    throw new EngineError(`cell ${domain}/${family}: evaluating a case threw: ${errorMessage(err)}`, { cause: err });
+  }
+  if (details.failed && details.counterexample === null && !details.interrupted && cell.halted === undefined && r.pending === undefined) {
+    throw new EngineError(`cell ${domain}/${family}: fast-check gave up (too many skipped values)`);
+  }
+}
+
+/** The cell's outcome once its rounds end; the cases' time is the wall time less shrinking and re-checks. */
+function cellOutcome(cell: Cell): CellOutcome {
+  const { o, queries } = cell;
+  const elapsedMs = performance.now() - cell.started;
   queries.ms.cases = Math.max(0, elapsedMs - queries.ms.shrink - queries.ms.recheck);
   return {
     domain: o.domain,
     family: o.family,
-    property: property ?? 'forgery-rejected',
+    property: cell.property ?? 'forgery-rejected',
     seed: o.seed,
     runsRequested: o.runs,
-    stats,
-    counterexamples: found,
-    interrupted,
+    stats: cell.stats,
+    counterexamples: cell.found,
+    interrupted: cell.interrupted,
     elapsedMs,
     queries,
-    stopped: interrupted ? 'time' : (halted ?? 'runs'),
+    stopped: cell.interrupted ? 'time' : (cell.halted ?? 'runs'),
   };
+}
+
+/**
+ * Runs one cell: rounds of {@link checkRoundSync} / {@link checkRoundAsync} (case generation and
+ * evaluation, with {@link countCase} as the stop rule), each failure re-checked
+ * ({@link triageFailure}), shrunk (fast-check's loop, or {@link shrinkPending} in flight), its
+ * minimal case re-checked and recorded ({@link recordShrunk}); then {@link cellOutcome}. A round
+ * hunts new findings until `maxFailures` are found or `4 × maxFailures` rounds failed.
+ * Never throws for guard failures (they are `error` verdicts); rejects only when the arbitrary
+ * itself throws (e.g. a broken template), naming the cell.
+ */
+export async function runCell(o: CellOptions): Promise<CellOutcome> {
+  const cell = startCell(o);
+  const maxRounds = cell.maxFailures * 4;
+  let failRounds = 0;
+  let index = 0;
+  while (cell.stats.runs < o.runs && !cell.interrupted && cell.halted === undefined) {
+    const r = startRound(cell, index, cell.found.length < cell.maxFailures && failRounds < maxRounds);
+    const remaining = o.runs - cell.stats.runs;
+    if (index > 0) await yieldToEventLoop();
+    const timeLeft = cell.deadline - performance.now();
+    if (timeLeft <= 0 || aborted(cell)) {
+      cell.interrupted = true;
+      break;
+    }
+    const params = roundParams(cell, r, index, remaining, timeLeft);
+    let details: fc.RunDetails<[FuzzCase]>;
+    let prefetch: Prefetcher | undefined;
+    try {
+      if (o.guard.mode === 'sync') details = checkRoundSync(cell, r, params);
+      else {
+        if (cell.concurrency > 1 && o.path === undefined) prefetch = startPrefetch(cell, params, remaining);
+        details = await checkRoundAsync(cell, r, params, prefetch);
+      }
+    } catch (cause) {
+      prefetch?.stop();
+      throw generatorFailed(cell, cause);
+    }
+    if (prefetch) {
+      if (aborted(cell)) prefetch.stop();
+      else await prefetch.drain();
+    }
+    const inFlight = r.pending !== undefined && r.trigger !== undefined && !aborted(cell) ? await shrinkPending(cell, r, r.pending, r.trigger) : undefined;
+    if (r.shrinking) cell.queries.ms.shrink += performance.now() - r.shrinkStart;
+    const shrunk = inFlight ?? (details.failed && details.counterexample !== null ? { c: details.counterexample[0], path: details.counterexamplePath, numShrinks: details.numShrinks } : undefined);
+    const { trigger, last } = r;
+    if (shrunk !== undefined && last !== undefined && trigger !== undefined) {
+      // Re-check the shrunk case for its own verdicts (never from the cache).
+      const vs = aborted(cell) ? [] : o.guard.mode === 'sync' ? againSync(cell, shrunk.c, cell.rechecks) : await againAsync(cell, shrunk.c, cell.rechecks);
+      recordShrunk(cell, r, trigger, last, shrunk, vs);
+    } else assertRoundSound(cell, r, details);
+    if ((details.interrupted || aborted(cell)) && cell.stats.runs < o.runs) cell.interrupted = true;
+    if (o.path !== undefined) break;
+    if (details.failed || inFlight !== undefined) failRounds += 1;
+    index += 1;
+  }
+  return cellOutcome(cell);
 }
