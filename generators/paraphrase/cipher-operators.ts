@@ -15,7 +15,7 @@ import type { Operator } from './operator.js';
 import anyAscii from 'any-ascii';
 import { subjectOf } from './text-utils.js';
 import { canonicalText } from './canonical-text.js';
-import { mapClaimAndTargets } from './evasion-operators.js';
+import { wordOperator } from './evasion-operators.js';
 import {
   ENCODERS, REVERSALS, atbash, caesar, oneLine, toAlphabet, toBraille, toCharCodes, toEnclosed, toMorse, toNato, toPigLatin, toSneakyBits, toVariationSelectors, vigenere,
 } from './cipher-codecs.js';
@@ -149,19 +149,9 @@ const sneakyBits: Operator = {
   },
 };
 
-/** Word-level: rewrites filter-relevant words and claimed check names with `fn`. */
+/** Word-level: rewrites filter-relevant words and claimed check names with `fn` ({@link wordOperator}). */
 function wordLevel(id: string, kind: EvasionKind, reading: 'natural' | 'encoded', description: string, fn: (w: string, choice: number, k: number) => string): Operator {
-  return {
-    id,
-    group: 'encoding',
-    description,
-    preserves: ALL_TEXT,
-    kinds: [kind],
-    reading,
-    apply(entry, choice, ctx) {
-      return withContent(entry, mapClaimAndTargets(entry, ctx, (w, k) => fn(w, choice, k)));
-    },
-  };
+  return wordOperator({ id, kind, reading, description, fn });
 }
 
 /** Characters that an XML, JSON, CSV or log-line format would rewrite inside an ascii85 token, or that another reader decodes first. */

@@ -15,6 +15,7 @@ import { isDictionaryWord } from './dictionary.js';
 import { fromRoman } from '../claims/numerals.js';
 import { CLAIM_LEXICONS } from './claim-lexicon.js';
 import type { MemoryEntry } from '../../src/domain/index.js';
+import type { EvasionKind } from '../claims/evasion-kinds.js';
 import type { OperatorContext } from './operator.js';
 
 const isRoman = (w: string): boolean => /^[MDCLXVI]+$/.test(w) && fromRoman(w) !== undefined;
@@ -28,10 +29,45 @@ function claimWords(entry: MemoryEntry, ctx?: OperatorContext): Set<string> {
 }
 
 /** Applies `fn` to filter-relevant words and words of claimed check names (never Roman numerals). */
-export function mapClaimAndTargets(entry: MemoryEntry, ctx: OperatorContext | undefined, fn: (w: string, k: number) => string): string {
+function mapClaimAndTargets(entry: MemoryEntry, ctx: OperatorContext | undefined, fn: (w: string, k: number) => string): string {
   const claim = claimWords(entry, ctx);
   let k = 0;
   return mapWords(entry.content, (w) => (!isRoman(w) && (TARGET_WORDS.has(w.toLowerCase()) || claim.has(w.toLowerCase())) ? fn(w, k++) : w));
+}
+
+/** What {@link wordOperator} builds an operator from. */
+interface WordOperatorSpec {
+  id: string;
+  kind: EvasionKind;
+  reading: 'natural' | 'encoded';
+  description: string;
+  /** The rewrite of one word: `choice` as given to `apply`, `k` the word's index among the words rewritten (counting those `keep` leaves). */
+  fn: (w: string, choice: number, k: number) => string;
+  /** Words left as they are (still counted in `k`). */
+  keep?: (w: string) => boolean;
+  /** Entries left as they are. */
+  skip?: (entry: MemoryEntry) => boolean;
+}
+
+/**
+ * A word-level `encoding` operator: rewrites the filter-relevant words and claimed check names
+ * of an entry with `spec.fn` ({@link mapClaimAndTargets}), keeping every claim and field
+ * property (`ALL_TEXT`). Shared by the cipher and noise operators.
+ */
+export function wordOperator(spec: WordOperatorSpec): Operator {
+  const { fn, keep, skip } = spec;
+  return {
+    id: spec.id,
+    group: 'encoding',
+    description: spec.description,
+    preserves: ALL_TEXT,
+    kinds: [spec.kind],
+    reading: spec.reading,
+    apply(entry, choice, ctx) {
+      if (skip?.(entry)) return entry;
+      return withContent(entry, mapClaimAndTargets(entry, ctx, (w, k) => (keep?.(w) ? w : fn(w, choice, k))));
+    },
+  };
 }
 
 const typo: Operator = {

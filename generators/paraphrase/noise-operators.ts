@@ -12,7 +12,8 @@
  */
 import { ALL_TEXT, pick, withContent } from './operator.js';
 import type { Operator } from './operator.js';
-import { mapClaimAndTargets } from './evasion-operators.js';
+import { wordOperator } from './evasion-operators.js';
+import type { MemoryEntry } from '../../src/domain/index.js';
 import { isDictionaryWord } from './dictionary.js';
 import type { EvasionKind } from '../claims/evasion-kinds.js';
 import { ALL_RUN_NOUNS } from './claim-lexicon.js';
@@ -24,21 +25,12 @@ const COUNT_WORDS: ReadonlySet<string> = new Set([
   'prior', 'previous', 'earlier', 'past', 'preceding', 'consecutive', 'successful', 'recorded', 'logged', 'straight', 'clean', 'matching', 'times', 'nights', 'days', 'weeks', 'months', 'shifts',
 ]);
 
+/** Letters beyond a–z (French, German, Russian ...) split words into ASCII pieces that noise would break: such entries are left alone. */
+const beyondAscii = (entry: MemoryEntry): boolean => /(?![A-Za-z])\p{L}/u.test(entry.content);
+
 /** A word-level noise operator over filter-relevant words and claimed check names (never the words of a precedent phrase). */
 function noise(id: string, kind: EvasionKind, description: string, fn: (w: string, choice: number, k: number) => string): Operator {
-  return {
-    id,
-    group: 'encoding',
-    description,
-    preserves: ALL_TEXT,
-    kinds: [kind],
-    reading: 'natural',
-    apply(entry, choice, ctx) {
-      // Letters beyond a–z (French, German, Russian ...) split words into ASCII pieces that noise would break: such entries are left alone.
-      if (/(?![A-Za-z])\p{L}/u.test(entry.content)) return entry;
-      return withContent(entry, mapClaimAndTargets(entry, ctx, (w, k) => (COUNT_WORDS.has(w.toLowerCase()) ? w : fn(w, choice, k))));
-    },
-  };
+  return wordOperator({ id, kind, reading: 'natural', description, fn, keep: (w) => COUNT_WORDS.has(w.toLowerCase()), skip: beyondAscii });
 }
 
 /** Tries inner positions in turn (from a `choice`-given start) until `edit` gives a non-word of letters; else the word. */
