@@ -4,28 +4,15 @@
  * the same seed, less timing and dates. The campaign includes the real benign sets (measured
  * by shard 1) and the adaptive attack mode (one unit of its own).
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, spawnCli, type SpawnedCli } from '../helpers/spawn-cli.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const dir = mkdtempSync(path.join(tmpdir(), 'ff-shard-'));
 const at = (...p: string[]): string => path.join(dir, ...p);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 const CAMPAIGN = ['fuzz', '--guard', 'sentinel', '-d', 'ehr,rap', '-f', 'seed,adaptive,benign', '-n', '12', '-s', '99', '--attack-bases', '5', '-q'];
 
@@ -51,16 +38,16 @@ const corpusLines = (file: string): unknown[] =>
     });
 
 describe('fuzz --shard i/n and merge-reports', () => {
-  const results: Record<string, { code: number | null; stdout: string; stderr: string }> = {};
+  const results: Record<string, SpawnedCli> = {};
   beforeAll(async () => {
     // The unsharded run grows the corpus at `corpus`, which is then put aside, so the merge
     // grows the same (empty) corpus path and the replay commands name the same folder.
-    results.full = await cli([...CAMPAIGN, '--out', at('full'), '--corpus', at('corpus'), '--junit', at('full', 'junit.xml')]);
+    results.full = await spawnCli([...CAMPAIGN, '--out', at('full'), '--corpus', at('corpus'), '--junit', at('full', 'junit.xml')]);
     renameSync(at('corpus'), at('corpus-full'));
-    const shards = await Promise.all([1, 2, 3].map((i) => cli([...CAMPAIGN, '--shard', `${i}/3`, '--out', at(`s${i}`), '--corpus', at('corpus')])));
+    const shards = await Promise.all([1, 2, 3].map((i) => spawnCli([...CAMPAIGN, '--shard', `${i}/3`, '--out', at(`s${i}`), '--corpus', at('corpus')])));
     shards.forEach((r, i) => (results[`s${i + 1}`] = r));
     results.corpusAfterShards = { code: existsSync(at('corpus', 'sentinel.jsonl')) ? 1 : 0, stdout: '', stderr: '' };
-    results.merged = await cli(['merge-reports', at('s1'), at('s2'), at('s3'), '--out', at('merged'), '--corpus', at('corpus'), '--junit', at('merged', 'junit.xml')]);
+    results.merged = await spawnCli(['merge-reports', at('s1'), at('s2'), at('s3'), '--out', at('merged'), '--corpus', at('corpus'), '--junit', at('merged', 'junit.xml')]);
   }, 300_000);
 
   it('the unsharded run and the merge exit with the finding, each finished shard with 0, and the shards leave the corpus to the merge', () => {
@@ -99,17 +86,17 @@ describe('fuzz --shard i/n and merge-reports', () => {
   });
 
   it('refuses a merge with a shard missing, naming it', async () => {
-    const r = await cli(['merge-reports', at('s1'), at('s3'), '--out', at('bad'), '--no-corpus']);
+    const r = await spawnCli(['merge-reports', at('s1'), at('s3'), '--out', at('bad'), '--no-corpus']);
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('missing shard(s) 2/3');
   });
 
   it('refuses shards of different campaigns', async () => {
-    const other = await cli([...CAMPAIGN.map((a) => (a === '99' ? '100' : a)), '--shard', '2/3', '--out', at('other2'), '--no-corpus']);
+    const other = await spawnCli([...CAMPAIGN.map((a) => (a === '99' ? '100' : a)), '--shard', '2/3', '--out', at('other2'), '--no-corpus']);
     // A finished shard exits 0; it must have run and written its blob.
     expect(other.code, other.stderr).toBe(0);
     expect(existsSync(at('other2', 'farma-fuzz-shard-2-of-3.json'))).toBe(true);
-    const r = await cli(['merge-reports', at('s1'), at('other2'), at('s3'), '--out', at('bad'), '--no-corpus']);
+    const r = await spawnCli(['merge-reports', at('s1'), at('other2'), at('s3'), '--out', at('bad'), '--no-corpus']);
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('come from different campaigns');
   });

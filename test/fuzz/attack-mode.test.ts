@@ -3,36 +3,26 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runFuzz } from '../../src/campaign/fuzz.js';
-import { silentProgress } from '../../src/campaign/progress.js';
 import { createGuard } from '../../src/guards/registry.js';
 import { MemoryStore } from '../../src/memory/index.js';
 import { loadRegressions } from '../../src/corpus/regressions.js';
+import { fuzzIn } from '../helpers/fuzz-run.js';
 
 const store = new MemoryStore(':memory:');
 afterAll(() => store.close());
 
-async function run(dir: string, tauGuard = 0.25) {
-  return runFuzz(
-    {
-      guardSpec: 'sentinel',
-      guard: createGuard('sentinel', { config: { tauGuard } }),
-      store,
-      domains: ['ehr', 'rap'],
-      families: ['naive', 'adaptive'],
-      runs: 40,
-      seed: 77,
-      phase: 'write',
-      maxFailures: 2,
-      outDir: path.join(dir, 'report'),
-      corpusDir: path.join(dir, 'corpus'),
-      realData: false,
-      generatedAt: '2026-01-01T00:00:00.000Z',
-      attack: { budget: 20 },
-      guardOptions: { tauGuard },
-    },
-    silentProgress,
-  );
+function run(dir: string, tauGuard = 0.25) {
+  return fuzzIn(dir, {
+    guardSpec: 'sentinel',
+    guard: createGuard('sentinel', { config: { tauGuard } }),
+    store,
+    domains: ['ehr', 'rap'],
+    families: ['naive', 'adaptive'],
+    runs: 40,
+    seed: 77,
+    attack: { budget: 20 },
+    guardOptions: { tauGuard },
+  });
 }
 
 describe('fuzz with the adaptive family in attack mode', () => {

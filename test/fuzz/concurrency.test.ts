@@ -3,13 +3,11 @@
  * result (verdict tallies, counterexamples, corpus records, report.json less `timing`) is
  * identical for every N with the same seed, even when calls finish out of order.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Guard, MemoryEntry, SyncGuard } from '../../src/domain/index.js';
-import { runFuzz } from '../../src/campaign/fuzz.js';
-import { silentProgress } from '../../src/campaign/progress.js';
 import { createGuard } from '../../src/guards/registry.js';
 import { MemoryStore } from '../../src/memory/index.js';
 import { runCell } from '../../src/fuzz/property.js';
@@ -17,6 +15,7 @@ import { replayRecords } from '../../src/fuzz/replay.js';
 import { mapInOrder } from '../../src/fuzz/in-flight.js';
 import { loadRegressions } from '../../src/corpus/regressions.js';
 import { FAMILY_REGISTRY } from '../../generators/families.js';
+import { fuzzIn, reportJson } from '../helpers/fuzz-run.js';
 
 const store = new MemoryStore(':memory:');
 afterAll(() => store.close());
@@ -55,30 +54,10 @@ function slowSentinel(id = 'slow-sentinel'): Guard & { maxInFlight: number } {
 
 async function campaign(concurrency: number, dir: string) {
   const guard = slowSentinel();
-  const r = await runFuzz(
-    {
-      guardSpec: './slow-sentinel.ts',
-      guard,
-      store,
-      domains: ['ehr'],
-      families: ['seed', 'amplification', 'adaptive', 'benign'],
-      runs: 40,
-      seed: 777,
-      phase: 'write',
-      maxFailures: 2,
-      outDir: path.join(dir, 'report'),
-      corpusDir: path.join(dir, 'corpus'),
-      realData: false,
-      generatedAt: '2026-01-01T00:00:00.000Z',
-      concurrency,
-    },
-    silentProgress,
-  );
-  // The run folder is the only thing allowed to differ (it is in replay commands and the corpus path).
-  const json = JSON.parse(readFileSync(path.join(dir, 'report', 'report.json'), 'utf8').replaceAll(dir, '<dir>').replaceAll(path.relative(process.cwd(), dir), '<dir>')) as Record<string, unknown>;
-  delete json.timing;
+  const r = await fuzzIn(dir, { guardSpec: './slow-sentinel.ts', guard, store, domains: ['ehr'], families: ['seed', 'amplification', 'adaptive', 'benign'], runs: 40, seed: 777, concurrency });
+  // The run folder is the only thing allowed to differ (it is in replay commands and the corpus path): reportJson writes it <dir>.
   const corpus = loadRegressions(path.join(dir, 'corpus', 'slow-sentinel.jsonl')).records.map((x) => x.value);
-  return { json, corpus, maxInFlight: guard.maxInFlight, report: r.report };
+  return { json: reportJson(dir), corpus, maxInFlight: guard.maxInFlight, report: r.report };
 }
 
 describe('concurrency: identical results for every N', () => {

@@ -5,18 +5,17 @@
  * - the accounting is exact: the queries the report counts are the calls the guard received;
  * - a stateful guard opts out with `cacheVerdicts: false` and is then asked every time.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Guard, MemoryEntry } from '../../src/domain/index.js';
-import { runFuzz } from '../../src/campaign/fuzz.js';
-import { silentProgress } from '../../src/campaign/progress.js';
 import { createGuard } from '../../src/guards/registry.js';
 import { loadModuleGuard } from '../../src/guards/adapters/module-guard.js';
 import { MemoryStore } from '../../src/memory/index.js';
 import type { FamilyId } from '../../generators/families.js';
 import { FAST } from '../helpers/tier.js';
+import { fuzzIn, reportJson } from '../helpers/fuzz-run.js';
 
 const store = new MemoryStore(':memory:');
 afterAll(() => store.close());
@@ -25,30 +24,8 @@ const FAMILIES: FamilyId[] = ['seed', 'amplification', 'adaptive', 'benign', 'be
 
 async function run(guard: Guard, cache: boolean, runs = 25) {
   const dir = mkdtempSync(path.join(tmpdir(), `farma-cache-${cache ? 'on' : 'off'}-`));
-  const r = await runFuzz(
-    {
-      guardSpec: guard.id,
-      guard,
-      store,
-      domains: ['ehr'],
-      families: FAMILIES,
-      runs,
-      seed: 4242,
-      phase: 'write',
-      maxFailures: 2,
-      outDir: path.join(dir, 'report'),
-      corpusDir: path.join(dir, 'corpus'),
-      realData: false,
-      generatedAt: '2026-01-01T00:00:00.000Z',
-      concurrency: 4,
-      attack: { bases: 12, budget: 6 },
-      cache,
-    },
-    silentProgress,
-  );
-  const json = JSON.parse(readFileSync(path.join(dir, 'report', 'report.json'), 'utf8').replaceAll(dir, '<dir>').replaceAll(path.relative(process.cwd(), dir), '<dir>')) as Record<string, unknown>;
-  delete json.timing;
-  return { json, report: r.report };
+  const r = await fuzzIn(dir, { guardSpec: guard.id, guard, store, domains: ['ehr'], families: FAMILIES, runs, seed: 4242, concurrency: 4, attack: { bases: 12, budget: 6 }, cache });
+  return { json: reportJson(dir), report: r.report };
 }
 
 /** Wraps a guard and counts the calls it receives. */

@@ -6,47 +6,17 @@
  * (22.9) and in hex (22.11). None of it may reach the console, report md/json/html, JUnit, the
  * corpus, `check` output or the printed replay commands (22.10).
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERDICT_BOUNDS, parseVerdict } from '../../src/domain/verdict-schema.js';
 import { redactSecrets, secretValues } from '../../src/domain/secrets.js';
-
-const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
-
-function cli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-function allText(dir: string): Array<[string, string]> {
-  const out: Array<[string, string]> = [];
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...allText(p));
-    else out.push([p, readFileSync(p, 'utf8')]);
-  }
-  return out;
-}
-
-function leaks(markers: Record<string, string>, outputs: Array<[string, string]>): string[] {
-  const found: string[] = [];
-  for (const [where, text] of outputs) for (const [name, m] of Object.entries(markers)) if (text.includes(m)) found.push(`${name} in ${where}`);
-  return found;
-}
+import { filesUnder, leaks, type Output } from '../helpers/leaks.js';
+import { runCli } from '../helpers/run-cli.js';
 
 const hex = (n: number): string => randomBytes(n).toString('hex');
 // Values that match no secret-looking name or prefix on their own: only the channel makes them secret.
@@ -89,8 +59,9 @@ afterAll(async () => {
 describe('secrets from headers, the guard URL, a reason cut and hex never reach an output', () => {
   it('fuzz (console, report md/json/html, JUnit, corpus), check and replay', async () => {
     const tmp = mkdtempSync(join(tmpdir(), 'farma-secret-channels-'));
+    // The commands run in-process with these variables set for each call: what they write is the
+    // subject, not the process (test/robustness/secrets.test.ts spawns a real one).
     const env = {
-      ...process.env,
       FARMA_GUARD_HEADERS: JSON.stringify({ 'x-api-key': headerKey }),
       FARMA_GUARD_AUTHORIZATION: `Bearer ${bearer}`,
       // The cut key comes in through a secret-named variable; the guard echoes it.
@@ -102,17 +73,17 @@ describe('secrets from headers, the guard URL, a reason cut and hex never reach 
     const corpus = join(tmp, 'corpus');
     const out = join(tmp, 'out');
     const junit = join(tmp, 'junit.xml');
-    const f = await cli(['fuzz', '--guard', guard, '--runs', '10', '--domain', 'ehr', '--family', 'benign', '--no-real', '--seed', '3', '--corpus', corpus, '--out', out, '--junit', junit, '--html'], env);
+    const f = await runCli(['fuzz', '--guard', guard, '--runs', '10', '--domain', 'ehr', '--family', 'benign', '--no-real', '--seed', '3', '--corpus', corpus, '--out', out, '--junit', junit, '--html'], { env });
     expect(f.code, f.stderr).toBe(1); // every benign entry rejected: false positives, into the corpus
     expect(f.stdout).toMatch(/replay --guard/);
     const input = join(tmp, 'entries.jsonl');
     writeFileSync(input, `${JSON.stringify({ id: 'e1', content: 'entry one', source: 'AGENT' })}\n`);
-    const c = await cli(['check', '--guard', guard, '--input', input], env);
+    const c = await runCli(['check', '--guard', guard, '--input', input], { env });
     expect(c.stdout).toMatch(/"decision":"reject"/);
-    const r = await cli(['replay', '--guard', guard, '--corpus', corpus], env);
-    const outputs: Array<[string, string]> = [
+    const r = await runCli(['replay', '--guard', guard, '--corpus', corpus], { env });
+    const outputs: Output[] = [
       ['fuzz stdout', f.stdout], ['fuzz stderr', f.stderr], ['check stdout', c.stdout], ['check stderr', c.stderr],
-      ['replay stdout', r.stdout], ['replay stderr', r.stderr], ...allText(out), ...allText(corpus), [junit, readFileSync(junit, 'utf8')],
+      ['replay stdout', r.stdout], ['replay stderr', r.stderr], ...filesUnder(out), ...filesUnder(corpus), [junit, readFileSync(junit, 'utf8')],
       ['step summary', readFileSync(join(tmp, 'step-summary.md'), 'utf8')],
     ];
     expect(outputs.some(([w]) => w.endsWith('.html'))).toBe(true);
