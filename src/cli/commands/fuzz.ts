@@ -14,7 +14,9 @@ import { mergeConfig, type ConfigFlags } from '../../config/merge-config.js';
 import type { GateThresholds } from '../../report/gate.js';
 import { parseShard, shardBlobName, type ShardSpec } from '../../report/merge.js';
 import { cliCommand } from '../../campaign/cli-command.js';
-import type { FuzzWorkerPool } from '../../campaign/fuzz.js';
+import type { FuzzOptions, FuzzResult, FuzzWorkerPool } from '../../campaign/fuzz.js';
+import type { Guard } from '../../domain/guard.js';
+import type { MemoryStore } from '../../memory/index.js';
 import { FAMILY_IDS } from '../../../generators/family-ids.js';
 import { checkBenignFile, defaultRunId, foreignCode, MAX_TIMEOUT_MS, parseList, parsePhase, parseSeed, positiveInt, reportsDir, writableDir, writableFile } from '../context.js';
 import { FUZZ_EXIT_HELP } from '../exit-verdict.js';
@@ -100,10 +102,16 @@ function listOf<T extends string>(flag: string, value: string | readonly string[
 
 /** Registers `fuzz` on the program; `exit` receives the exit code. */
 export function registerFuzzCommand(program: Command, exit: (code: number) => void): Command {
-  return program
+  const command = program
     .command('fuzz')
     .description('fuzz a guard: benign-admitted and forgery-rejected properties per domain × family; writes report.md/json/html, grows the regression corpus')
-    .addHelpText('after', FUZZ_EXIT_HELP)
+    .addHelpText('after', FUZZ_EXIT_HELP);
+  return addFuzzOptions(command).action((opts: Record<string, string | boolean | undefined>, cmd: Command) => fuzzAction(opts, cmd, exit));
+}
+
+/** Declares the flags of `fuzz` (with their help and commander defaults) on `command`. */
+function addFuzzOptions(command: Command): Command {
+  return command
     .addOption(guardOption())
     .addOption(domainOption())
     .option('-f, --family <list>', `families, comma-separated or "all" (${FAMILY_IDS.join(', ')})`, 'all')
@@ -145,131 +153,175 @@ export function registerFuzzCommand(program: Command, exit: (code: number) => vo
     .option('--no-cache', 'ask the guard every time, even for a request already answered in this run (same entry, path and store state); use it for a stateful guard')
     .option('--cell-time <seconds>', `wall-clock bound per cell (domain × family); a cell that reaches it stops and reports "interrupted" with what ran (default ${RUN_DEFAULTS.cellTimeS})`)
     .addOption(quietOption())
-    .option('--json', 'print one JSON document on stdout (report.json plus exit: { code, deciding, lines } and reportDir); the summary and the closing lines go to stderr')
-    .action(async (opts: Record<string, string | boolean | undefined>, cmd: Command) => {
-      const [{ MemoryStore }, { runFuzz }] = await Promise.all([import('../../memory/index.js'), import('../../campaign/fuzz.js')]);
-      const flags = configFlags(opts, (k) => cmd.getOptionValueSource(k));
-      // The config loader validates with zod: loaded only by the commands that read a config file.
-      const { loadConfigFile } = await import('../../config/load-config-file.js');
-      foreignCode.loaded = true;
-      const { config: fileConfig, file: configFile } = await loadConfigFile(typeof opts.config === 'string' ? opts.config : undefined, process.cwd(), { families: FAMILY_IDS });
-      const cfg = mergeConfig(fileConfig, flags, DEFAULT_CONFIG);
-      const guardSpec = cfg.guard ?? 'sentinel';
-      const seed = cfg.seed ?? parseSeed(undefined);
-      const timeS = cfg.time;
-      const runs = cfg.runs ?? 1000;
-      // With --time on the command line, only a --runs typed there caps the run count.
-      const runsGiven = flags.runs !== undefined || (fileConfig.runs !== undefined && flags.time === undefined);
-      const domains = listOf<DomainId>('--domain', cfg.domains, DOMAINS);
-      const families = listOf('--family', cfg.families, FAMILY_IDS);
-      const maxFailures = cfg.maxFailures ?? 5;
-      const timeoutMs = parseTimeout(opts.timeout as string);
-      const workers = positiveInt('--workers', opts.workers as string, 1, 64);
-      const concurrency = cfg.concurrency ?? RUN_DEFAULTS.asyncConcurrency;
-      const recheck = cfg.recheck ?? RUN_DEFAULTS.recheck;
-      const cellTimeLimitMs = (cfg.cellTime ?? RUN_DEFAULTS.cellTimeS) * 1000;
-      const thresholds = cfg.thresholds ?? {};
-      const stop = opts.exhaustive === true ? undefined : stopRule(opts, thresholds);
-      const maxQueries = opts.maxQueries !== undefined ? positiveInt('--max-queries', opts.maxQueries as string, 1, Number.MAX_SAFE_INTEGER) : undefined;
-      const shrinkBudget = opts.shrinkBudget !== undefined ? positiveInt('--shrink-budget', opts.shrinkBudget as string, 1, Number.MAX_SAFE_INTEGER) : undefined;
-      const costPerQuery = opts.costPerQuery !== undefined ? nonNegative('--cost-per-query', opts.costPerQuery as string) : undefined;
-      const cacheOn = opts.cache !== false;
-      const shard = typeof opts.shard === 'string' ? shardOf(opts.shard) : undefined;
-      if (shard && timeS !== undefined) throw new UsageError('--shard needs --runs, not --time: a wall-clock budget gives each machine different cases, and the shards could not be merged exactly');
-      const { parseGuardOptionFlags } = await import('../../guards/guard-options.js');
-      const guardOptions = parseGuardOptionFlags((opts.guardOption as unknown as string[] | undefined) ?? [], fileConfig.guardOptions ?? {}, configFile ? path.relative(process.cwd(), configFile) || configFile : undefined);
-      const attack = {
-        ...(opts.attackBases !== undefined ? { bases: positiveInt('--attack-bases', opts.attackBases as string, 200, 100_000) } : {}),
-        budget: positiveInt('--attack-budget', opts.attackBudget as string, 30, 100_000),
-        feedback: opts.attackFeedback as 'auto' | 'score' | 'decision',
-        ...(typeof opts.attackOperators === 'string' ? { operators: await attackOperators(opts.attackOperators) } : {}),
-      };
-      if (cfg.out !== undefined && cfg.out.trim() === '') throw new UsageError('--out needs a directory name');
-      if (typeof opts.benign === 'string') checkBenignFile(opts.benign);
-      if (cfg.corpus !== undefined && cfg.corpus !== false) writableDir('--corpus', cfg.corpus);
-      if (cfg.junit !== undefined) writableFile('--junit', cfg.junit);
-      if (typeof cfg.html === 'string') writableFile('--html', cfg.html);
-      // A missing or malformed baseline fails here (exit 3), before the campaign runs.
-      const baseline = typeof opts.baseline === 'string' ? { ...(await readReport(opts.baseline, '--baseline')), allowConfigDiff: opts.allowConfigDiff === true } : undefined;
-      if (opts.allowConfigDiff === true && !baseline) throw new UsageError('--allow-config-diff needs --baseline <report.json>');
-      const now = new Date();
-      const store = new MemoryStore(':memory:');
-      try {
-        await withGuard(guardSpec, timeoutMs, async (guard) => {
-          const outDir = writableDir('--out', cfg.out ?? path.join(reportsDir(), defaultRunId(guard.id, seed, now)));
-          const progress = createProgress(!opts.quiet);
-          session.activeRun = new AbortController();
-          process.stderr.write(
-            `farma-fuzz: guard ${guard.id}, seed ${seed}, ${plural(domains.length, 'domain')} × ${plural(families.length, 'family', 'families')}, ${timeS !== undefined ? `within ${timeS} s` : `${plural(runs, 'run')} per cell`}${configFile ? ` (config ${path.relative(process.cwd(), configFile) || configFile})` : ''}\n`,
-          );
-          // Worker threads rebuild the guard from its spec (src/cli/fuzz-worker.ts); the calling thread is one lane.
-          const { fuzzWorkerPool, localCellRunner } = workers > 1 ? await import('../fuzz-worker.js') : { fuzzWorkerPool: undefined, localCellRunner: undefined };
-          const workerPool: FuzzWorkerPool<FuzzWorkerGuard> | undefined = fuzzWorkerPool && localCellRunner ? { ...fuzzWorkerPool(), guard: { spec: guardSpec, ...(Object.keys(guardOptions).length > 0 ? { guardOptions } : {}), timeoutMs, concurrency, recheck, cellTimeLimitMs, ...(stop ? { stop } : {}), ...(shrinkBudget !== undefined ? { shrinkBudget } : {}), cache: cacheOn }, local: localCellRunner(guard, store) } : undefined;
-          const result = await runFuzz(
-            {
-              guardSpec,
-              guard,
-              store,
-              domains,
-              families,
-              runs: timeS !== undefined && !runsGiven ? 1_000_000_000 : runs,
-              ...(timeS !== undefined ? { timeLimitMs: timeS * 1000 } : {}),
-              seed,
-              phase: cfg.phase ?? 'write',
-              maxFailures,
-              outDir,
-              ...(cfg.corpus !== false && cfg.corpus !== undefined ? { corpusDir: cfg.corpus } : {}),
-              ...(typeof opts.benign === 'string' ? { benignFile: opts.benign } : {}),
-              realData: opts.real !== false,
-              generatedAt: now.toISOString(),
-              // timing.wallMs counts from the start of the process, as the printed total does.
-              startedAtMs: 0,
-              workers,
-              ...(workerPool ? { workerPool } : {}),
-              timeoutMs,
-              concurrency,
-              recheck,
-              cellTimeLimitMs,
-              thresholds,
-              cache: cacheOn,
-              ...(stop ? { stop } : {}),
-              ...(maxQueries !== undefined ? { maxQueries } : {}),
-              ...(shrinkBudget !== undefined ? { shrinkBudget } : {}),
-              ...(costPerQuery !== undefined ? { costPerQuery } : {}),
-              signal: session.activeRun.signal,
-              attack,
-              guardOptions,
-              ...(shard ? { shard } : {}),
-            },
-            progress,
-          );
-          const interrupted = session.activeRun.signal.aborted;
-          session.activeRun = undefined;
-          // A first signal from here on lets the HTML, JUnit and closing lines be written, then exits 128 + n.
-          session.finishing = true;
-          const verdict = await writeRunOutputs(result, {
-            ...(cfg.html !== undefined ? { html: cfg.html } : {}),
-            ...(cfg.junit !== undefined ? { junit: cfg.junit } : {}),
-            thresholds,
-            requireInvariants: opts.requireInvariants === true,
-            interrupted,
-            ...(session.stopSignal ? { signal: session.stopSignal } : {}),
-            ...(baseline ? { baseline } : {}),
-            ...(shard ? { shard: { index: shard.index, total: shard.total } } : {}),
-            ...(opts.json === true ? { json: true } : {}),
-            ...(shard ? { notes: [`shard ${shard.index}/${shard.total}: ${path.join(outDir, shardBlobName(shard))} (merge all shards with: ${cliCommand()} merge-reports DIR…; the corpus grows there)`] } : {}),
-          });
-          // A signal that arrived while a synchronous write blocked is dispatched in the loop's next poll phase: two turns.
-          for (let turn = 0; turn < 2; turn++) await new Promise((r) => setImmediate(r));
-          session.finishing = false;
-          const lateStop = !interrupted && session.stopSignal !== undefined ? session.stopSignal : undefined;
-          if (lateStop) process.stderr.write(`farma-fuzz: ${lateStop} arrived while the outputs were written: they are complete; exit ${exitCodeOfSignal(lateStop)} (stopped)\n`);
-          exit(lateStop ? exitCodeOfSignal(lateStop) : verdict.code);
-        }, guardOptions, concurrency);
-      } finally {
-        store.close();
-      }
-    });
+    .option('--json', 'print one JSON document on stdout (report.json plus exit: { code, deciding, lines } and reportDir); the summary and the closing lines go to stderr');
+}
+
+/**
+ * The settings of one `fuzz` run: the flags the user typed merged over the config file and the
+ * defaults, parsed and checked, with the outputs checked writable and `--baseline` read, all
+ * before a guard is started.
+ * @throws UsageError naming the flag or config key; a missing or malformed baseline (exit 3).
+ */
+async function fuzzSettings(opts: Record<string, string | boolean | undefined>, cmd: Command) {
+  const flags = configFlags(opts, (k) => cmd.getOptionValueSource(k));
+  // The config loader validates with zod: loaded only by the commands that read a config file.
+  const { loadConfigFile } = await import('../../config/load-config-file.js');
+  foreignCode.loaded = true;
+  const { config: fileConfig, file: configFile } = await loadConfigFile(typeof opts.config === 'string' ? opts.config : undefined, process.cwd(), { families: FAMILY_IDS });
+  const cfg = mergeConfig(fileConfig, flags, DEFAULT_CONFIG);
+  const guardSpec = cfg.guard ?? 'sentinel';
+  const seed = cfg.seed ?? parseSeed(undefined);
+  const timeS = cfg.time;
+  const runs = cfg.runs ?? 1000;
+  // With --time on the command line, only a --runs typed there caps the run count.
+  const runsGiven = flags.runs !== undefined || (fileConfig.runs !== undefined && flags.time === undefined);
+  const domains = listOf<DomainId>('--domain', cfg.domains, DOMAINS);
+  const families = listOf('--family', cfg.families, FAMILY_IDS);
+  const maxFailures = cfg.maxFailures ?? 5;
+  const timeoutMs = parseTimeout(opts.timeout as string);
+  const workers = positiveInt('--workers', opts.workers as string, 1, 64);
+  const concurrency = cfg.concurrency ?? RUN_DEFAULTS.asyncConcurrency;
+  const recheck = cfg.recheck ?? RUN_DEFAULTS.recheck;
+  const cellTimeLimitMs = (cfg.cellTime ?? RUN_DEFAULTS.cellTimeS) * 1000;
+  const thresholds = cfg.thresholds ?? {};
+  const stop = opts.exhaustive === true ? undefined : stopRule(opts, thresholds);
+  const maxQueries = opts.maxQueries !== undefined ? positiveInt('--max-queries', opts.maxQueries as string, 1, Number.MAX_SAFE_INTEGER) : undefined;
+  const shrinkBudget = opts.shrinkBudget !== undefined ? positiveInt('--shrink-budget', opts.shrinkBudget as string, 1, Number.MAX_SAFE_INTEGER) : undefined;
+  const costPerQuery = opts.costPerQuery !== undefined ? nonNegative('--cost-per-query', opts.costPerQuery as string) : undefined;
+  const cacheOn = opts.cache !== false;
+  const shard = typeof opts.shard === 'string' ? shardOf(opts.shard) : undefined;
+  if (shard && timeS !== undefined) throw new UsageError('--shard needs --runs, not --time: a wall-clock budget gives each machine different cases, and the shards could not be merged exactly');
+  const { parseGuardOptionFlags } = await import('../../guards/guard-options.js');
+  const guardOptions = parseGuardOptionFlags((opts.guardOption as unknown as string[] | undefined) ?? [], fileConfig.guardOptions ?? {}, configFile ? path.relative(process.cwd(), configFile) || configFile : undefined);
+  const attack = {
+    ...(opts.attackBases !== undefined ? { bases: positiveInt('--attack-bases', opts.attackBases as string, 200, 100_000) } : {}),
+    budget: positiveInt('--attack-budget', opts.attackBudget as string, 30, 100_000),
+    feedback: opts.attackFeedback as 'auto' | 'score' | 'decision',
+    ...(typeof opts.attackOperators === 'string' ? { operators: await attackOperators(opts.attackOperators) } : {}),
+  };
+  if (cfg.out !== undefined && cfg.out.trim() === '') throw new UsageError('--out needs a directory name');
+  if (typeof opts.benign === 'string') checkBenignFile(opts.benign);
+  if (cfg.corpus !== undefined && cfg.corpus !== false) writableDir('--corpus', cfg.corpus);
+  if (cfg.junit !== undefined) writableFile('--junit', cfg.junit);
+  if (typeof cfg.html === 'string') writableFile('--html', cfg.html);
+  // A missing or malformed baseline fails here (exit 3), before the campaign runs.
+  const baseline = typeof opts.baseline === 'string' ? { ...(await readReport(opts.baseline, '--baseline')), allowConfigDiff: opts.allowConfigDiff === true } : undefined;
+  if (opts.allowConfigDiff === true && !baseline) throw new UsageError('--allow-config-diff needs --baseline <report.json>');
+  return { cfg, configFile, guardSpec, seed, timeS, runs, runsGiven, domains, families, maxFailures, timeoutMs, workers, concurrency, recheck, cellTimeLimitMs, thresholds, stop, maxQueries, shrinkBudget, costPerQuery, cacheOn, shard, guardOptions, attack, baseline };
+}
+
+/** What {@link fuzzSettings} gives. */
+type FuzzSettings = Awaited<ReturnType<typeof fuzzSettings>>;
+
+/** The action of `fuzz`: settings, then the campaign against the started guard, then its outputs; `exit` receives the exit code. */
+async function fuzzAction(opts: Record<string, string | boolean | undefined>, cmd: Command, exit: (code: number) => void): Promise<void> {
+  const [{ MemoryStore }, { runFuzz }] = await Promise.all([import('../../memory/index.js'), import('../../campaign/fuzz.js')]);
+  const s = await fuzzSettings(opts, cmd);
+  const now = new Date();
+  const store = new MemoryStore(':memory:');
+  try {
+    await withGuard(s.guardSpec, s.timeoutMs, async (guard) => {
+      const outDir = writableDir('--out', s.cfg.out ?? path.join(reportsDir(), defaultRunId(guard.id, s.seed, now)));
+      const progress = createProgress(!opts.quiet);
+      const run = new AbortController();
+      session.activeRun = run;
+      process.stderr.write(startLine(s, guard.id));
+      const workerPool = await workerPoolOf(s, guard, store);
+      const result = await runFuzz(fuzzRunOptions(s, opts, { guard, store, outDir, now, workerPool, signal: run.signal }), progress);
+      exit(await finishRun(result, s, opts, outDir, run));
+    }, s.guardOptions, s.concurrency);
+  } finally {
+    store.close();
+  }
+}
+
+/** The line that opens a run on stderr: guard, seed, cells, budget and config file. */
+function startLine(s: FuzzSettings, guardId: string): string {
+  const { domains, families, timeS, runs, configFile } = s;
+  return `farma-fuzz: guard ${guardId}, seed ${s.seed}, ${plural(domains.length, 'domain')} × ${plural(families.length, 'family', 'families')}, ${timeS !== undefined ? `within ${timeS} s` : `${plural(runs, 'run')} per cell`}${configFile ? ` (config ${path.relative(process.cwd(), configFile) || configFile})` : ''}\n`;
+}
+
+/** With `--workers` above 1, the worker pool: worker threads rebuild the guard from its spec (src/cli/fuzz-worker.ts); the calling thread is one lane. */
+async function workerPoolOf(s: FuzzSettings, guard: Guard, store: MemoryStore): Promise<FuzzWorkerPool<FuzzWorkerGuard> | undefined> {
+  const { guardSpec, guardOptions, timeoutMs, concurrency, recheck, cellTimeLimitMs, stop, shrinkBudget, cacheOn } = s;
+  const { fuzzWorkerPool, localCellRunner } = s.workers > 1 ? await import('../fuzz-worker.js') : { fuzzWorkerPool: undefined, localCellRunner: undefined };
+  return fuzzWorkerPool && localCellRunner ? { ...fuzzWorkerPool(), guard: { spec: guardSpec, ...(Object.keys(guardOptions).length > 0 ? { guardOptions } : {}), timeoutMs, concurrency, recheck, cellTimeLimitMs, ...(stop ? { stop } : {}), ...(shrinkBudget !== undefined ? { shrinkBudget } : {}), cache: cacheOn }, local: localCellRunner(guard, store) } : undefined;
+}
+
+/** The options of `runFuzz` for these settings, this guard, store and report directory. */
+function fuzzRunOptions(
+  s: FuzzSettings,
+  opts: Record<string, string | boolean | undefined>,
+  run: { guard: Guard; store: MemoryStore; outDir: string; now: Date; workerPool: FuzzWorkerPool<FuzzWorkerGuard> | undefined; signal: AbortSignal },
+): FuzzOptions<FuzzWorkerGuard> {
+  const { cfg, guardSpec, timeS, runs, runsGiven, maxQueries, shrinkBudget, costPerQuery, stop, shard } = s;
+  const workerPool = run.workerPool;
+  return {
+    guardSpec,
+    guard: run.guard,
+    store: run.store,
+    domains: s.domains,
+    families: s.families,
+    runs: timeS !== undefined && !runsGiven ? 1_000_000_000 : runs,
+    ...(timeS !== undefined ? { timeLimitMs: timeS * 1000 } : {}),
+    seed: s.seed,
+    phase: cfg.phase ?? 'write',
+    maxFailures: s.maxFailures,
+    outDir: run.outDir,
+    ...(cfg.corpus !== false && cfg.corpus !== undefined ? { corpusDir: cfg.corpus } : {}),
+    ...(typeof opts.benign === 'string' ? { benignFile: opts.benign } : {}),
+    realData: opts.real !== false,
+    generatedAt: run.now.toISOString(),
+    // timing.wallMs counts from the start of the process, as the printed total does.
+    startedAtMs: 0,
+    workers: s.workers,
+    ...(workerPool ? { workerPool } : {}),
+    timeoutMs: s.timeoutMs,
+    concurrency: s.concurrency,
+    recheck: s.recheck,
+    cellTimeLimitMs: s.cellTimeLimitMs,
+    thresholds: s.thresholds,
+    cache: s.cacheOn,
+    ...(stop ? { stop } : {}),
+    ...(maxQueries !== undefined ? { maxQueries } : {}),
+    ...(shrinkBudget !== undefined ? { shrinkBudget } : {}),
+    ...(costPerQuery !== undefined ? { costPerQuery } : {}),
+    signal: run.signal,
+    attack: s.attack,
+    guardOptions: s.guardOptions,
+    ...(shard ? { shard } : {}),
+  };
+}
+
+/**
+ * Writes a finished run's outputs (`writeRunOutputs`: report, HTML, JUnit, closing lines); a
+ * signal that arrives meanwhile lets them complete and then decides the exit code (128 + n).
+ * @returns the exit code.
+ */
+async function finishRun(result: FuzzResult, s: FuzzSettings, opts: Record<string, string | boolean | undefined>, outDir: string, run: AbortController): Promise<number> {
+  const { cfg, thresholds, baseline, shard } = s;
+  const interrupted = run.signal.aborted;
+  session.activeRun = undefined;
+  // A first signal from here on lets the HTML, JUnit and closing lines be written, then exits 128 + n.
+  session.finishing = true;
+  const verdict = await writeRunOutputs(result, {
+    ...(cfg.html !== undefined ? { html: cfg.html } : {}),
+    ...(cfg.junit !== undefined ? { junit: cfg.junit } : {}),
+    thresholds,
+    requireInvariants: opts.requireInvariants === true,
+    interrupted,
+    ...(session.stopSignal ? { signal: session.stopSignal } : {}),
+    ...(baseline ? { baseline } : {}),
+    ...(shard ? { shard: { index: shard.index, total: shard.total } } : {}),
+    ...(opts.json === true ? { json: true } : {}),
+    ...(shard ? { notes: [`shard ${shard.index}/${shard.total}: ${path.join(outDir, shardBlobName(shard))} (merge all shards with: ${cliCommand()} merge-reports DIR…; the corpus grows there)`] } : {}),
+  });
+  // A signal that arrived while a synchronous write blocked is dispatched in the loop's next poll phase: two turns.
+  for (let turn = 0; turn < 2; turn++) await new Promise((r) => setImmediate(r));
+  session.finishing = false;
+  const lateStop = !interrupted && session.stopSignal !== undefined ? session.stopSignal : undefined;
+  if (lateStop) process.stderr.write(`farma-fuzz: ${lateStop} arrived while the outputs were written: they are complete; exit ${exitCodeOfSignal(lateStop)} (stopped)\n`);
+  return lateStop ? exitCodeOfSignal(lateStop) : verdict.code;
 }
 
 /** `--attack-operators a,b,c`: registered operator ids, or a usage error naming the unknown ones and the valid ones. */
