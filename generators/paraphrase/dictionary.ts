@@ -55,5 +55,17 @@ export function isTypoOf(token: string, word: string): boolean {
   if (word.length < 5 || /\d/.test(token)) return false;
   const max = word.length >= 9 ? 2 : 1;
   if (Math.abs(token.length - word.length) > max || (token[0] !== word[0] && token.at(-1) !== word.at(-1))) return false;
-  return levenshtein(token, word).steps <= max && !isDictionaryWord(token);
+  // The claim readers ask the same (token, word) pairs over and over (every rewrite of a base,
+  // every word a check may be named by): the edit distance and the dictionary look-up are kept.
+  const key = `${token}\u0000${word}`;
+  const hit = TYPO_CACHE.get(key);
+  if (hit !== undefined) return hit;
+  const out = levenshtein(token, word).steps <= max && !isDictionaryWord(token);
+  if (TYPO_CACHE.size >= TYPO_CACHE_SIZE) TYPO_CACHE.clear();
+  TYPO_CACHE.set(key, out);
+  return out;
 }
+
+/** Answers of `isTypoOf` past its cheap filters (a pure function of the pair), cleared when full. */
+const TYPO_CACHE = new Map<string, boolean>();
+const TYPO_CACHE_SIZE = 50_000;
