@@ -250,11 +250,11 @@ function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T
  * same seed, run count and examples give the same values whatever the property answers, up
  * to its first failure.
  */
-function drawCases(arbitrary: fc.Arbitrary<FuzzCase>, params: fc.Parameters<[FuzzCase]>): FuzzCase[] {
+function drawCases(arbitrary: fc.Arbitrary<FuzzCase>, params: fc.Parameters<[FuzzCase]>, drawn?: fc.Value<FuzzCase>[]): FuzzCase[] {
   const out: FuzzCase[] = [];
   const { interruptAfterTimeLimit: _t, path: _p, ...rest } = params;
   fc.check(
-    fc.property(arbitrary, (c) => {
+    fc.property(drawn ? new RecordingArbitrary(arbitrary, drawn) : arbitrary, (c) => {
       out.push(c);
       return true;
     }),
@@ -374,18 +374,32 @@ class Prefetcher {
  * The cell's arbitrary, unchanged, remembering the last value it generated with its shrink
  * context: the async shrinker ({@link shrinkInFlight}) walks the same shrink streams fast-check
  * would, from that value.
+ *
+ * With `drawn`, the values of one round (one seed) are generated once: the k-th `generate` call
+ * takes `drawn[k]` when a pass over the same round already made it, and a new value is appended
+ * there. This gives the values fast-check would generate, because a run's value depends only on
+ * the seed and the run's index: fast-check jumps the round's random generator once per run and
+ * hands `generate` a clone of it (`Random` clones its source), with the bias of the run's index.
+ * So the drawing ahead of the prefetcher (in doubling chunks) and fast-check's own pass over the
+ * round share their values instead of rendering each case three times.
  */
 class RecordingArbitrary<T> extends fc.Arbitrary<T> {
   last: fc.Value<T> | undefined;
   readonly #inner: fc.Arbitrary<T>;
+  readonly #drawn: fc.Value<T>[] | undefined;
+  #calls = 0;
 
-  constructor(inner: fc.Arbitrary<T>) {
+  constructor(inner: fc.Arbitrary<T>, drawn?: fc.Value<T>[]) {
     super();
     this.#inner = inner;
+    this.#drawn = drawn;
   }
 
   generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<T> {
-    const v = this.#inner.generate(mrng, biasFactor);
+    const k = this.#calls++;
+    const known = this.#drawn?.[k];
+    const v = known ?? this.#inner.generate(mrng, biasFactor);
+    if (known === undefined && this.#drawn !== undefined && k === this.#drawn.length) this.#drawn.push(v);
     this.last = v;
     return v;
   }
@@ -542,6 +556,8 @@ interface Round {
   trigger: Trigger | undefined;
   /** Async guards shrink in flight (shrinkInFlight): fast-check stops at the failure and the engine walks the shrink streams itself. */
   readonly recorder: RecordingArbitrary<FuzzCase> | undefined;
+  /** This round's generated values, shared by the prefetcher's draws and fast-check's own pass (see {@link RecordingArbitrary}). */
+  readonly drawn: fc.Value<FuzzCase>[];
   /** The generated value (with its shrink context) waiting for {@link shrinkInFlight}. */
   pending: fc.Value<FuzzCase> | undefined;
   /** The last failing case observed (the trigger, then each accepted shrink step). */
@@ -634,6 +650,7 @@ async function againAsync(cell: Cell, c: FuzzCase, n: number): Promise<Verdict[]
 
 /** A fresh round `index` of the cell: its derived seed, and whether it still hunts new findings. */
 function startRound(cell: Cell, index: number, hunting: boolean): Round {
+  const drawn: fc.Value<FuzzCase>[] = [];
   return {
     seed: roundSeed(cell.o.seed, index),
     hunting,
@@ -643,7 +660,8 @@ function startRound(cell: Cell, index: number, hunting: boolean): Round {
     triggerCost: 1,
     runIndex: 0,
     trigger: undefined,
-    recorder: cell.o.guard.mode !== 'sync' && cell.o.path === undefined ? new RecordingArbitrary(cell.o.arbitrary) : undefined,
+    recorder: cell.o.guard.mode !== 'sync' && cell.o.path === undefined ? new RecordingArbitrary(cell.o.arbitrary, drawn) : undefined,
+    drawn,
     pending: undefined,
     last: undefined,
   };
@@ -799,9 +817,9 @@ function checkRoundSync(cell: Cell, r: Round, params: fc.Parameters<[FuzzCase]>)
 }
 
 /** Draws the round's cases ahead and evaluates them with calls in flight (async guards at concurrency > 1); cases past the budget are declined. */
-function startPrefetch(cell: Cell, params: fc.Parameters<[FuzzCase]>, remaining: number): Prefetcher {
+function startPrefetch(cell: Cell, r: Round, params: fc.Parameters<[FuzzCase]>, remaining: number): Prefetcher {
   return new Prefetcher(
-    (n) => drawCases(cell.o.arbitrary, { ...params, numRuns: n }),
+    (n) => drawCases(cell.o.arbitrary, { ...params, numRuns: n }, r.drawn),
     params.numRuns ?? remaining,
     (c) => (caseFits(cell, c) ? reserve(cell, c, evalAsync(cell, c, cell.forCases)) : undefined),
     cell.concurrency,
@@ -974,7 +992,7 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
     try {
       if (o.guard.mode === 'sync') details = checkRoundSync(cell, r, params);
       else {
-        if (cell.concurrency > 1 && o.path === undefined) prefetch = startPrefetch(cell, params, remaining);
+        if (cell.concurrency > 1 && o.path === undefined) prefetch = startPrefetch(cell, r, params, remaining);
         details = await checkRoundAsync(cell, r, params, prefetch);
       }
     } catch (cause) {
