@@ -160,6 +160,150 @@ export interface LlmClientOptions {
 const DEFAULT_ROLE = 'complete';
 const EMBED_ROLE = 'embedding';
 
+/** What the client's parts share: its config, mode, fixture store, redaction and the lazily built SDK client. */
+interface ClientParts {
+  config: LlmConfig;
+  mode: LlmMode;
+  fixtures: FixtureStore | undefined;
+  /** Redacts the run's secrets (the environment's and the API key) from a text. */
+  redact: (s: string) => string;
+  /** The SDK client, built on first use (the `openai` package loads then). */
+  api: () => Promise<OpenAI>;
+}
+
+/**
+ * Runs `call` per mode, with fixture lookup/storage around it: `replay` answers from the
+ * fixture store only, `record` stores the (redacted) output and returns what was stored, so
+ * record and replay give the same value; `live` just calls.
+ * @throws LlmError (`replay-miss`) in replay mode when no output of that request was recorded.
+ */
+async function throughFixtures<T extends string | number[][]>(p: ClientParts, request: FixtureRequest, call: () => Promise<T>): Promise<T> {
+  if (p.mode === 'replay') {
+    const key = fixtureKey(request);
+    const hit = (await (p.fixtures as FixtureStore).get(request.role, key)) as FixtureRecord | undefined;
+    if (!hit || hit.kind !== request.kind) {
+      throw new LlmError(
+        `replay: no recorded LLM output for role "${request.role}", model "${request.model}", key ${key} ` +
+          `(looked in ${(p.fixtures as FixtureStore).fileFor(request.role)}); record it first with mode "record"`,
+        { failure: 'replay-miss' },
+      );
+    }
+    return hit.output as T;
+  }
+  const output = await call();
+  if (p.mode === 'record') {
+    // Return what was stored (redacted), so record and replay give the same value.
+    return (await (p.fixtures as FixtureStore).put(request, output)).output as T;
+  }
+  return output;
+}
+
+/**
+ * An SDK or transport error of `what` as an LlmError: redacted message, the HTTP status, its
+ * failure class (`failureOf`) and a hint on what to check; the cause keeps only a redacted
+ * summary (the SDK error can hold the response body and headers). An LlmError passes as it is.
+ */
+function wrapLlmError(p: ClientParts, what: string, err: unknown): LlmError {
+  if (err instanceof LlmError) return err;
+  const { config, redact } = p;
+  const e = err as { name?: unknown; message?: unknown; status?: unknown; code?: unknown; cause?: unknown };
+  const status = typeof e.status === 'number' ? ` (HTTP ${e.status})` : '';
+  const inner = e.cause instanceof Error ? `: ${e.cause.message}` : '';
+  // The SDK prefixes API errors with the status, which is already in our message.
+  const base = String(e.message ?? err).replace(/^\d{3} /, '');
+  const message = redact(`${base}${inner}`);
+  // The SDK error can hold the response body and headers; keep only a redacted summary as cause.
+  const cause = Object.assign(new Error(message), {
+    name: typeof e.name === 'string' ? e.name : 'Error',
+    ...(typeof e.status === 'number' ? { status: e.status } : {}),
+    ...(typeof e.code === 'string' ? { code: redact(e.code) } : {}),
+  });
+  const failure = failureOf(err);
+  const hint =
+    failure === 'auth'
+      ? ' (the server refused OPENAI_API_KEY)'
+      : failure === 'not-found'
+        ? ` (no such endpoint or model at ${redact(config.baseURL)}: check OPENAI_BASE_URL, which includes the /v1 prefix, and FARMA_LLM_MODEL)`
+        : failure === 'unreachable' && openaiModule !== undefined && err instanceof openaiModule.APIConnectionTimeoutError
+          ? ` (no complete reply from ${redact(config.baseURL)} within FARMA_LLM_TIMEOUT_MS = ${config.timeoutMs} ms, headers and body, in ${plural(config.maxRetries + 1, 'attempt')}: the server is too slow or never ends its reply)`
+          : failure === 'unreachable'
+            ? ` (cannot reach ${redact(config.baseURL)}: check OPENAI_BASE_URL and that the server runs)`
+            : '';
+  return new LlmError(`${what} failed${status}: ${message}${hint}`, { cause, failure });
+}
+
+/**
+ * The client's `preflight`: one one-token chat completion, which must come back as a JSON chat
+ * completion with a choice. A busy or failing server (429, 5xx) passes (the run counts its
+ * errors); nothing is asked in replay mode.
+ * @throws LlmError when the server is unreachable, refuses the key, has no such model, or
+ *   answers with something that is not an OpenAI chat completion (`not-openai`).
+ */
+async function preflightCheck(p: ClientParts): Promise<void> {
+  const { config, redact } = p;
+  if (p.mode === 'replay') return;
+  const what = `LLM check of ${redact(config.baseURL)} (model "${config.model}")`;
+  let reply: { data: unknown; response: Response };
+  try {
+    reply = await (await p.api()).chat.completions.create({ model: config.model, messages: [{ role: 'user', content: 'Reply with OK.' }], temperature: 0, max_tokens: 1 }).withResponse();
+  } catch (err) {
+    const e = wrapLlmError(p, what, err);
+    // A 200 whose body the SDK cannot parse (truncated or broken JSON) is no model either.
+    if (e.failure === 'bad-output') {
+      throw new LlmError(`${what} failed: the reply is not an OpenAI chat completion (the body could not be read as JSON: ${e.message.replace(/^.*? failed: /, '')})`, { cause: e, failure: 'not-openai' });
+    }
+    if (isFatalLlmError(e)) throw e;
+    // A busy or failing server (429, 5xx) may recover: the run goes on and counts its errors.
+    return;
+  }
+  // A 200 from a web server, a proxy's login page or a health endpoint is not a model:
+  // the check needs a JSON chat completion with at least one choice.
+  const contentType = reply.response.headers.get('content-type');
+  if (!/\bjson\b/i.test(contentType ?? '') || !isChatCompletion(reply.data)) {
+    throw new LlmError(
+      `${what} failed: the reply is not an OpenAI chat completion (${redact(describeReply(reply.data, contentType))}); ` +
+        'check that OPENAI_BASE_URL points at an OpenAI-compatible API, including its /v1 prefix',
+      { failure: 'not-openai' },
+    );
+  }
+}
+
+/** One chat completion of the live API (inside {@link throughFixtures}): the reply's text, redacted. @throws LlmError on an SDK error or a reply with no text (`bad-output`). */
+async function liveCompletion(p: ClientParts, role: string, msgs: ChatMessage[], opts: { temperature?: number; maxTokens?: number }): Promise<string> {
+  const { config } = p;
+  let res: OpenAI.Chat.Completions.ChatCompletion;
+  try {
+    res = await (await p.api()).chat.completions.create({
+      model: config.model,
+      messages: msgs,
+      temperature: opts.temperature ?? 0,
+      ...(opts.maxTokens !== undefined ? { max_tokens: opts.maxTokens } : {}),
+    });
+  } catch (err) {
+    throw wrapLlmError(p, `LLM chat completion (role "${role}", model "${config.model}")`, err);
+  }
+  const content = res.choices?.[0]?.message?.content;
+  if (typeof content !== 'string') {
+    throw new LlmError(`LLM chat completion (role "${role}", model "${config.model}") returned no text`, { failure: 'bad-output' });
+  }
+  return p.redact(content);
+}
+
+/** One embedding call of the live API (inside {@link throughFixtures}): one vector per text, in input order. @throws LlmError on an SDK error or a reply of the wrong shape (`bad-output`). */
+async function liveEmbedding(p: ClientParts, model: string, input: string[]): Promise<number[][]> {
+  let res: OpenAI.Embeddings.CreateEmbeddingResponse;
+  try {
+    res = await (await p.api()).embeddings.create({ model, input, encoding_format: 'float' });
+  } catch (err) {
+    throw wrapLlmError(p, `LLM embedding (model "${model}")`, err);
+  }
+  const rows = [...(res.data ?? [])].sort((a, b) => a.index - b.index).map((d) => d.embedding);
+  if (rows.length !== input.length || !rows.every((r) => Array.isArray(r) && r.every((x) => typeof x === 'number'))) {
+    throw new LlmError(`LLM embedding (model "${model}") returned ${rows.length} vectors for ${input.length} texts`, { failure: 'bad-output' });
+  }
+  return rows;
+}
+
 /**
  * Builds an LLM client. Nothing is contacted until `complete`/`embed` is called, and in
  * `replay` mode never (the config's `model` still selects which fixtures match).
@@ -190,56 +334,7 @@ export function createLlmClient(config: LlmConfig, options: LlmClientOptions = {
       maxRetries: config.maxRetries,
       fetch: boundedFetch(config.timeoutMs),
     }));
-
-  /** Runs `call` per mode, with fixture lookup/storage around it. */
-  async function through<T extends string | number[][]>(request: FixtureRequest, call: () => Promise<T>): Promise<T> {
-    if (mode === 'replay') {
-      const key = fixtureKey(request);
-      const hit = (await (fixtures as FixtureStore).get(request.role, key)) as FixtureRecord | undefined;
-      if (!hit || hit.kind !== request.kind) {
-        throw new LlmError(
-          `replay: no recorded LLM output for role "${request.role}", model "${request.model}", key ${key} ` +
-            `(looked in ${(fixtures as FixtureStore).fileFor(request.role)}); record it first with mode "record"`,
-          { failure: 'replay-miss' },
-        );
-      }
-      return hit.output as T;
-    }
-    const output = await call();
-    if (mode === 'record') {
-      // Return what was stored (redacted), so record and replay give the same value.
-      return (await (fixtures as FixtureStore).put(request, output)).output as T;
-    }
-    return output;
-  }
-
-  function wrap(what: string, err: unknown): LlmError {
-    if (err instanceof LlmError) return err;
-    const e = err as { name?: unknown; message?: unknown; status?: unknown; code?: unknown; cause?: unknown };
-    const status = typeof e.status === 'number' ? ` (HTTP ${e.status})` : '';
-    const inner = e.cause instanceof Error ? `: ${e.cause.message}` : '';
-    // The SDK prefixes API errors with the status, which is already in our message.
-    const base = String(e.message ?? err).replace(/^\d{3} /, '');
-    const message = redact(`${base}${inner}`);
-    // The SDK error can hold the response body and headers; keep only a redacted summary as cause.
-    const cause = Object.assign(new Error(message), {
-      name: typeof e.name === 'string' ? e.name : 'Error',
-      ...(typeof e.status === 'number' ? { status: e.status } : {}),
-      ...(typeof e.code === 'string' ? { code: redact(e.code) } : {}),
-    });
-    const failure = failureOf(err);
-    const hint =
-      failure === 'auth'
-        ? ' (the server refused OPENAI_API_KEY)'
-        : failure === 'not-found'
-          ? ` (no such endpoint or model at ${redact(config.baseURL)}: check OPENAI_BASE_URL, which includes the /v1 prefix, and FARMA_LLM_MODEL)`
-          : failure === 'unreachable' && openaiModule !== undefined && err instanceof openaiModule.APIConnectionTimeoutError
-            ? ` (no complete reply from ${redact(config.baseURL)} within FARMA_LLM_TIMEOUT_MS = ${config.timeoutMs} ms, headers and body, in ${plural(config.maxRetries + 1, 'attempt')}: the server is too slow or never ends its reply)`
-            : failure === 'unreachable'
-              ? ` (cannot reach ${redact(config.baseURL)}: check OPENAI_BASE_URL and that the server runs)`
-              : '';
-    return new LlmError(`${what} failed${status}: ${message}${hint}`, { cause, failure });
-  }
+  const parts: ClientParts = { config, mode, fixtures, redact, api };
 
   const calls: { total: number; failed: number; firstError?: string } = { total: 0, failed: 0 };
   /** Counts one call of `run` in {@link calls}, and its failure. */
@@ -258,71 +353,16 @@ export function createLlmClient(config: LlmConfig, options: LlmClientOptions = {
     mode,
     model: config.model,
     calls,
-    async preflight() {
-      if (mode === 'replay') return;
-      const what = `LLM check of ${redact(config.baseURL)} (model "${config.model}")`;
-      let reply: { data: unknown; response: Response };
-      try {
-        reply = await (await api()).chat.completions.create({ model: config.model, messages: [{ role: 'user', content: 'Reply with OK.' }], temperature: 0, max_tokens: 1 }).withResponse();
-      } catch (err) {
-        const e = wrap(what, err);
-        // A 200 whose body the SDK cannot parse (truncated or broken JSON) is no model either.
-        if (e.failure === 'bad-output') {
-          throw new LlmError(`${what} failed: the reply is not an OpenAI chat completion (the body could not be read as JSON: ${e.message.replace(/^.*? failed: /, '')})`, { cause: e, failure: 'not-openai' });
-        }
-        if (isFatalLlmError(e)) throw e;
-        // A busy or failing server (429, 5xx) may recover: the run goes on and counts its errors.
-        return;
-      }
-      // A 200 from a web server, a proxy's login page or a health endpoint is not a model:
-      // the check needs a JSON chat completion with at least one choice.
-      const contentType = reply.response.headers.get('content-type');
-      if (!/\bjson\b/i.test(contentType ?? '') || !isChatCompletion(reply.data)) {
-        throw new LlmError(
-          `${what} failed: the reply is not an OpenAI chat completion (${redact(describeReply(reply.data, contentType))}); ` +
-            'check that OPENAI_BASE_URL points at an OpenAI-compatible API, including its /v1 prefix',
-          { failure: 'not-openai' },
-        );
-      }
-    },
+    preflight: () => preflightCheck(parts),
     async complete(messages, opts = {}) {
       const role = opts.role ?? DEFAULT_ROLE;
       const msgs = messages.map((m) => ({ role: m.role, content: m.content }));
-      return counted(() => through({ kind: 'chat', role, model: config.model, messages: msgs }, async () => {
-        let res: OpenAI.Chat.Completions.ChatCompletion;
-        try {
-          res = await (await api()).chat.completions.create({
-            model: config.model,
-            messages: msgs,
-            temperature: opts.temperature ?? 0,
-            ...(opts.maxTokens !== undefined ? { max_tokens: opts.maxTokens } : {}),
-          });
-        } catch (err) {
-          throw wrap(`LLM chat completion (role "${role}", model "${config.model}")`, err);
-        }
-        const content = res.choices?.[0]?.message?.content;
-        if (typeof content !== 'string') {
-          throw new LlmError(`LLM chat completion (role "${role}", model "${config.model}") returned no text`, { failure: 'bad-output' });
-        }
-        return redact(content);
-      }));
+      return counted(() => throughFixtures(parts, { kind: 'chat', role, model: config.model, messages: msgs }, () => liveCompletion(parts, role, msgs, opts)));
     },
     async embed(texts) {
       if (texts.length === 0) return [];
       const input = [...texts];
-      return counted(() => through({ kind: 'embedding', role: EMBED_ROLE, model: embeddingModel, input }, async () => {
-        let res: OpenAI.Embeddings.CreateEmbeddingResponse;
-        try {
-          res = await (await api()).embeddings.create({ model: embeddingModel, input, encoding_format: 'float' });
-        } catch (err) {
-          throw wrap(`LLM embedding (model "${embeddingModel}")`, err);
-        }
-        const rows = [...(res.data ?? [])].sort((a, b) => a.index - b.index).map((d) => d.embedding);
-        if (rows.length !== input.length || !rows.every((r) => Array.isArray(r) && r.every((x) => typeof x === 'number'))) {
-          throw new LlmError(`LLM embedding (model "${embeddingModel}") returned ${rows.length} vectors for ${input.length} texts`, { failure: 'bad-output' });
-        }
-        return rows;
-      }));
+      return counted(() => throughFixtures(parts, { kind: 'embedding', role: EMBED_ROLE, model: embeddingModel, input }, () => liveEmbedding(parts, embeddingModel, input)));
     },
   };
 }
