@@ -23,7 +23,7 @@
  */
 import fc from 'fast-check';
 import type { DomainId, FuzzCase, MemoryEntry } from '../src/domain/index.js';
-import { benignTrace, benignTraceGroup, type BenignOptions } from './benign.js';
+import { benignTrace, benignTraceGroup, entityReframe, type BenignOptions } from './benign.js';
 import {
   addNearRepeat,
   addStructure,
@@ -31,8 +31,10 @@ import {
   binLow,
   contentWords,
   defaultCalibration,
+  entityTokens,
   SEQUENCE_BINS,
   setOverlap,
+  SHORT_WORDS,
   similarityBin,
   wordBigrams,
   zeroNearRepeats,
@@ -73,8 +75,10 @@ interface TrajectoryParts {
     dilution: FuzzCase[];
     /** Roll for the group sizes. */
     groups: number;
-    /** Per slot: roll for own episode or not, which free slot, the near-repeat's overlap, its sequence overlap. */
-    rolls: Array<[number, number, number, number]>;
+    /** Per slot: roll for own episode or not, which free slot, the near-repeat's overlap, its sequence overlap, whether it is an entity-sharing reframe. */
+    rolls: Array<[number, number, number, number, number]>;
+    /** Per text (the entry, then one per store slot): roll for a short observation and its length. */
+    short: number[];
     /** Roll for the entry's episode length, its position, and the earlier episodes' lengths. */
     place: [number, number, number[]];
   };
@@ -92,9 +96,42 @@ interface Shape {
   sequence: readonly number[];
   ownShare: number;
   overlap: number;
+  /** P(a near-repeat is an entity-sharing reframe). */
+  reframe: number;
+  /** P(a text is a short observation of w content words), w = 0..`SHORT_WORDS`. */
+  short: readonly number[];
 }
 
-function shapeOf(calibration: Calibration, domain: string): Shape {
+/** Natural draws a domain's share of naturally short texts is measured on, and their seed. */
+const SHORT_PROBE_RUNS = 300;
+const SHORT_PROBE_SEED = 1;
+const naturalShortCache = new WeakMap<Calibration, Map<string, number>>();
+
+/** Share of the natural mix of `domain` under `calibration` that is already a short observation (`SHORT_WORDS` content words or fewer); measured once on a fixed sample. */
+function naturalShortShare(calibration: Calibration, domain: string, options: BenignOptions): number {
+  const cache = options.templates ? undefined : (naturalShortCache.get(calibration) ?? new Map<string, number>());
+  if (cache && !options.templates) naturalShortCache.set(calibration, cache);
+  const hit = cache?.get(domain);
+  if (hit !== undefined) return hit;
+  const xs = fc.sample(benignTrace(domain as DomainId, { ...options, calibration }), { seed: SHORT_PROBE_SEED, numRuns: SHORT_PROBE_RUNS });
+  const share = xs.filter((c) => contentWords(c.entry.content).size <= SHORT_WORDS).length / xs.length;
+  cache?.set(domain, share);
+  return share;
+}
+
+/**
+ * The short-observation draw of a domain: the calibrated P(w content words) scaled so that the
+ * texts the mix already writes short, plus those cut short, make the calibrated share (texts
+ * already short are never cut; when they already make it, nothing is cut).
+ */
+function shortDraw(target: readonly number[], natural: number): number[] {
+  const total = target.reduce((a, x) => a + x, 0);
+  if (total === 0 || natural >= 1) return target.map(() => 0);
+  const cut = Math.max(0, Math.min(1, (total - natural) / (1 - natural)));
+  return target.map((p) => (p / total) * cut);
+}
+
+function shapeOf(calibration: Calibration, domain: string, options: BenignOptions = {}): Shape {
   const t = calibration.trajectory;
   const d = t.domains[domain];
   const groups = d?.groups ?? t.pooled.groups;
@@ -108,6 +145,8 @@ function shapeOf(calibration: Calibration, domain: string): Shape {
     sequence: d?.sequence ?? t.pooled.sequence,
     ownShare: d?.ownShare ?? t.pooled.ownShare,
     overlap: t.nearRepeatOverlap,
+    reframe: d?.reframe ?? t.pooled.reframe,
+    short: shortDraw(d?.short ?? t.pooled.short, naturalShortShare(calibration, domain, options)),
   };
 }
 
@@ -148,6 +187,44 @@ function drawSequence(conditional: readonly number[], similarity: number, roll: 
   return 1;
 }
 
+/** The content-word count of a short observation drawn by a roll (`shape.short`, inverse CDF), or `undefined`: the text keeps its length. */
+function drawShort(p: readonly number[], roll: number): number | undefined {
+  let acc = 0;
+  const u = roll / ROLL;
+  for (let w = 0; w < p.length; w++) {
+    acc += p[w] as number;
+    if (u < acc) return w;
+  }
+  return undefined;
+}
+
+/**
+ * `c` said as a short observation of `words` content words (at least one): its first sentence,
+ * cut after its `words`-th content word ("Patient 4411 is in ward"), as short real observations
+ * are ("desk is idle"). Only ordinary English prose is cut (a hard negative keeps its wording, JSON
+ * and key-value text their shape); a text with that few content words already is left alone.
+ */
+function shortened(c: FuzzCase, words: number | undefined): FuzzCase {
+  if (words === undefined || (c.truth.hardNegatives?.length ?? 0) > 0 || c.truth.format !== 'prose' || c.truth.language !== 'en') return c;
+  const keep = Math.max(1, Math.min(SHORT_WORDS, words));
+  const text = c.entry.content;
+  if (contentWords(text).size <= SHORT_WORDS) return c;
+  const first = text.split(/(?<=[.!?])\s+|\n/)[0] ?? text;
+  // Cut between whitespace-separated tokens, so an id such as INT-EHR-7742 stays whole.
+  let seen = 0;
+  let end = first.length;
+  for (const m of first.matchAll(/\S+/g)) {
+    seen += contentWords(m[0]).size;
+    if (seen >= keep) {
+      end = (m.index ?? 0) + m[0].length;
+      break;
+    }
+  }
+  const content = first.slice(0, end);
+  if (content === text) return c;
+  return { ...c, entry: { ...c.entry, id: `${c.entry.id}~s${keep}`, content } };
+}
+
 /**
  * Where the entry sits: its episode's length is length-biased (every entry of a real set is
  * measured, so an entry lies in a long episode more often), its position in it uniform; earlier
@@ -185,7 +262,8 @@ function trajectoryParts(domain: DomainId, options: TrajectoryOptions = {}): fc.
     alternates: fc.array(natural, { minLength: ALTERNATES, maxLength: ALTERNATES }),
     dilution: fc.array(natural, { minLength: DILUTION_RENDERS, maxLength: DILUTION_RENDERS }),
     groups: roll,
-    rolls: fc.array(fc.tuple(roll, which, roll, roll), { minLength: history, maxLength: history }),
+    rolls: fc.array(fc.tuple(roll, which, roll, roll, roll), { minLength: history, maxLength: history }),
+    short: fc.array(roll, { minLength: history + 1, maxLength: history + 1 }),
     place: fc.tuple(roll, which, fc.array(roll, { minLength: history, maxLength: history })),
   });
   // The context first: fast-check shrinks a tuple's items in order, so a counterexample loses its
@@ -217,6 +295,20 @@ function startsOf(text: string): string[] {
   return [text, ...(sentences.length >= 2 ? halves(sentences, ' ') : halves(text.split(/(?<=[,;])\s+/), ' '))];
 }
 
+/**
+ * The texts a reframe near-repeat may start from: `startsOf(text)`, then each clause of `text`
+ * (cut after `. ! ? , ; :`) that names one of `entities`, and each two adjacent clauses: the
+ * part of another step that speaks of the same entity ("finish[342.8 mg/dL (above range)]").
+ */
+function reframeStartsOf(text: string, entities: ReadonlySet<string>): string[] {
+  const clauses = text.split(/(?<=[.!?,;:])\s+|\n/).filter((x) => x.trim().length > 0);
+  const out = startsOf(text);
+  if (clauses.length < 2) return out;
+  for (const c of clauses) if ([...entityTokens(c)].some((e) => entities.has(e))) out.push(c);
+  for (let i = 0; i + 1 < clauses.length; i++) out.push(`${clauses[i]} ${clauses[i + 1]}`);
+  return [...new Set(out)].filter((x) => contentWords(x).size >= 1);
+}
+
 /** Sentences of the dilution renders (whole texts when they have no sentence break), in draw order. */
 function sentencesOf(cases: readonly FuzzCase[]): Piece[] {
   const out: Piece[] = [];
@@ -234,13 +326,14 @@ function sentencesOf(cases: readonly FuzzCase[]): Piece[] {
  * skipped; an overlap below the near-repeat threshold only when nothing else is left. The word
  * pairs of a candidate are those of its parts (the pairs across a join are left out of the choice).
  */
-function nearRepeatOf(root: FuzzCase, bases: readonly FuzzCase[], target: number, sequence: number, pool: readonly Piece[], offset: number, used: ReadonlySet<string>, overlap: number, tag: string): MemoryEntry | undefined {
+function nearRepeatOf(root: FuzzCase, bases: readonly FuzzCase[], target: number, sequence: number, pool: readonly Piece[], offset: number, used: ReadonlySet<string>, overlap: number, tag: string, reframesOnly = false): MemoryEntry | undefined {
   const rootWords = contentWords(root.entry.content);
   const rootPairs = wordBigrams(root.entry.content);
-  let best: { base: FuzzCase; start: string; appended: number; score: number } | undefined;
+  let best: { base: FuzzCase; start: string; appended: number; score: number; near: boolean } | undefined;
   const appendable = Math.min(MAX_APPENDED, pool.length);
-  for (const base of [...bases, root]) {
-    for (const start of startsOf(base.entry.content)) {
+  const rootEntities = reframesOnly ? entityTokens(root.entry.content) : new Set<string>();
+  for (const base of reframesOnly ? bases : [...bases, root]) {
+    for (const start of reframesOnly ? reframeStartsOf(base.entry.content, rootEntities) : startsOf(base.entry.content)) {
       const whole = start === base.entry.content;
       // Overlaps with the root kept as counts while sentences are appended (no text is built until one is chosen).
       const baseWords = contentWords(start);
@@ -277,12 +370,13 @@ function nearRepeatOf(root: FuzzCase, bases: readonly FuzzCase[], target: number
         const score = Math.abs(o - target) + Math.abs(q - sequence) + (o < overlap ? 1 : 0);
         if (!best || score < best.score) {
           const text = j === 0 ? start : appendedText(start, pool, offset, j);
-          if (!used.has(text)) best = { base, start, appended: j, score };
+          if (!used.has(text)) best = { base, start, appended: j, score, near: o >= overlap };
         }
       }
     }
   }
-  if (!best) return undefined;
+  // A reframe that cannot reach the near-repeat overlap is no near-repeat: the caller falls back to twins.
+  if (!best || (reframesOnly && !best.near)) return undefined;
   const e = best.base.entry;
   if (best.appended === 0 && best.start === e.content) return e;
   const content = best.appended === 0 ? best.start : appendedText(best.start, pool, offset, best.appended);
@@ -317,11 +411,21 @@ function appendedText(text: string, pool: readonly Piece[], offset: number, j: n
  * earlier episodes hold one, `'none'` when g = 1.
  */
 function placeInTrajectory(parts: TrajectoryParts, shape: Shape): FuzzCase {
-  const [entryCase] = parts.entry as [FuzzCase];
+  const [drawn] = parts.entry as [FuzzCase];
   const ctx = parts.context;
   const { history } = shape;
-  if (ctx === null || history === 0) return { ...entryCase, truth: { ...entryCase.truth, context: { ownEpisode: 0, repeat: 'none' } } };
+  if (ctx === null || history === 0) return { ...drawn, truth: { ...drawn.truth, context: { ownEpisode: 0, repeat: 'none' } } };
   BUILT_WORDS.clear();
+  // A short observation: the entry and its twins cut to the same drawn length (so they stay near-repeats).
+  const shortWords = drawShort(shape.short, ctx.short[0] ?? ROLL);
+  const entryCase = shortened(drawn, shortWords);
+  const twins = parts.entry.slice(1).map((t) => shortened(t, shortWords));
+  /** Entity-sharing reframes of `root` (`entityReframe`) over the alternates and dilution renders, cut like the root. */
+  const reframesOf = (root: FuzzCase, words: number | undefined): FuzzCase[] => [...ctx.alternates, ...ctx.dilution, ...ctx.fillers].flatMap((o) => {
+    const f = entityReframe(root, o);
+    return f ? [shortened(f, words)] : [];
+  });
+  let entryReframes: FuzzCase[] | undefined;
   const labels = layout(shape.episodeLength, history, ctx.place);
   const [g0, r0] = shape.cells[pick(shape.cellWeights, ctx.groups)] ?? [1, 0];
   const g = Math.max(1, Math.min(g0, history + 1));
@@ -343,12 +447,14 @@ function placeInTrajectory(parts: TrajectoryParts, shape: Shape): FuzzCase {
   let k = 0;
   let repeat: 'own' | 'other' | 'none' = 'none';
   for (let m = 0; m < g - 1; m++, k++) {
-    const [ownRoll, at, sim, seq] = ctx.rolls[k] as [number, number, number, number];
+    const [ownRoll, at, sim, seq, fr] = ctx.rolls[k] as [number, number, number, number, number];
     const own = free(true);
     const choices = ownRoll < shape.ownShare * ROLL && own.length > 0 ? own : free(false).length > 0 ? free(false) : own;
     const slot = choices[at % choices.length] as number;
     const similarity = drawSimilarity(shape.similarity, sim);
-    const e = nearRepeatOf(entryCase, parts.entry.slice(1), similarity, drawSequence(shape.sequence, similarity, seq), ownPool(), m, used, shape.overlap, `g${m}`);
+    const sequence = drawSequence(shape.sequence, similarity, seq);
+    const reframe = fr < shape.reframe * ROLL ? nearRepeatOf(entryCase, (entryReframes ??= reframesOf(drawn, shortWords)), similarity, sequence, ownPool(), m, used, shape.overlap, `g${m}`, true) : undefined;
+    const e = reframe ?? nearRepeatOf(entryCase, twins, similarity, sequence, ownPool(), m, used, shape.overlap, `g${m}`);
     if (!e) continue;
     place(slot, e);
     if (labels[slot] === 0) repeat = 'own';
@@ -375,14 +481,17 @@ function placeInTrajectory(parts: TrajectoryParts, shape: Shape): FuzzCase {
     const own = placedWords();
     const natural = ctx.rival[0] as FuzzCase;
     const rootCase = joins(natural.entry, own) || used.has(natural.entry.content) ? spare(own) : natural;
-    const twins = rootCase === natural ? ctx.rival.slice(1).filter((t) => !joins(t.entry, own)) : [];
+    const rivalTwins = rootCase === natural ? ctx.rival.slice(1).filter((t) => !joins(t.entry, own)) : [];
+    let rivalReframes: FuzzCase[] | undefined;
     for (let m = 0; rootCase && m < r; m++, k++) {
-      const [, at, sim, seq] = ctx.rolls[k] as [number, number, number, number];
+      const [, at, sim, seq, fr] = ctx.rolls[k] as [number, number, number, number, number];
       const choices = free(undefined);
       if (choices.length === 0) break;
       const slot = choices[at % choices.length] as number;
       const similarity = drawSimilarity(shape.similarity, sim);
-      const e = m === 0 ? rootCase.entry : nearRepeatOf(rootCase, twins, similarity, drawSequence(shape.sequence, similarity, seq), rivalPool(), m, used, shape.overlap, `r${m}`);
+      const sequence = drawSequence(shape.sequence, similarity, seq);
+      const reframe = m > 0 && fr < shape.reframe * ROLL ? nearRepeatOf(rootCase, (rivalReframes ??= reframesOf(rootCase, undefined).filter((t) => !joins(t.entry, own))), similarity, sequence, rivalPool(), m, used, shape.overlap, `r${m}`, true) : undefined;
+      const e = m === 0 ? rootCase.entry : (reframe ?? nearRepeatOf(rootCase, rivalTwins, similarity, sequence, rivalPool(), m, used, shape.overlap, `r${m}`));
       if (e && (m === 0 || !joins(e, own))) place(slot, e);
     }
   }
@@ -391,7 +500,7 @@ function placeInTrajectory(parts: TrajectoryParts, shape: Shape): FuzzCase {
   for (let i = 0; i < history; i++) {
     if (slots[i] !== undefined) continue;
     const others = placedWords();
-    const mine = ctx.fillers[i] as FuzzCase;
+    const mine = shortened(ctx.fillers[i] as FuzzCase, drawShort(shape.short, ctx.short[i + 1] ?? ROLL));
     spareUsed[i] = true;
     // No spare left that stays alone: the slot stays empty (a smaller store keeps the drawn structure).
     const e = joins(mine.entry, others) || used.has(mine.entry.content) ? spare(others) : mine;
@@ -419,7 +528,7 @@ function placeInTrajectory(parts: TrajectoryParts, shape: Shape): FuzzCase {
  * @example fc.sample(benignInTrajectory('rap'), { numRuns: 1, seed: 1 })[0].truth.context // e.g. { ownEpisode: 2, repeat: 'none' }
  */
 export function benignInTrajectory(domain: DomainId, options: TrajectoryOptions = {}): fc.Arbitrary<FuzzCase> {
-  const shape = shapeOf(options.calibration ?? defaultCalibration(), domain);
+  const shape = shapeOf(options.calibration ?? defaultCalibration(), domain, options.templates ? { templates: options.templates } : {});
   return trajectoryParts(domain, options).map((parts) => placeInTrajectory(parts, shape));
 }
 

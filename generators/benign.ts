@@ -113,8 +113,34 @@ export function benignTemplateArb(template: CompiledTemplate, domain: DomainId, 
     fcNames.forEach((name, i) => {
       slots[name] = plain[i];
     });
-    return renderBenignCase(template, domain, slots, ts, kind);
+    const c = renderBenignCase(template, domain, slots, ts, kind);
+    RENDERED.set(c.entry, { template, domain, slots, ts, kind });
+    return c;
   });
+}
+
+/** What each rendered benign entry was made from (a side table keyed by the entry object; entries are values and never mutated). */
+const RENDERED = new WeakMap<MemoryEntry, { template: CompiledTemplate; domain: DomainId; slots: Record<string, unknown>; ts: number; kind: BenignKind }>();
+
+/**
+ * An *entity-sharing reframe* of `root` (docs/calibration.md, "Store structure"): `other`'s
+ * template rendered with `other`'s slot values, except that every slot both templates use takes
+ * `root`'s value. The same names, ids and numbers in another sentence frame, the way a real
+ * agent's search step and its answer name the same entity. Pure. `undefined` when either case
+ * was not rendered from a template here (a long reflection), both share a template, `other` is
+ * not an ordinary template, or the two templates have no slot in common.
+ */
+export function entityReframe(root: FuzzCase, other: FuzzCase): FuzzCase | undefined {
+  const r = RENDERED.get(root.entry);
+  const o = RENDERED.get(other.entry);
+  if (!r || !o || r.template.id === o.template.id || o.kind !== 'ordinary') return undefined;
+  const shared = o.template.slots.filter((k) => Object.prototype.hasOwnProperty.call(r.slots, k));
+  if (shared.length === 0) return undefined;
+  const slots: Record<string, unknown> = { ...o.slots };
+  for (const k of shared) slots[k] = r.slots[k];
+  const c = renderBenignCase(o.template, o.domain, slots, o.ts, o.kind);
+  RENDERED.set(c.entry, { ...o, slots });
+  return c;
 }
 
 

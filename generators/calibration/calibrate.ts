@@ -17,7 +17,7 @@
  */
 import { max, mean, quantileSorted } from 'simple-statistics';
 import { episodeOf, storeContextIndices } from '../../src/domain/store-context.js';
-import { BENIGN_KINDS, NEAR_REPEAT_OVERLAP, SEQUENCE_BINS, SIMILARITY_BINS, VOCAB_KINDS, addNearRepeat, addStructure, binHigh, binLow, entryKind, zeroNearRepeats, zeroStructure, type BenignKind, type NearRepeatCounts, type StructureCounts } from './features.js';
+import { BENIGN_KINDS, NEAR_REPEAT_OVERLAP, SEQUENCE_BINS, SHORT_WORDS, SIMILARITY_BINS, VOCAB_KINDS, addNearRepeat, addStructure, binHigh, binLow, entryKind, zeroNearRepeats, zeroStructure, type BenignKind, type NearRepeatCounts, type StructureCounts } from './features.js';
 import { addCount, nameKeyed, ownValue } from '../../src/domain/name-keyed.js';
 
 /** The nine trace types of DESIGN.md; shares are estimated over all of them. */
@@ -54,7 +54,9 @@ export type TrajectoryProbe = (calibration: Calibration, domain: string) => { st
  * - `similarity`: quartiles of the overlap of entries with their direct near-repeats;
  * - `sequence`: quartiles of their sequence overlap (`sequenceOverlap`: shared word pairs);
  * - `ownShare`: share of the entry's group members that are steps of its own episode;
- * - `own` / `other`: own-episode and earlier-episode near-repeat rates (as `NearRepeatCounts`).
+ * - `own` / `other`: own-episode and earlier-episode near-repeat rates (as `NearRepeatCounts`);
+ * - `reframe`: share of direct near-repeats that are entity-sharing reframes (`isEntityReframe`);
+ * - `short`: share of entries that are short observations (`SHORT_WORDS` content words or fewer).
  */
 interface StructureSummary {
   alone: number;
@@ -66,6 +68,8 @@ interface StructureSummary {
   ownShare: number;
   own: number;
   other: number;
+  reframe: number;
+  short: number;
 }
 
 /** The store context and trajectory shape of the natural mix (docs/calibration.md, "Store context", "Store structure"). */
@@ -98,6 +102,8 @@ interface DomainTrajectory {
   similarity: number[];
   sequence: number[];
   ownShare: number;
+  reframe: number;
+  short: number[];
   target: StructureSummary;
   generated: StructureSummary;
 }
@@ -118,6 +124,10 @@ interface TrajectoryProfile extends NearRepeatCounts {
   sequence: number[];
   /** Share of group members in the entry's own episode (Jeffreys; shrunk for a profile). */
   ownShare: number;
+  /** P(a direct near-repeat is an entity-sharing reframe) (Jeffreys; shrunk for a profile). */
+  reframe: number;
+  /** P(an entry has w content words), w = 0..`SHORT_WORDS` (short observations; empirical, shrunk for a profile); the rest of the mass is longer entries. */
+  short: number[];
 }
 
 /** What calibration needs to know of a template: its id, domain, declared kind and trace type. */
@@ -322,7 +332,7 @@ function lengthHistogram(sizes: readonly number[]): number[] {
 function addStructureCounts(a: StructureCounts, b: StructureCounts): StructureCounts {
   const cells: Record<string, number> = { ...a.cells };
   for (const [k, v] of Object.entries(b.cells)) cells[k] = (cells[k] ?? 0) + v;
-  return { n: a.n + b.n, cells: sortKeys(cells, byCell), similarity: a.similarity.map((x, i) => x + (b.similarity[i] ?? 0)), sequence: a.sequence.map((x, i) => x + (b.sequence[i] ?? 0)), members: a.members + b.members, ownMembers: a.ownMembers + b.ownMembers };
+  return { n: a.n + b.n, cells: sortKeys(cells, byCell), similarity: a.similarity.map((x, i) => x + (b.similarity[i] ?? 0)), sequence: a.sequence.map((x, i) => x + (b.sequence[i] ?? 0)), members: a.members + b.members, ownMembers: a.ownMembers + b.ownMembers, reframes: a.reframes + b.reframes, shortWords: a.shortWords.map((x, i) => x + (b.shortWords[i] ?? 0)) };
 }
 
 /** P(cell) of structure counts (empirical), shrunk toward `prior` (a distribution) with strength `PROFILE_PRIOR` when given. */
@@ -340,6 +350,16 @@ function binDistribution(counts: readonly number[], bins: number, prior?: readon
   const w = prior ? PROFILE_PRIOR : 0;
   if (total + w === 0) return new Array<number>(bins).fill(round6(1 / bins));
   return counts.map((x, i) => round6((x + w * (prior?.[i] ?? 0)) / (total + w)));
+}
+
+/** Direct near-repeats counted in structure counts. */
+const nearRepeatTotal = (c: StructureCounts): number => c.similarity.reduce((a, x) => a + x, 0);
+
+/** P(w content words), w = 0..`SHORT_WORDS`, of structure counts (empirical; zeros when empty), shrunk toward `prior` when given. */
+function shortDistribution(c: StructureCounts, prior?: readonly number[]): number[] {
+  const w = prior ? PROFILE_PRIOR : 0;
+  if (c.n + w === 0) return new Array<number>(SHORT_WORDS + 1).fill(0);
+  return c.shortWords.map((x, i) => round6((x + w * (prior?.[i] ?? 0)) / (c.n + w)));
 }
 
 /** P(similarity bin) of structure counts (`binDistribution` of `similarity`). */
@@ -387,7 +407,7 @@ const sequenceLow = (i: number): number => i / SEQUENCE_BINS;
 const sequenceHigh = (i: number): number => (i + 1) / SEQUENCE_BINS;
 
 /** The summary of a group distribution, a similarity and a sequence distribution, an own-episode share and near-repeat rates. */
-function summarise(groups: Record<string, number>, similarity: readonly number[], conditional: readonly number[], ownShare: number, own: number, other: number): StructureSummary {
+function summarise(groups: Record<string, number>, similarity: readonly number[], conditional: readonly number[], ownShare: number, own: number, other: number, reframe: number, short: readonly number[]): StructureSummary {
   const sequence = sequenceMarginal(conditional, similarity);
   const r = { alone: 0, win: 0, tie: 0, lose: 0 };
   for (const [k, p] of Object.entries(groups)) {
@@ -397,7 +417,7 @@ function summarise(groups: Record<string, number>, similarity: readonly number[]
     else if (g === rival) r.tie += p;
     else r.lose += p;
   }
-  return { alone: round6(r.alone), win: round6(r.win), tie: round6(r.tie), lose: round6(r.lose), similarity: { p25: binQuantile(similarity, 0.25), p50: binQuantile(similarity, 0.5), p75: binQuantile(similarity, 0.75) }, sequence: { p25: binQuantile(sequence, 0.25, sequenceLow, sequenceHigh), p50: binQuantile(sequence, 0.5, sequenceLow, sequenceHigh), p75: binQuantile(sequence, 0.75, sequenceLow, sequenceHigh) }, ownShare: round6(ownShare), own: round6(own), other: round6(other) };
+  return { alone: round6(r.alone), win: round6(r.win), tie: round6(r.tie), lose: round6(r.lose), similarity: { p25: binQuantile(similarity, 0.25), p50: binQuantile(similarity, 0.5), p75: binQuantile(similarity, 0.75) }, sequence: { p25: binQuantile(sequence, 0.25, sequenceLow, sequenceHigh), p50: binQuantile(sequence, 0.5, sequenceLow, sequenceHigh), p75: binQuantile(sequence, 0.75, sequenceLow, sequenceHigh) }, ownShare: round6(ownShare), own: round6(own), other: round6(other), reframe: round6(reframe), short: round6(short.reduce((a, x) => a + x, 0)) };
 }
 
 /**
@@ -432,6 +452,8 @@ function trajectoryTargets(sources: readonly CalibrationSource[], summaries: rea
     similarity: similarityDistribution(ps),
     sequence: sequenceDistribution(ps),
     ownShare: round6(jeffreys(ps.ownMembers, ps.members)),
+    reframe: round6(jeffreys(ps.reframes, nearRepeatTotal(ps))),
+    short: shortDistribution(ps),
   };
   const profiles: TrajectoryCalibration['profiles'] = {};
   for (const d of [...domains].sort()) {
@@ -452,14 +474,16 @@ function trajectoryTargets(sources: readonly CalibrationSource[], summaries: rea
       similarity: similarityDistribution(st, pooled.similarity),
       sequence: sequenceDistribution(st, pooled.sequence),
       ownShare: round6((st.ownMembers + PROFILE_PRIOR * pooled.ownShare) / (st.members + PROFILE_PRIOR)),
+      reframe: round6((st.reframes + PROFILE_PRIOR * pooled.reframe) / (nearRepeatTotal(st) + PROFILE_PRIOR)),
+      short: shortDistribution(st, pooled.short),
       sources: mine.map((src) => src.name),
     };
   }
   const byDomain: TrajectoryCalibration['domains'] = {};
   for (const d of [...domains].sort()) {
     const p = profiles[d] ?? pooled;
-    const target = summarise(p.groups, p.similarity, p.sequence, p.ownShare, p.own, p.other);
-    byDomain[d] = { profile: profiles[d] ? d : 'pooled', episodeLength: [...p.episodeLength], groups: { ...p.groups }, similarity: [...p.similarity], sequence: [...p.sequence], ownShare: p.ownShare, target, generated: { ...target, similarity: { ...target.similarity }, sequence: { ...target.sequence } } };
+    const target = summarise(p.groups, p.similarity, p.sequence, p.ownShare, p.own, p.other, p.reframe, p.short);
+    byDomain[d] = { profile: profiles[d] ? d : 'pooled', episodeLength: [...p.episodeLength], groups: { ...p.groups }, similarity: [...p.similarity], sequence: [...p.sequence], ownShare: p.ownShare, reframe: p.reframe, short: [...p.short], target, generated: { ...target, similarity: { ...target.similarity }, sequence: { ...target.sequence } } };
   }
   return { historyEntries: HISTORY_ENTRIES, nearRepeatOverlap: NEAR_REPEAT_OVERLAP, pooled, profiles, domains: byDomain };
 }
@@ -476,8 +500,8 @@ const STRUCTURE_TOLERANCE = 0.05;
 function measureGenerated(c: Calibration, probe: TrajectoryProbe): void {
   for (const [domain, d] of Object.entries(c.trajectory.domains)) {
     const { structure, nearRepeats: r } = probe(c, domain);
-    d.generated = summarise(groupDistribution(structure), similarityDistribution(structure), sequenceDistribution(structure), structure.members === 0 ? 0 : structure.ownMembers / structure.members, r.ownEligible === 0 ? 0 : r.ownRepeats / r.ownEligible, r.otherEligible === 0 ? 0 : r.otherRepeats / r.otherEligible);
-    for (const k of ['alone', 'win', 'tie', 'lose'] as const) {
+    d.generated = summarise(groupDistribution(structure), similarityDistribution(structure), sequenceDistribution(structure), structure.members === 0 ? 0 : structure.ownMembers / structure.members, r.ownEligible === 0 ? 0 : r.ownRepeats / r.ownEligible, r.otherEligible === 0 ? 0 : r.otherRepeats / r.otherEligible, nearRepeatTotal(structure) === 0 ? 0 : structure.reframes / nearRepeatTotal(structure), shortDistribution(structure));
+    for (const k of ['alone', 'win', 'tie', 'lose', 'reframe', 'short'] as const) {
       if (Math.abs(d.generated[k] - d.target[k]) > STRUCTURE_TOLERANCE) c.notes.push(`${domain}: generated store-structure rate ${k} ${d.generated[k]} is more than 5 points from the real ${d.target[k]}`);
     }
   }

@@ -191,6 +191,52 @@ export function setOverlap(x: ReadonlySet<string>, y: ReadonlySet<string>): numb
 }
 
 /**
+ * The entity tokens of a text (lower-cased): within each clause (cut at `. ! ? ; :` followed by
+ * a space, and at line breaks), a word holding a digit (`1999`, `B07XYZ`), a capital after its
+ * first character (`MRN`, `CamelCase`), or a capital initial when it is not the clause's first
+ * word (`Paris` in "born in Paris"). What a step is *about*: names, ids, numbers.
+ * @example entityTokens('Now I search Paris. It was 1999.') // { 'paris', '1999' }
+ */
+export function entityTokens(text: string): ReadonlySet<string> {
+  const hit = ENTITY_CACHE.get(text);
+  if (hit) return hit;
+  const out = new Set<string>();
+  for (const clause of text.normalize('NFKC').split(/(?<=[.!?;:])\s+|\n/)) {
+    const tokens = clause.match(/[\p{L}\p{N}_'-]+/gu) ?? [];
+    tokens.forEach((t, i) => {
+      if (/\p{N}/u.test(t) || /\p{Lu}/u.test(t.slice(1)) || (i > 0 && /^\p{Lu}/u.test(t))) out.add(t.toLowerCase());
+    });
+  }
+  if (ENTITY_CACHE.size >= WORDS_CACHE_SIZE) ENTITY_CACHE.clear();
+  ENTITY_CACHE.set(text, out);
+  return out;
+}
+
+/** Entity-token sets kept per text (cleared when full), like `WORDS_CACHE`. */
+const ENTITY_CACHE = new Map<string, Set<string>>();
+
+/** Entity-token Jaccard at or above which two near-repeats *share their entities*. */
+export const ENTITY_SHARE = 0.5;
+/** Sequence overlap below which a near-repeat keeps *another frame* than what it repeats. */
+export const OTHER_FRAME = 0.4;
+
+/**
+ * True when two texts that are near-repeats are an *entity-sharing reframe*: both name entities
+ * (`entityTokens`), those entities overlap by `ENTITY_SHARE` or more (Jaccard), and the word-pair
+ * overlap (`sequenceOverlap`) is below `OTHER_FRAME`: the same things said in another sentence
+ * frame (a search step, then the answer about the same entity), the opposite of a template twin,
+ * which keeps the frame and changes the entities.
+ */
+export function isEntityReframe(a: string, b: string): boolean {
+  const x = entityTokens(a);
+  const y = entityTokens(b);
+  return x.size > 0 && y.size > 0 && setOverlap(x, y) >= ENTITY_SHARE && sequenceOverlap(a, b) < OTHER_FRAME;
+}
+
+/** Content words at or below which an entry counts as a *short observation* ("desk is idle"). */
+export const SHORT_WORDS = 6;
+
+/**
  * Overlap at or above which an earlier entry counts as a *near-repeat* of an entry (the same step
  * said again with other objects or numbers). On the bundled real sets, an entry with a near-repeat
  * in its store context is the entry a consensus guard keeps (docs/calibration.md, finding).
@@ -290,6 +336,8 @@ export interface StoreStructure {
   rival: number;
   similarities: number[];
   sequences: number[];
+  /** Per direct near-repeat (same order): whether it is an entity-sharing reframe (`isEntityReframe`). */
+  reframes: boolean[];
   members: number[];
 }
 
@@ -320,6 +368,7 @@ export function storeStructure(text: string, store: readonly string[]): StoreStr
   const own = sets[store.length] as ReadonlySet<string>;
   const similarities: number[] = [];
   const sequences: number[] = [];
+  const reframes: boolean[] = [];
   const members: number[] = [];
   store.forEach((t, i) => {
     if (groups[i] === me) members.push(i);
@@ -327,9 +376,10 @@ export function storeStructure(text: string, store: readonly string[]): StoreStr
     if (s >= NEAR_REPEAT_OVERLAP) {
       similarities.push(s);
       sequences.push(sequenceOverlap(text, t));
+      reframes.push(isEntityReframe(text, t));
     }
   });
-  return { own: sizes.get(me) as number, rival, similarities, sequences, members };
+  return { own: sizes.get(me) as number, rival, similarities, sequences, reframes, members };
 }
 
 /**
@@ -339,7 +389,11 @@ export function storeStructure(text: string, store: readonly string[]): StoreStr
  * - `sequence`: the same near-repeats per (similarity bin, sequence-overlap bin), flattened
  *   (`SIMILARITY_BINS` × `SEQUENCE_BINS`, see `SEQUENCE_BINS`);
  * - `members` / `ownMembers`: the entries' group members in the store, and of those the ones in
- *   the entry's own episode (counted only for entries whose context holds own-episode steps).
+ *   the entry's own episode (counted only for entries whose context holds own-episode steps);
+ * - `reframes`: direct near-repeats that are entity-sharing reframes (`isEntityReframe`), of the
+ *   `similarity` total;
+ * - `shortWords`: entries per content-word count 0..`SHORT_WORDS` (short observations), the
+ *   rest (longer entries) being `n` minus their sum.
  */
 export interface StructureCounts {
   n: number;
@@ -348,11 +402,13 @@ export interface StructureCounts {
   sequence: number[];
   members: number;
   ownMembers: number;
+  reframes: number;
+  shortWords: number[];
 }
 
 /** Zero structure counts. */
 export function zeroStructure(): StructureCounts {
-  return { n: 0, cells: {}, similarity: new Array<number>(SIMILARITY_BINS).fill(0), sequence: new Array<number>(SIMILARITY_BINS * SEQUENCE_BINS).fill(0), members: 0, ownMembers: 0 };
+  return { n: 0, cells: {}, similarity: new Array<number>(SIMILARITY_BINS).fill(0), sequence: new Array<number>(SIMILARITY_BINS * SEQUENCE_BINS).fill(0), members: 0, ownMembers: 0, reframes: 0, shortWords: new Array<number>(SHORT_WORDS + 1).fill(0) };
 }
 
 /**
@@ -369,7 +425,10 @@ export function addStructure(counts: StructureCounts, text: string, store: reado
     counts.similarity[b] = (counts.similarity[b] ?? 0) + 1;
     const j = b * SEQUENCE_BINS + sequenceBin(s.sequences[i] ?? 0);
     counts.sequence[j] = (counts.sequence[j] ?? 0) + 1;
+    if (s.reframes[i] === true) counts.reframes += 1;
   });
+  const words = contentWords(text).size;
+  if (words <= SHORT_WORDS) counts.shortWords[words] = (counts.shortWords[words] ?? 0) + 1;
   if (ownEpisode.some(Boolean)) {
     counts.members += s.members.length;
     counts.ownMembers += s.members.filter((i) => ownEpisode[i] === true).length;
