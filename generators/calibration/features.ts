@@ -194,7 +194,8 @@ export function setOverlap(x: ReadonlySet<string>, y: ReadonlySet<string>): numb
  * The entity tokens of a text (lower-cased): within each clause (cut at `. ! ? ; :` followed by
  * a space, and at line breaks), a word holding a digit (`1999`, `B07XYZ`), a capital after its
  * first character (`MRN`, `CamelCase`), or a capital initial when it is not the clause's first
- * word (`Paris` in "born in Paris"). What a step is *about*: names, ids, numbers.
+ * word and has two letters or more (`Paris` in "born in Paris"; never the pronoun "I"). What a
+ * step is *about*: names, ids, numbers.
  * @example entityTokens('Now I search Paris. It was 1999.') // { 'paris', '1999' }
  */
 export function entityTokens(text: string): ReadonlySet<string> {
@@ -204,7 +205,7 @@ export function entityTokens(text: string): ReadonlySet<string> {
   for (const clause of text.normalize('NFKC').split(/(?<=[.!?;:])\s+|\n/)) {
     const tokens = clause.match(/[\p{L}\p{N}_'-]+/gu) ?? [];
     tokens.forEach((t, i) => {
-      if (/\p{N}/u.test(t) || /\p{Lu}/u.test(t.slice(1)) || (i > 0 && /^\p{Lu}/u.test(t))) out.add(t.toLowerCase());
+      if (/\p{N}/u.test(t) || /\p{Lu}/u.test(t.slice(1)) || (i > 0 && t.length > 1 && /^\p{Lu}/u.test(t))) out.add(t.toLowerCase());
     });
   }
   if (ENTITY_CACHE.size >= WORDS_CACHE_SIZE) ENTITY_CACHE.clear();
@@ -216,9 +217,9 @@ export function entityTokens(text: string): ReadonlySet<string> {
 const ENTITY_CACHE = new Map<string, Set<string>>();
 
 /** Entity-token Jaccard at or above which two near-repeats *share their entities*. */
-export const ENTITY_SHARE = 0.5;
+const ENTITY_SHARE = 0.5;
 /** Sequence overlap below which a near-repeat keeps *another frame* than what it repeats. */
-export const OTHER_FRAME = 0.4;
+const OTHER_FRAME = 0.4;
 
 /**
  * True when two texts that are near-repeats are an *entity-sharing reframe*: both name entities

@@ -11,7 +11,8 @@ import type { FuzzCase, MemoryEntry } from '../../src/domain/index.js';
 import { realSetCases } from '../../src/fuzz/measure.js';
 import { loadRealBenignSets } from '../../src/corpus/benign-sets.js';
 import { benignInTrajectory, trajectoryProbe } from '../../generators/benign-trajectory.js';
-import { defaultCalibration, lexicalOverlap, sequenceOverlap, SEQUENCE_BINS, type Calibration } from '../../generators/calibration/index.js';
+import { contentWords, defaultCalibration, entityTokens, isEntityReframe, lexicalOverlap, sequenceOverlap, SEQUENCE_BINS, SHORT_WORDS, type Calibration } from '../../generators/calibration/index.js';
+import { benignTrace, entityReframe } from '../../generators/benign.js';
 import { storeStructure } from '../../generators/calibration/features.js';
 
 const entry = (id: string, episode?: string): MemoryEntry => ({
@@ -158,6 +159,46 @@ describe('benignInTrajectory', () => {
     expect(high).toBeGreaterThan(low + 0.1);
   });
 
+  it('draws entity-sharing reframes from the calibration: with reframe 1 more near-repeats name the entry\'s entities in another frame than with reframe 0', () => {
+    const withReframe = (p: number): Calibration => {
+      const c = structuredClone(defaultCalibration());
+      for (const d of Object.values(c.trajectory.domains)) {
+        d.reframe = p;
+        d.groups = { '3:0': 1 };
+      }
+      return c;
+    };
+    const share = (cal: Calibration): number => {
+      const flags = sample(5, 'react-qa', cal).flatMap((c) => structureOf(c).reframes);
+      return flags.filter(Boolean).length / Math.max(1, flags.length);
+    };
+    const none = share(withReframe(0));
+    const all = share(withReframe(1));
+    expect(all).toBeGreaterThan(none + 0.05);
+  });
+
+  it('draws short observations from the calibration: all mass on 3 content words cuts prose entries short; none leaves them', () => {
+    const withShort = (p: number[]): Calibration => {
+      const c = structuredClone(defaultCalibration());
+      for (const d of Object.values(c.trajectory.domains)) d.short = p;
+      return c;
+    };
+    const zero = new Array<number>(SHORT_WORDS + 1).fill(0);
+    const shortShare = (cal: Calibration): number => {
+      const xs = sample(9, 'rap', cal).filter((c) => c.truth.format === 'prose' && (c.truth.hardNegatives?.length ?? 0) === 0);
+      return xs.filter((c) => contentWords(c.entry.content).size <= SHORT_WORDS).length / xs.length;
+    };
+    const cut = shortShare(withShort(zero.map((_, i) => (i === 3 ? 1 : 0))));
+    expect(cut).toBeGreaterThan(0.9);
+    expect(shortShare(withShort(zero))).toBeLessThan(cut - 0.5);
+    // A cut entry is the start of its first sentence, with whole tokens (an id such as INT-EHR-7742 is never split).
+    for (const c of sample(9, 'ehr', withShort(zero.map((_, i) => (i === 2 ? 1 : 0))))) {
+      if (!c.entry.id.includes('~s')) continue;
+      expect(contentWords(c.entry.content).size).toBeLessThanOrEqual(SHORT_WORDS);
+      expect(c.entry.content.endsWith('-')).toBe(false);
+    }
+  });
+
   it('benign-stress keeps a hard negative under test in a natural context', () => {
     for (const c of fc.sample(benignInTrajectory('rap', { stress: true }), { seed: 3, numRuns: 40 })) expect(c.truth.hardNegatives?.length).toBe(1);
   });
@@ -186,9 +227,39 @@ describe('storeStructure', () => {
     expect(s.similarities.map((x) => Math.round(x * 100))).toEqual([50, 50]);
     // 'apple pear' is the one word pair each near-repeat shares with the entry, of 3 pairs in all.
     expect(s.sequences.map((x) => Math.round(x * 100))).toEqual([33, 33]);
-    expect(storeStructure('moon sun star', store)).toEqual({ own: 1, rival: 3, similarities: [], sequences: [], members: [] });
+    expect(storeStructure('moon sun star', store)).toEqual({ own: 1, rival: 3, similarities: [], sequences: [], reframes: [], members: [] });
+    expect(s.reframes).toEqual([false, false]); // no entity in either text
     // Single linkage: c joins a through b even though c and a share little.
     expect(storeStructure('c1 c2 c3 b1', ['a1 a2 b1 b2', 'b1 b2 c1 c2']).own).toBe(3);
+  });
+});
+
+describe('entity tokens and entity-sharing reframes', () => {
+  it('entityTokens: numbers, inner capitals, capitalised words after a clause\'s first word', () => {
+    expect([...entityTokens('Now I search Paris. It was 1999; MRN ok')].sort()).toEqual(['1999', 'mrn', 'paris']);
+    expect(entityTokens('the desk is idle').size).toBe(0);
+  });
+
+  it('isEntityReframe: the same entities in another frame, never a template twin or texts without entities', () => {
+    expect(isEntityReframe('I need to search Mount Bartoletti for its height.', 'The height of Mount Bartoletti is what the question asks.')).toBe(true);
+    expect(isEntityReframe('I need to search Mount Bartoletti for its height.', 'I need to search Mount Kovacek for its height.')).toBe(false);
+    expect(isEntityReframe('the desk is idle', 'desk is idle now')).toBe(false);
+  });
+
+  it('entityReframe renders another template with the root\'s slot values (the same entities, another frame)', () => {
+    const xs = fc.sample(fc.tuple(benignTrace('react-qa'), fc.array(benignTrace('react-qa'), { minLength: 6, maxLength: 6 })), { seed: 2, numRuns: 60 });
+    let made = 0;
+    for (const [root, others] of xs) {
+      for (const o of others) {
+        const f = entityReframe(root, o);
+        if (!f) continue;
+        made++;
+        expect(f.truth.template).toBe(o.truth.template);
+        expect(f.truth.template).not.toBe(root.truth.template);
+        expect(entityReframe(root, o)).toEqual(f); // pure
+      }
+    }
+    expect(made).toBeGreaterThan(30);
   });
 });
 
