@@ -73,7 +73,8 @@ export interface ProfileRow {
  * Store structure of a set's entries in their store context, as rates in [0,1]
  * (docs/calibration.md, "Store structure"): no near-repeat (`alone`); a near-repeat group larger
  * than / as large as / smaller than the largest rival group (`win`, `tie`, `lose`); the median
- * overlap of direct near-repeats (`overlap`).
+ * overlap of direct near-repeats (`overlap`); the share of direct near-repeats that are
+ * entity-sharing reframes (`reframe`); the share of entries that are short observations (`short`).
  */
 export interface StructureRates {
   alone: number;
@@ -81,6 +82,8 @@ export interface StructureRates {
   tie: number;
   lose: number;
   overlap: number;
+  reframe: number;
+  short: number;
 }
 
 /** Leave-one-source-out: calibrated without `leftOut`, estimated, compared with it (the fuzz report's row shape). */
@@ -206,12 +209,12 @@ export function renderFprMarkdown(r: GuardFprReport, options: { maxRejections?: 
     if (withStructure.length > 0) {
       const share = (x: number): string => `${Math.round(x * 100)}%`;
       out.push('', '### Store structure, real and generated (matched calibration)', '');
-      out.push("Each set's entries in their store context, and the generated trajectories of its matched calibration (probe of 300 per domain): no near-repeat in the store (alone); a near-repeat group (single linkage, content-word overlap ≥ 0.3) larger than, as large as, or smaller than the largest rival group (win / tie / lose); the median overlap of direct near-repeats. Text features only, never a verdict.", '');
-      out.push('| set | alone (real / generated) | win | tie | lose | near-repeat overlap, median |');
-      out.push('| --- | --- | --- | --- | --- | --- |');
+      out.push("Each set's entries in their store context, and the generated trajectories of its matched calibration (probe of 300 per domain): no near-repeat in the store (alone); a near-repeat group (single linkage, content-word overlap ≥ 0.3) larger than, as large as, or smaller than the largest rival group (win / tie / lose); the median overlap of direct near-repeats; the share of direct near-repeats that name the same entities in another frame (reframe); the share of entries with 6 content words or fewer (short). Text features only, never a verdict.", '');
+      out.push('| set | alone (real / generated) | win | tie | lose | near-repeat overlap, median | reframe | short |');
+      out.push('| --- | --- | --- | --- | --- | --- | --- | --- |');
       for (const x of withStructure) {
         const { real: a, generated: g } = x.matched!.structure!;
-        out.push(`| ${x.set} | ${share(a.alone)} / ${share(g.alone)} | ${share(a.win)} / ${share(g.win)} | ${share(a.tie)} / ${share(g.tie)} | ${share(a.lose)} / ${share(g.lose)} | ${a.overlap.toFixed(2)} / ${g.overlap.toFixed(2)} |`);
+        out.push(`| ${x.set} | ${share(a.alone)} / ${share(g.alone)} | ${share(a.win)} / ${share(g.win)} | ${share(a.tie)} / ${share(g.tie)} | ${share(a.lose)} / ${share(g.lose)} | ${a.overlap.toFixed(2)} / ${g.overlap.toFixed(2)} | ${share(a.reframe)} / ${share(g.reframe)} | ${share(a.short)} / ${share(g.short)} |`);
       }
     }
     if (r.validation !== undefined) out.push(...renderValidation(r.validation));

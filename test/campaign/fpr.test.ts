@@ -93,6 +93,10 @@ describe('fpr', () => {
     expect(r.validation?.preferred).toBe('plain');
     expect(md).toContain('### Which estimate to trust (validated on the bundled sets)');
     expect(md).toContain('### Store structure, real and generated (matched calibration)');
+    // The reframe and short-observation shares of each set, real beside generated, as text features.
+    expect(md).toContain('| near-repeat overlap, median | reframe | short |');
+    const ga = r.profiles.find((x) => x.set === 'expel-webshop')?.matched?.structure;
+    expect(ga?.real.short).toBeGreaterThan(0.2); // 7 of the 20 ExpeL WebShop steps have 6 content words or fewer
     // Leave-one-source-out and matched calibrations run once per measured set: on all 13 bundled
     // sets, with a cold calibration cache on a loaded 2-core machine, this passed 240 s.
   }, 240_000);
