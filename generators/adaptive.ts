@@ -142,6 +142,13 @@ export function operatorGroupMap(): Record<string, string> {
   return Object.fromEntries(listOperators().map((o) => [o.id, o.group]));
 }
 
+let readings: Map<string, 'natural' | 'encoded'> | undefined;
+/** The reading of an operator id (`natural` | `encoded`), undefined for an unknown id. */
+function readingOfOperator(id: string): 'natural' | 'encoded' | undefined {
+  readings ??= new Map(listOperators().map((o) => [o.id, o.reading]));
+  return readings.get(id);
+}
+
 /** Operator id → reading (`natural` | `encoded`), for the report's ASR split (`summariseAttack`). */
 export function operatorReadingMap(): Record<string, string> {
   return Object.fromEntries(listOperators().map((o) => [o.id, o.reading]));
@@ -150,7 +157,7 @@ export function operatorReadingMap(): Record<string, string> {
 /** The transformation and constraint of the adaptive attacker for one domain (`runAttack`'s parts). */
 export interface AdaptiveAttackParts {
   /** The transformation (`Transformation` of `src/fuzz/transformation.ts`). */
-  transformation: { arms: readonly OperatorId[]; apply(base: FuzzCase, steps: readonly MoveStep[]): FuzzCase };
+  transformation: { arms: readonly OperatorId[]; apply(base: FuzzCase, steps: readonly MoveStep[]): FuzzCase; readingOf(arm: string): 'natural' | 'encoded' | undefined };
   /** The constraint (`Constraint` of `src/fuzz/transformation.ts`). */
   constraint: { check(base: FuzzCase, steps: readonly MoveStep[], rewritten: FuzzCase): ClaimCheck };
 }
@@ -174,7 +181,7 @@ export function adaptiveAttackParts(domain: DomainId, options: Pick<AdaptiveOpti
   const arms = options.operators ?? OPERATOR_IDS;
   if (arms.length === 0) throw new UsageError('adaptive attack needs at least one operator');
   return {
-    transformation: { arms, apply: (base, steps) => rewriteAdaptiveCase(domain, base, operatorChoices(steps)) },
+    transformation: { arms, apply: (base, steps) => rewriteAdaptiveCase(domain, base, operatorChoices(steps)), readingOf: (arm) => readingOfOperator(arm) },
     constraint: { check: (base, steps, rewritten) => checkAdaptiveClaim(domain, base, operatorChoices(steps), rewritten) },
   };
 }

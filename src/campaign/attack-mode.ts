@@ -4,21 +4,23 @@
  * (`adaptiveAttackParts`), and turns the outcome into the `adaptive` cell of the campaign (runs =
  * bases, violations = skipped + flipped bases, errors = error bases; so its bypass rate is
  * 1 − detection under attack), flip
- * counterexamples, the attack report and the inputs of the coverage table.
+ * counterexamples, the attack report and the inputs of the coverage table. One transfer pool
+ * (`CompositionPool`, `src/fuzz/pool.ts`) serves every domain in order, so a composition that
+ * flipped a base of one domain is tried on the next.
  */
 import fc from 'fast-check';
 import type { DomainId, FuzzCase } from '../domain/fuzz-case.js';
 import type { Guard, Phase } from '../domain/guard.js';
 import type { Verdict } from '../domain/verdict.js';
 import { errorVerdict } from '../domain/verdict.js';
-import { runAttack, type AttackFeedback, type BaseResult } from '../fuzz/attack.js';
+import { CompositionPool, runAttack, type AttackFeedback, type BaseResult } from '../fuzz/attack.js';
 import { cellSeed, type CampaignOutcome } from '../fuzz/campaign.js';
 import type { ScratchStore } from '../fuzz/evaluate.js';
 import { judge } from '../fuzz/oracle.js';
 import { DEFAULT_RECHECK, recheckFinding, type CellOutcome, type Counterexample } from '../fuzz/property.js';
 import { failureSignature } from '../fuzz/signature.js';
 import { emptyStats, record } from '../fuzz/stats.js';
-import { summariseAttack, type AttackBaseRow, type AttackReport } from '../report/adaptive.js';
+import { summariseAttack, type AttackBaseRow, type AttackReport, type AttackTransfer } from '../report/adaptive.js';
 import type { ReportFlip } from '../report/model.js';
 import { adaptiveAttackParts, operatorGroupMap, operatorReadingMap } from '../../generators/adaptive.js';
 import { attackBases } from '../../generators/families.js';
@@ -73,6 +75,10 @@ export async function runAttackMode(o: AttackModeOptions): Promise<AttackModeRes
   const originals: Verdict[] = [];
   const flipVerdicts: Array<{ original: Verdict; rewrite: Verdict }> = [];
   let totalQueries = 0;
+  // One transfer pool for the campaign: what flipped a base of one domain is tried first on the next.
+  const pool = new CompositionPool();
+  const transfer: AttackTransfer = { domains: [], poolSize: 0, pool: [] };
+  let queriesBefore = 0;
   for (const domain of o.domains) {
     const started = performance.now();
     const seed = cellSeed(o.seed, domain, 'adaptive');
@@ -89,8 +95,12 @@ export async function runAttackMode(o: AttackModeOptions): Promise<AttackModeRes
       ...(o.feedback ? { feedback: o.feedback } : {}),
       ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
       onBase: () => o.onDomain?.(domain, ++done, bases.length),
+      pool,
     });
     totalQueries += out.totalQueries;
+    transfer.domains.push({ domain, ...(out.firstFlip ? { firstFlipQueries: out.firstFlip.runQueries } : {}) });
+    if (out.firstFlip && !transfer.firstFlip) transfer.firstFlip = { domain, queries: queriesBefore + out.firstFlip.runQueries };
+    queriesBefore += out.searchQueries;
     for (const [a, s] of Object.entries(out.arms)) {
       const acc = (arms[a] ??= { queries: 0, flips: 0, discarded: 0, inMinimal: 0 });
       acc.queries += s.queries;
@@ -144,7 +154,9 @@ export async function runAttackMode(o: AttackModeOptions): Promise<AttackModeRes
       elapsedMs: performance.now() - started,
     });
   }
-  const report = summariseAttack({ budget: o.budget, feedback: o.feedback ?? ATTACK_DEFAULTS.feedback, rows, arms, totalQueries, operatorGroups: groups, operatorReadings: operatorReadingMap() });
+  transfer.poolSize = pool.size;
+  transfer.pool = pool.top(10);
+  const report = summariseAttack({ budget: o.budget, feedback: o.feedback ?? ATTACK_DEFAULTS.feedback, rows, arms, totalQueries, operatorGroups: groups, operatorReadings: operatorReadingMap(), transfer });
   return { cells, report, flips, originals, flipVerdicts };
 }
 
@@ -163,7 +175,7 @@ function baseRow(domain: string, r: BaseResult): AttackBaseRow {
     queryErrors: r.queryErrors,
     proposed: r.proposed,
     discarded: r.discarded,
-    ...(r.flip ? { queriesToFlip: r.flip.queriesToFlip, minimal: r.flip.minimal.map((s) => s.op) } : {}),
+    ...(r.flip ? { queriesToFlip: r.flip.queriesToFlip, minimal: r.flip.minimal.map((s) => s.op), flipSource: r.flip.source } : {}),
   };
 }
 

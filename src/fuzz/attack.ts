@@ -30,10 +30,12 @@ import type { Verdict } from '../domain/verdict.js';
 import { UsageError } from '../domain/errors.js';
 import { evaluateCase, type ScratchStore } from './evaluate.js';
 import { attackGoal, type AttackFeedback, type GoalResult } from './goal.js';
+import { CompositionPool } from './pool.js';
 import { seededInts, type Rng } from './rng.js';
 import { rewriteChecked, type Constraint, type MoveStep, type Transformation } from './transformation.js';
 
 export type { AttackFeedback } from './goal.js';
+export { CompositionPool } from './pool.js';
 export type { MoveStep } from './transformation.js';
 
 export interface AttackOptions {
@@ -60,6 +62,13 @@ export interface AttackOptions {
   timeoutMs?: number;
   /** Called once per base when its attack ends. */
   onBase?: (r: BaseResult) => void;
+  /**
+   * The transfer pool of successful compositions (`./pool.ts`): pass one pool to several runs
+   * (the domains of a campaign) to carry what worked from one to the next. Default: a new pool.
+   */
+  pool?: CompositionPool;
+  /** Try the pool's compositions on later bases (default true); false: fresh search only (the pool is still filled). */
+  transfer?: boolean;
 }
 
 /** `skipped`: admitted unmutated; `flipped`: a rewrite was admitted; `held`: budget spent; `error`: the guard errored. */
@@ -77,6 +86,12 @@ interface FlipResult {
   queriesToFlip: number;
   /** Extra queries the minimisation spent (not in `queriesToFlip`). */
   minimiseQueries: number;
+  /** `pool`: a transferred composition (`composition`) flipped it; `search`: fresh search did. */
+  source: 'pool' | 'search';
+  /** The pool composition whose transferred try flipped the base (source `pool`). */
+  composition?: string;
+  /** Search queries of the whole run up to and including this flip (every base's, originals included, minimisation not). */
+  runQueries: number;
 }
 
 export interface BaseResult {
@@ -93,6 +108,8 @@ export interface BaseResult {
   /** Rewrites proposed and those discarded for a lost claim (never queried). */
   proposed: number;
   discarded: number;
+  /** Transferred pool compositions queried on this base. */
+  poolTries: number;
   /** Lowest F seen in any verdict (1 when no verdict had one; 0 on a flip). */
   bestScore: number;
   /** Steps of the queried rewrite with the lowest goal score (the first such; [] = the original). */
@@ -122,6 +139,12 @@ export interface AttackOutcome {
   seed: number;
   /** Queries over all bases, minimisation included. */
   totalQueries: number;
+  /** Queries over all bases, minimisation not included (the originals and the search's queries). */
+  searchQueries: number;
+  /** The first flip of the run: its base and the run's search queries up to it. */
+  firstFlip?: { index: number; runQueries: number };
+  /** The transfer pool after the run (the one passed in, or the run's own). */
+  pool: CompositionPool;
   elapsedMs: number;
 }
 
@@ -136,16 +159,19 @@ export interface AttackedBase {
   live: boolean;
 }
 
-/** The attack's own bookkeeping of a base: the lowest goal score so far, and whether it ended. */
+/** The attack's own bookkeeping of a base: the lowest goal score so far, whether it ended, and the pool keys tried on it. */
 interface Tracked extends AttackedBase {
   best: number;
   done: boolean;
+  tried: Set<string>;
 }
 
 /** A claim-keeping rewrite, ready to query. */
 interface Candidate {
   steps: MoveStep[];
   case: FuzzCase;
+  /** The pool composition this candidate transfers (its key), when it is a transferred try. */
+  transfer?: string;
 }
 
 /** A queried candidate: the guard's verdict and the goal's reading of it. */
@@ -172,6 +198,13 @@ export interface SearchContext {
    * claim was lost (counted: proposed, discarded, and per arm for the last step's operator).
    */
   propose(b: AttackedBase, steps: readonly MoveStep[]): Candidate | undefined;
+  /** The transfer pool (`./pool.ts`), and whether the method should try it on bases (`transfer`). */
+  readonly pool: CompositionPool;
+  readonly transfer: boolean;
+  /** The pool keys already tried on a base (transferred, or found on it). */
+  triedOn(b: AttackedBase): Set<string>;
+  /** True when a step's arm reads `encoded` (`Transformation.readingOf`); false when readings are unknown. */
+  encoded(steps: readonly MoveStep[]): boolean;
   /**
    * Queries the guard with a candidate (counted per base and per arm). On success the flip is
    * shrunk, recorded, and the base finished.
@@ -207,7 +240,10 @@ export async function runAttack(o: AttackOptions): Promise<AttackOutcome> {
   if (!Number.isInteger(maxDepth) || maxDepth < 0) throw new UsageError(`maxDepth must be an integer >= 0, got ${maxDepth}`);
   const feedback = o.feedback ?? 'auto';
   const started = performance.now();
+  const pool = o.pool ?? new CompositionPool();
   let totalQueries = 0;
+  let searchQueries = 0;
+  let firstFlip: { index: number; runQueries: number } | undefined;
   const arms: Record<string, ArmStats> = {};
   for (const a of armIds) arms[a] = { queries: 0, flips: 0, discarded: 0, inMinimal: 0 };
   const arm = (steps: readonly MoveStep[]): ArmStats | undefined => {
@@ -215,8 +251,9 @@ export async function runAttack(o: AttackOptions): Promise<AttackOutcome> {
     return op === undefined ? undefined : arms[op];
   };
 
-  const evaluate = async (c: FuzzCase): Promise<Evaluated> => {
+  const evaluate = async (c: FuzzCase, minimising = false): Promise<Evaluated> => {
     totalQueries += 1;
+    if (!minimising) searchQueries += 1;
     const verdict = await evaluateCase(o.guard, c, o.store, o.phase, o.timeoutMs);
     return { verdict, goal: attackGoal(c.truth, verdict, feedback) };
   };
@@ -236,13 +273,14 @@ export async function runAttack(o: AttackOptions): Promise<AttackOutcome> {
       queryErrors: verdict.decision === 'error' ? 1 : 0,
       proposed: 0,
       discarded: 0,
+      poolTries: 0,
       bestScore: verdict.score ?? (verdict.decision === 'admit' ? 0 : 1),
       bestSteps: [],
       restarts: 0,
       ...(verdict.decision === 'error' ? { lastError: verdict } : {}),
     };
     results.push(result);
-    if (status === 'held') attacked.push({ index, base, result, start, live: o.budget > 1 && maxDepth > 0, best: start.goal.score, done: false });
+    if (status === 'held') attacked.push({ index, base, result, start, live: o.budget > 1 && maxDepth > 0, best: start.goal.score, done: false, tried: new Set() });
     else o.onBase?.(result);
   }
 
@@ -269,7 +307,7 @@ export async function runAttack(o: AttackOptions): Promise<AttackOutcome> {
         const built = check(base, fewer);
         if (!built.kept) continue;
         queries += 1;
-        const e = await evaluate(built.case);
+        const e = await evaluate(built.case, true);
         if (e.goal.judgement === 'violated') {
           current = { steps: fewer, case: built.case, verdict: e.verdict };
           changed = true;
@@ -298,8 +336,17 @@ export async function runAttack(o: AttackOptions): Promise<AttackOutcome> {
       if (a) a.discarded += 1;
       return undefined;
     },
+    pool,
+    transfer: o.transfer !== false,
+    triedOn: (b) => (b as Tracked).tried,
+    encoded: (steps) => steps.some((s) => o.transformation.readingOf?.(s.op) === 'encoded'),
     async query(b, c) {
       const res = b.result;
+      const tracked = b as Tracked;
+      if (c.transfer !== undefined) {
+        tracked.tried.add(c.transfer);
+        res.poolTries += 1;
+      }
       const e = await evaluate(c.case);
       res.queries += 1;
       const a = arm(c.steps);
@@ -310,20 +357,24 @@ export async function runAttack(o: AttackOptions): Promise<AttackOutcome> {
         res.lastError = verdict;
       }
       if (verdict.decision === 'reject' && verdict.score !== undefined) res.bestScore = Math.min(res.bestScore, verdict.score);
-      const tracked = b as Tracked;
       if (goal.score < tracked.best) {
         tracked.best = goal.score;
         res.bestSteps = [...c.steps];
       }
+      const runQueries = searchQueries;
       if (goal.judgement === 'violated') {
         if (a) a.flips += 1;
         res.status = 'flipped';
         res.bestScore = 0;
         const m = o.minimise === false ? { steps: c.steps, queries: 0, case: c.case, verdict } : await minimalSteps(b.base, c.steps, c.case, verdict);
         for (const op of new Set(m.steps.map((s) => s.op))) if (arms[op]) (arms[op] as ArmStats).inMinimal += 1;
-        res.flip = { case: m.case, verdict: m.verdict, found: c.steps, minimal: m.steps, queriesToFlip: res.queries, minimiseQueries: m.queries };
+        const source = c.transfer !== undefined ? 'pool' : 'search';
+        if (c.transfer !== undefined) pool.recordTry(c.transfer, true);
+        else pool.recordFlip(m.steps);
+        firstFlip ??= { index: b.index, runQueries };
+        res.flip = { case: m.case, verdict: m.verdict, found: c.steps, minimal: m.steps, queriesToFlip: res.queries, minimiseQueries: m.queries, source, ...(c.transfer !== undefined ? { composition: c.transfer } : {}), runQueries };
         finish(b);
-      }
+      } else if (c.transfer !== undefined) pool.recordTry(c.transfer, false);
       return e;
     },
     finish,
@@ -334,7 +385,7 @@ export async function runAttack(o: AttackOptions): Promise<AttackOutcome> {
   if (attacked.some((b) => b.live)) await method.run(ctx);
   for (const b of attacked) finish(b);
 
-  return { results, arms, budget: o.budget, feedback, seed: o.seed, totalQueries, elapsedMs: performance.now() - started };
+  return { results, arms, budget: o.budget, feedback, seed: o.seed, totalQueries, searchQueries, ...(firstFlip ? { firstFlip } : {}), pool, elapsedMs: performance.now() - started };
 }
 
 // ---- MCTS-Explore ------------------------------------------------------------------------
@@ -349,6 +400,20 @@ export interface TreePolicy {
   ratio?: number;
   /** Lost-claim rewrites allowed per base before it is given up (default 8 × budget). */
   maxDiscardsPerBase?: number;
+  /** Share of a base's budget (its original left out) that transferred pool compositions may take (default 0.5). */
+  poolShare?: number;
+  /**
+   * Share of a base's budget spent before a pool composition with an `encoded` operator is
+   * transferred to it (default 1/3): a rewrite an agent reads as written is worth more to the
+   * attacker, so natural compositions are transferred at once and encoded ones only after some
+   * fresh search (which may find a natural flip first).
+   */
+  encodedAfter?: number;
+  /**
+   * Fresh-search queries a base gets before the pool's first transferred try (default 1: the best
+   * single arm of the shared statistics first); after that, transferred tries and fresh queries alternate.
+   */
+  freshFirst?: number;
 }
 
 interface TreeNode {
@@ -449,6 +514,9 @@ export function mcts(policy: TreePolicy = {}): SearchMethod {
         armTotal += 1;
       };
 
+      const poolQuota = Math.ceil((ctx.budget - 1) * (policy.poolShare ?? 0.5));
+      const freshFirst = Math.max(1, policy.freshFirst ?? 1);
+      const encodedFrom = Math.ceil(ctx.budget * (policy.encodedAfter ?? 1 / 3));
       const roots: Root[] = ctx.bases.map((b) => ({ b, steps: [], depth: 0, f: b.start.goal.score, scored: b.start.goal.scored, children: [], visits: 0, reward: 0 }));
       let step = 0;
       for (;;) {
@@ -456,6 +524,30 @@ export function mcts(policy: TreePolicy = {}): SearchMethod {
         if (live.length === 0) break;
         step += 1;
         const root = argmax(live, (r) => uct(r, step, ratio)) as Root;
+        // Transfer alongside fresh search: after each fresh query of this base, the pool's best
+        // composition not yet tried on it (GPTFuzzer's seed pool). Fresh search goes first so that
+        // flips keep their variety (one composition that flips every base would hide the others).
+        const tried = ctx.triedOn(root.b);
+        const res = root.b.result;
+        const natural = res.queries < encodedFrom;
+        const turn = res.poolTries < res.queries - 1 - res.poolTries - (freshFirst - 1);
+        const entry = ctx.transfer && turn && res.poolTries < poolQuota ? ctx.pool.best(tried, natural ? (e) => !ctx.encoded(e.steps) : undefined) : undefined;
+        if (entry !== undefined && entry.steps.length <= ctx.maxDepth) {
+          tried.add(entry.key);
+          const c = ctx.propose(root.b, entry.steps);
+          if (c === undefined) {
+            if (root.b.result.discarded >= maxDiscards) ctx.finish(root.b);
+            continue;
+          }
+          root.visits += 1;
+          const { verdict, goal } = await ctx.query(root.b, { ...c, transfer: entry.key });
+          const reward = rewardOf(root, goal);
+          // A composition that worked elsewhere joins the tree as a node the search can extend.
+          if (verdict.decision !== 'error') root.children.push({ steps: c.steps, depth: c.steps.length, f: goal.score, scored: goal.scored, children: [], visits: 0, reward });
+          root.reward += reward;
+          if (root.b.live && root.b.result.queries >= ctx.budget) ctx.finish(root.b);
+          continue;
+        }
         const path: TreeNode[] = [root];
         let cur: TreeNode = root;
         for (;;) {

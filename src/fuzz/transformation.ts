@@ -16,6 +16,11 @@ export interface Transformation {
   arms: readonly string[];
   /** The base rewritten by `steps` in order. Pure. */
   apply(base: FuzzCase, steps: readonly MoveStep[]): FuzzCase;
+  /**
+   * How a reader takes an arm's rewrite: `natural` (as written) or `encoded` (decoded first).
+   * Optional; with it, MCTS transfers natural compositions first (`TreePolicy.encodedAfter`).
+   */
+  readingOf?(arm: string): 'natural' | 'encoded' | undefined;
 }
 
 /** The constraint: does `rewritten` (= `apply(base, steps)`) still make the base's forged claim? Pure. */

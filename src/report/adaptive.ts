@@ -340,6 +340,12 @@ export interface AttackRates {
    * Both over the attacked bases, so they add up to `asr`.
    */
   asrByReading?: { natural: Interval; encoded: Interval };
+  /**
+   * Where the flips came from: `pool` when a composition that had flipped an earlier base,
+   * transferred to this one, flipped it; `search` when fresh search found it. They add up to
+   * `flipped`. Absent in reports written before the pool existed.
+   */
+  flipsBySource?: { pool: number; search: number };
 }
 
 /** An operator's reading: `natural` or `encoded` (`Operator.reading`, `generators/paraphrase/operator.ts`). */
@@ -401,6 +407,24 @@ export interface AttackReport {
   minimalSets: Array<{ set: string; count: number; domains: string[] }>;
   /** ASR per operator group, natural against encoded (present when the readings are known). */
   groupReadings?: GroupReadingRow[];
+  /** Transfer of what worked (present when the attack kept a pool, `src/fuzz/pool.ts`). */
+  transfer?: AttackTransfer;
+}
+
+/** The transfer pool of the attack: queries to the first flip, and the compositions the pool held. */
+export interface AttackTransfer {
+  /**
+   * The first flip of the attack (domains in order): the attack's queries up to and including it
+   * (every base's original and search queries of the domains before it and of its own; minimisation
+   * not counted); absent when no base flipped.
+   */
+  firstFlip?: { domain: string; queries: number };
+  /** Per domain: its own search queries up to its first flip (absent when none flipped). */
+  domains: Array<{ domain: string; firstFlipQueries?: number }>;
+  /** Compositions in the pool at the end. */
+  poolSize: number;
+  /** The top compositions (most successes first): tries, successes, and the successes from transferred tries. */
+  pool: Array<{ composition: string; operators: string[]; tries: number; successes: number; transferred: number }>;
 }
 
 /** What `summariseAttack` reads from one base (a `BaseResult` of `src/fuzz/attack.ts`). */
@@ -414,6 +438,8 @@ export interface AttackBaseRow {
   discarded: number;
   queriesToFlip?: number;
   minimal?: string[];
+  /** `pool`: a transferred composition flipped the base; `search`: fresh search did (flipped rows). */
+  flipSource?: 'pool' | 'search';
 }
 
 /** TextAttack-style rates over base rows (see `AttackRates`); with `readingOf`, the ASR per reading too. Pure. */
@@ -436,6 +462,7 @@ export function attackRates(rows: readonly AttackBaseRow[], readingOf?: ReadingO
     asr: interval(flipped, flipped + held),
     ...(q.length > 0 ? { queriesPerFlip: { median: quantile(q, 0.5), p90: quantile(q, 0.9), mean: q.reduce((a, x) => a + x, 0) / q.length, max: q[q.length - 1] as number } } : {}),
     queriesPerAttackedBase: attacked.length > 0 ? attacked.reduce((a, r) => a + r.queries, 0) / attacked.length : 0,
+    flipsBySource: { pool: rows.filter((r) => r.status === 'flipped' && r.flipSource === 'pool').length, search: rows.filter((r) => r.status === 'flipped' && r.flipSource !== 'pool').length },
     ...(readingOf
       ? (() => {
           const encoded = rows.filter((r) => r.status === 'flipped' && flipReading(r.minimal, readingOf) === 'encoded').length;
@@ -465,6 +492,8 @@ export function summariseAttack(input: {
   operatorGroups?: Readonly<Record<string, string>>;
   /** Operator id → reading (`natural` | `encoded`); with it, every ASR is also split by reading. */
   operatorReadings?: Readonly<Record<string, string>>;
+  /** The transfer pool's figures (copied into the report as they are). */
+  transfer?: AttackTransfer;
 }): AttackReport {
   const rows = input.rows;
   const readings = input.operatorReadings;
@@ -547,6 +576,7 @@ export function summariseAttack(input: {
     queryErrors: rows.reduce((a, r) => a + r.queryErrors, 0),
     minimalSets: [...sets].map(([set, s]) => ({ set, count: s.count, domains: [...s.domains].sort() })).sort((a, b) => b.count - a.count || a.set.localeCompare(b.set)),
     ...(groupReadings ? { groupReadings } : {}),
+    ...(input.transfer ? { transfer: input.transfer } : {}),
   };
 }
 
@@ -596,6 +626,30 @@ export function renderAttackSection(a: AttackReport): string {
     for (const g of a.groupReadings) out.push(`| ${g.group} | ${g.natural.k} | ${pct(g.natural)} | ${g.encoded.k} | ${pct(g.encoded)} |`);
     out.push('');
   }
+  if (a.transfer) {
+    const t = a.transfer;
+    const src = a.overall.flipsBySource ?? { pool: 0, search: a.overall.flipped };
+    out.push(
+      `Transfer of what worked: a composition of two or more operators that flips a base joins a pool, and each later base, in this domain and the next, tries the pool's compositions (ranked by UCB1 over their success rate) after its first fresh query, alternating with fresh search (single operators are carried by the shared arm statistics). Flips from the pool ${src.pool}, from fresh search ${src.search}. Queries to the first flip: ${t.firstFlip ? `${t.firstFlip.queries} (in ${t.firstFlip.domain}; every base's original and search queries up to it, minimisation not counted)` : 'none: no base flipped'}.`,
+    );
+    out.push('');
+    out.push('| domain | queries to its first flip | flips from the pool | flips from fresh search |');
+    out.push('| --- | ---: | ---: | ---: |');
+    for (const d of t.domains) {
+      const r = a.domains.find((x) => x.domain === d.domain);
+      out.push(`| ${d.domain} | ${d.firstFlipQueries ?? '-'} | ${r?.flipsBySource?.pool ?? 0} | ${r?.flipsBySource?.search ?? 0} |`);
+    }
+    out.push('');
+    out.push(`Top compositions of the pool (${t.poolSize} in all):`);
+    out.push('');
+    if (t.pool.length === 0) out.push('- none: no base flipped.');
+    else {
+      out.push('| composition | tries | successes | from transferred tries |');
+      out.push('| --- | ---: | ---: | ---: |');
+      for (const e of t.pool) out.push(`| ${e.composition} | ${e.tries} | ${e.successes} | ${e.transferred} |`);
+    }
+    out.push('');
+  }
   out.push('Budget curve (attack success rate within q queries per base):');
   out.push('');
   out.push('| queries per base | attack success rate [Wilson 95%] |');
@@ -624,10 +678,20 @@ export function attackSummaryLines(a: AttackReport): string[] {
   const line = (label: string, r: AttackRates): string =>
     `    ${label.padEnd(10)} bases ${String(r.bases).padStart(4)} · skipped ${String(r.skipped).padStart(4)} · attacked ${String(r.flipped + r.held).padStart(4)} · flipped ${String(r.flipped).padStart(4)}${r.errors > 0 ? ` · errors ${r.errors}` : ''}\n` +
     `               original detection ${pct(r.originalDetection)} · under attack ${pct(r.underAttack)} · ASR ${pct(r.asr)} · queries/flip ${r.queriesPerFlip ? `median ${fmtQ(r.queriesPerFlip.median)}, p90 ${fmtQ(r.queriesPerFlip.p90)}` : '-'}` +
-    (r.asrByReading ? `\n               ASR natural ${pct(r.asrByReading.natural)} · encoded ${pct(r.asrByReading.encoded)}` : '');
+    (r.asrByReading ? `\n               ASR natural ${pct(r.asrByReading.natural)} · encoded ${pct(r.asrByReading.encoded)}` : '') +
+    (r.flipped > 0 && r.flipsBySource ? ` · flips from the pool ${r.flipsBySource.pool}, from fresh search ${r.flipsBySource.search}` : '');
+  const t = a.transfer;
   return [
     `  adaptive attack (budget ${a.budget} queries per base; rewrites discarded for a lost claim: ${a.discarded}/${a.proposed})`,
     ...a.domains.map((d) => line(d.domain, d)),
     line('all', a.overall),
+    ...(t
+      ? [
+          `    transfer   queries to the first flip ${t.firstFlip ? `${t.firstFlip.queries} (${t.firstFlip.domain})` : '-'} · pool ${t.poolSize} compositions${t.pool.length > 0 ? `, top: ${t.pool
+              .slice(0, 3)
+              .map((e) => `${e.composition} (${e.successes}/${e.tries})`)
+              .join('; ')}` : ''}`,
+        ]
+      : []),
   ];
 }

@@ -38,14 +38,19 @@ function toyGuard(): Guard & { calls: string[] } {
   };
 }
 
-/** `fix` removes BAD, `pad` appends a word, `lose` loses the claim (the constraint discards it), `err` makes the guard error. */
+/**
+ * `fix` removes BAD, `pad` appends a word (one of five, by its variant), `lose` marks the text and
+ * loses the claim (the constraint discards it), `err` makes the guard error. Each step changes the
+ * text, so no rewrite is pruned as one the base already had unless it repeats one.
+ */
 const toyTransformation = (arms: string[]): Transformation => ({
   arms,
   apply(base, steps: readonly MoveStep[]) {
     let text = base.entry.content;
     for (const s of steps) {
       if (s.op === 'fix') text = text.replace('BAD', 'ok');
-      if (s.op === 'pad') text = `${text} pad`;
+      if (s.op === 'pad') text = `${text} pad${s.choice % 5}`;
+      if (s.op === 'lose') text = `${text} lost`;
       if (s.op === 'err') text = `${text} ERR`;
     }
     return { ...base, entry: { ...base.entry, content: text }, truth: { ...base.truth, family: 'adaptive', operators: steps.map((s) => s.op) } };
