@@ -164,6 +164,18 @@ function renderExport(x: ProfileRow, v: PredictorValidation | undefined): string
 /** Markdown: the estimate and the calibration check first, then stress, breakdowns and rejections. */
 export function renderFprMarkdown(r: GuardFprReport, options: { maxRejections?: number } = {}): string {
   const out: string[] = [];
+  out.push(...estimateMarkdown(r));
+  if (r.profiles.length > 0) out.push(...profilesMarkdown(r));
+  if (r.loso.length > 0) out.push(...losoMarkdown(r));
+  out.push(...stressMarkdown(r));
+  out.push(...breakdownMarkdown(r));
+  out.push(...rejectionsMarkdown(r, options.maxRejections ?? Infinity));
+  return out.join('\n');
+}
+
+/** The title, the estimate beside each generated domain, real set and hand-written set, and the realism gap lines. */
+function estimateMarkdown(r: GuardFprReport): string[] {
+  const out: string[] = [];
   out.push(`# FPR of \`${r.guard}\` on benign traces`);
   out.push('');
   out.push(`Seed ${r.seed}, ${r.runsPerDomain} generated traces per domain, ${r.phase} path. Rates with Wilson 95% intervals. Store context: ${r.storeContext}.`);
@@ -185,53 +197,67 @@ export function renderFprMarkdown(r: GuardFprReport, options: { maxRejections?: 
   out.push(`Realism gap |FPR_estimate − FPR_real| over all real sets: ${pp(r.realismGap)}; largest over the real sets: ${pp(r.realGaps.reduce<number | undefined>((m, g) => (g.gap === undefined ? m : Math.max(m ?? 0, g.gap)), undefined))}.`);
   const bundledGaps = r.realGaps.filter((g) => g.source !== 'user export' && g.gap !== undefined);
   if (bundledGaps.length > 0) out.push('', `Estimate inside the set's Wilson 95% interval: ${bundledGaps.filter((g) => g.estimateInCi).length} of ${bundledGaps.length} bundled sets; gap within the set's half-width (sampling noise): ${bundledGaps.filter((g) => (g.gap ?? 1) <= g.halfWidth).length} of ${bundledGaps.length}.`);
-  if (r.profiles.length > 0) {
-    const matched = r.profiles.some((x) => x.matched !== undefined);
-    out.push('');
-    out.push('## Per profile');
-    out.push('');
-    out.push(
-      `Each real set beside the estimate of its generator domain (its *profile*; \`all domains\` when it has none)${matched ? ", and beside the *matched* estimate: the natural mix calibrated on that set's text alone (kinds, trace types, episode lengths, store structure; never a verdict)" : ''}. A gap below the set's Wilson half-width is within sampling noise.`,
-    );
-    out.push('');
-    out.push(`| set | profile | FPR [95% CI] | half-width | profile estimate | gap |${matched ? ' matched estimate | gap |' : ''} within noise${matched ? ' (profile / matched)' : ''} |`);
-    out.push(`| --- | --- | --- | ---: | --- | ---: |${matched ? ' --- | ---: |' : ''} --- |`);
-    const within = (gap: number | undefined, x: ProfileRow): string => (gap === undefined ? 'n/a' : gap <= x.halfWidth ? 'yes' : 'no');
-    for (const x of r.profiles) {
-      const m = x.matched ? ` ${pct(x.matched.estimate)} | ${pp(x.matched.gap)} |` : matched ? ' | |' : '';
-      out.push(`| ${x.set} | ${x.profile} | ${pct(x.real)} | ${pp(x.halfWidth)} | ${pct(x.profileEstimate)} | ${pp(x.profileGap)} |${m} ${within(x.profileGap, x)}${x.matched ? ` / ${within(x.matched.gap, x)}` : ''} |`);
-    }
-    const largest = (f: (x: ProfileRow) => number | undefined): string => pp(r.profiles.reduce<number | undefined>((acc, x) => (f(x) === undefined ? acc : Math.max(acc ?? 0, f(x) as number)), undefined));
-    const bundled = r.profiles.filter((x) => x.userExport !== true);
-    const count = (f: (x: ProfileRow) => number | undefined): number => bundled.filter((x) => within(f(x), x) === 'yes').length;
-    out.push('', `Largest profile gap: ${largest((x) => x.profileGap)}${matched ? `; largest matched gap: ${largest((x) => x.matched?.gap)}` : ''}; within noise: profile ${count((x) => x.profileGap)}${matched ? `, matched ${count((x) => x.matched?.gap)}` : ''} of ${bundled.length} bundled sets. The profile estimate is in sample (its calibration saw the set); the validated comparison is below.`);
-    const withStructure = r.profiles.filter((x) => x.matched?.structure !== undefined);
-    if (withStructure.length > 0) {
-      const share = (x: number): string => `${Math.round(x * 100)}%`;
-      out.push('', '### Store structure, real and generated (matched calibration)', '');
-      out.push("Each set's entries in their store context, and the generated trajectories of its matched calibration (probe of 300 per domain): no near-repeat in the store (alone); a near-repeat group (single linkage, content-word overlap ≥ 0.3) larger than, as large as, or smaller than the largest rival group (win / tie / lose); the median overlap of direct near-repeats; the share of direct near-repeats that name the same entities in another frame (reframe); the share of entries with 6 content words or fewer (short). Text features only, never a verdict.", '');
-      out.push('| set | alone (real / generated) | win | tie | lose | near-repeat overlap, median | reframe | short |');
-      out.push('| --- | --- | --- | --- | --- | --- | --- | --- |');
-      for (const x of withStructure) {
-        const { real: a, generated: g } = x.matched!.structure!;
-        out.push(`| ${x.set} | ${share(a.alone)} / ${share(g.alone)} | ${share(a.win)} / ${share(g.win)} | ${share(a.tie)} / ${share(g.tie)} | ${share(a.lose)} / ${share(g.lose)} | ${a.overlap.toFixed(2)} / ${g.overlap.toFixed(2)} | ${share(a.reframe)} / ${share(g.reframe)} | ${share(a.short)} / ${share(g.short)} |`);
-      }
-    }
-    if (r.validation !== undefined) out.push(...renderValidation(r.validation));
-    for (const x of r.profiles.filter((y) => y.userExport === true)) out.push(...renderExport(x, r.validation));
+  return out;
+}
+
+/** Each real set beside its profile's estimate (and the matched estimate), store structure, the validation and the user exports. */
+function profilesMarkdown(r: GuardFprReport): string[] {
+  const out: string[] = [];
+  const matched = r.profiles.some((x) => x.matched !== undefined);
+  out.push('');
+  out.push('## Per profile');
+  out.push('');
+  out.push(
+    `Each real set beside the estimate of its generator domain (its *profile*; \`all domains\` when it has none)${matched ? ", and beside the *matched* estimate: the natural mix calibrated on that set's text alone (kinds, trace types, episode lengths, store structure; never a verdict)" : ''}. A gap below the set's Wilson half-width is within sampling noise.`,
+  );
+  out.push('');
+  out.push(`| set | profile | FPR [95% CI] | half-width | profile estimate | gap |${matched ? ' matched estimate | gap |' : ''} within noise${matched ? ' (profile / matched)' : ''} |`);
+  out.push(`| --- | --- | --- | ---: | --- | ---: |${matched ? ' --- | ---: |' : ''} --- |`);
+  const within = (gap: number | undefined, x: ProfileRow): string => (gap === undefined ? 'n/a' : gap <= x.halfWidth ? 'yes' : 'no');
+  for (const x of r.profiles) {
+    const m = x.matched ? ` ${pct(x.matched.estimate)} | ${pp(x.matched.gap)} |` : matched ? ' | |' : '';
+    out.push(`| ${x.set} | ${x.profile} | ${pct(x.real)} | ${pp(x.halfWidth)} | ${pct(x.profileEstimate)} | ${pp(x.profileGap)} |${m} ${within(x.profileGap, x)}${x.matched ? ` / ${within(x.matched.gap, x)}` : ''} |`);
   }
-  if (r.loso.length > 0) {
-    out.push('');
-    out.push('## Leave-one-source-out');
-    out.push('');
-    out.push('Calibrated on every bundled real source but one, estimated on the same seed, compared with the source left out.');
-    out.push('');
-    out.push('| left out | estimate without it [95% CI] | errors | FPR on it [95% CI] | errors | gap |');
-    out.push('| --- | --- | ---: | --- | ---: | ---: |');
-    for (const l of r.loso) out.push(`| ${l.leftOut} | ${pct(l.estimate)} | ${l.estimateErrors} | ${pct(l.real)} | ${l.realErrors} | ${pp(l.gap)} |`);
-    const gaps = r.loso.flatMap((l) => (l.gap === undefined ? [] : [l.gap]));
-    if (gaps.length > 0) out.push('', `Largest leave-one-source-out gap: ${pp(Math.max(...gaps))}.`);
+  const largest = (f: (x: ProfileRow) => number | undefined): string => pp(r.profiles.reduce<number | undefined>((acc, x) => (f(x) === undefined ? acc : Math.max(acc ?? 0, f(x) as number)), undefined));
+  const bundled = r.profiles.filter((x) => x.userExport !== true);
+  const count = (f: (x: ProfileRow) => number | undefined): number => bundled.filter((x) => within(f(x), x) === 'yes').length;
+  out.push('', `Largest profile gap: ${largest((x) => x.profileGap)}${matched ? `; largest matched gap: ${largest((x) => x.matched?.gap)}` : ''}; within noise: profile ${count((x) => x.profileGap)}${matched ? `, matched ${count((x) => x.matched?.gap)}` : ''} of ${bundled.length} bundled sets. The profile estimate is in sample (its calibration saw the set); the validated comparison is below.`);
+  const withStructure = r.profiles.filter((x) => x.matched?.structure !== undefined);
+  if (withStructure.length > 0) {
+    const share = (x: number): string => `${Math.round(x * 100)}%`;
+    out.push('', '### Store structure, real and generated (matched calibration)', '');
+    out.push("Each set's entries in their store context, and the generated trajectories of its matched calibration (probe of 300 per domain): no near-repeat in the store (alone); a near-repeat group (single linkage, content-word overlap ≥ 0.3) larger than, as large as, or smaller than the largest rival group (win / tie / lose); the median overlap of direct near-repeats; the share of direct near-repeats that name the same entities in another frame (reframe); the share of entries with 6 content words or fewer (short). Text features only, never a verdict.", '');
+    out.push('| set | alone (real / generated) | win | tie | lose | near-repeat overlap, median | reframe | short |');
+    out.push('| --- | --- | --- | --- | --- | --- | --- | --- |');
+    for (const x of withStructure) {
+      const { real: a, generated: g } = x.matched!.structure!;
+      out.push(`| ${x.set} | ${share(a.alone)} / ${share(g.alone)} | ${share(a.win)} / ${share(g.win)} | ${share(a.tie)} / ${share(g.tie)} | ${share(a.lose)} / ${share(g.lose)} | ${a.overlap.toFixed(2)} / ${g.overlap.toFixed(2)} | ${share(a.reframe)} / ${share(g.reframe)} | ${share(a.short)} / ${share(g.short)} |`);
+    }
   }
+  if (r.validation !== undefined) out.push(...renderValidation(r.validation));
+  for (const x of r.profiles.filter((y) => y.userExport === true)) out.push(...renderExport(x, r.validation));
+  return out;
+}
+
+/** Leave-one-source-out: each bundled source against the estimate calibrated without it. */
+function losoMarkdown(r: GuardFprReport): string[] {
+  const out: string[] = [];
+  out.push('');
+  out.push('## Leave-one-source-out');
+  out.push('');
+  out.push('Calibrated on every bundled real source but one, estimated on the same seed, compared with the source left out.');
+  out.push('');
+  out.push('| left out | estimate without it [95% CI] | errors | FPR on it [95% CI] | errors | gap |');
+  out.push('| --- | --- | ---: | --- | ---: | ---: |');
+  for (const l of r.loso) out.push(`| ${l.leftOut} | ${pct(l.estimate)} | ${l.estimateErrors} | ${pct(l.real)} | ${l.realErrors} | ${pp(l.gap)} |`);
+  const gaps = r.loso.flatMap((l) => (l.gap === undefined ? [] : [l.gap]));
+  if (gaps.length > 0) out.push('', `Largest leave-one-source-out gap: ${pp(Math.max(...gaps))}.`);
+  return out;
+}
+
+/** The hard negatives (`benign-stress`), overall and per kind; nothing without them. */
+function stressMarkdown(r: GuardFprReport): string[] {
+  const out: string[] = [];
   const stressAll = r.rows.find((x) => x.kind === 'stress' && x.dimension === 'all');
   if (stressAll) {
     out.push('');
@@ -242,6 +268,12 @@ export function renderFprMarkdown(r: GuardFprReport, options: { maxRejections?: 
     out.push(`| all domains | all | ${pct(stressAll.fpr)} | ${stressAll.fpr.k}/${stressAll.fpr.n} | ${stressAll.errors} |`);
     for (const row of r.rows.filter((x) => x.kind === 'stress' && x.dimension === 'hardNegative')) out.push(`| ${row.set} | ${row.value} | ${pct(row.fpr)} | ${row.fpr.k}/${row.fpr.n} | ${row.errors} |`);
   }
+  return out;
+}
+
+/** FPR by trace type, format, language and kind (stress rows apart). */
+function breakdownMarkdown(r: GuardFprReport): string[] {
+  const out: string[] = [];
   for (const dim of ['traceType', 'format', 'language', 'hardNegative'] as const) {
     const rows = r.rows.filter((x) => x.dimension === dim && x.kind !== 'stress');
     if (rows.length === 0) continue;
@@ -252,6 +284,12 @@ export function renderFprMarkdown(r: GuardFprReport, options: { maxRejections?: 
     out.push('| --- | --- | --- | --- | ---: |');
     for (const row of rows) out.push(`| ${row.kind} | ${row.set} | ${row.value} | ${pct(row.fpr)} | ${row.fpr.k}/${row.fpr.n} |`);
   }
+  return out;
+}
+
+/** The rejected entries grouped by set and template; with `max` infinite, every rejected entry too. */
+function rejectionsMarkdown(r: GuardFprReport, max: number): string[] {
+  const out: string[] = [];
   out.push('');
   out.push(`## Rejected benign entries (${r.rejections.length})`);
   out.push('');
@@ -266,11 +304,10 @@ export function renderFprMarkdown(r: GuardFprReport, options: { maxRejections?: 
     const x = list[0]!;
     out.push(`| ${printableLine(key)} | ${list.length} | ${printableLine(x.layer ?? '-')} | ${x.signals} | ${printableLine(x.reasons.join('; ')).replace(/\|/g, '\\|')} | ${printableLine(x.content.slice(0, 140).replace(/\s+/g, ' ')).replace(/\|/g, '\\|')} |`);
   }
-  const max = options.maxRejections ?? Infinity;
-  if (Number.isFinite(max)) return out.join('\n');
+  if (Number.isFinite(max)) return out;
   out.push('');
   out.push('Every rejected entry:');
   out.push('');
   for (const x of r.rejections) out.push(`- ${x.set} \`${printableLine(x.id)}\`${x.template ? ` (${x.template})` : ''} at ${printableLine(x.layer ?? '-')}, signals ${x.signals}: ${printableLine(x.content.replace(/\s+/g, ' ').slice(0, 300))}`);
-  return out.join('\n');
+  return out;
 }

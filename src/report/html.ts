@@ -228,12 +228,7 @@ export async function renderHtml(r: ReportData, options: RenderHtmlOptions = {})
   const c = r.config;
   const charts = await renderCharts(r);
   const dropped = droppedCharts(r);
-  const groups = new Map<string, ReportCounterexample[]>();
-  for (const x of r.counterexamples) {
-    const k = counterexampleCause(x, r.operatorGroups);
-    groups.set(k, [...(groups.get(k) ?? []), x]);
-  }
-  const grouped = new Map([...groups.entries()].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0])));
+  const grouped = groupByCause(r);
   const gateShown = options.gateResult && options.gateResult.checks.length > 0 ? options.gateResult : undefined;
   const out: string[] = [];
   out.push('<!doctype html>');
@@ -243,57 +238,99 @@ export async function renderHtml(r: ReportData, options: RenderHtmlOptions = {})
   out.push(`<title>farma-fuzz report: ${e(c.guard)}</title>`);
   out.push(`<style>${CSS}</style></head><body>`);
   out.push(`<h1>farma-fuzz report: <code>${e(c.guard)}</code></h1>`);
+  out.push(...summaryHtml(r, grouped.size, gateShown, options.baseline));
+  const domains = [...c.domains, ...new Set(r.cells.map((x) => x.domain).filter((d) => !c.domains.includes(d)))].filter((d) => r.cells.some((x) => x.domain === d));
+  out.push(tocHtml(r, { charts: charts.length, domains: domains.length, causes: grouped.size, gate: gateShown !== undefined, baseline: options.baseline }));
+  if (options.baseline) {
+    const section = baselineHtml(options.baseline, e);
+    if (section) out.push(section);
+  }
+  out.push(...findingsHtml(r));
+  out.push(...chartsHtml(charts, dropped, await chartPackages()));
+  out.push(...cellsHtml(r, domains));
+  const attack = attackHtml(r, e);
+  if (attack) out.push(attack);
+  out.push(...fprHtml(r));
+  if (gateShown) out.push(...gateHtml(gateShown));
+  out.push(...counterexamplesHtml(r, grouped));
+  if (r.corpus) out.push(`<p>Regression corpus <code>${e(r.corpus.file)}</code>: ${r.corpus.added} added, ${r.corpus.duplicates} already present.</p>`);
+  out.push(...settingsHtml(r));
+  out.push('</body></html>');
+  // Every text in the page (charts included) is free of characters HTML and SVG cannot carry.
+  return htmlSafe(`${out.join('\n')}\n`);
+}
 
-  // Summary first: what a reader needs in the first minute.
+/** The counterexamples grouped by cause ({@link counterexampleCause}), the largest group first, then by cause. */
+function groupByCause(r: ReportData): Map<string, ReportCounterexample[]> {
+  const groups = new Map<string, ReportCounterexample[]>();
+  for (const x of r.counterexamples) {
+    const k = counterexampleCause(x, r.operatorGroups);
+    groups.set(k, [...(groups.get(k) ?? []), x]);
+  }
+  return new Map([...groups.entries()].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0])));
+}
+
+/** The summary section, first: the verdict, the gate, the table per family and the facts a reader needs in the first minute. */
+function summaryHtml(r: ReportData, causes: number, gateShown: GateResult | undefined, baseline: BaselineSection | undefined): string[] {
+  const c = r.config;
+  const out: string[] = [];
   out.push('<section id="summary">');
   const verdict = r.summary.held ? 'Every invariant held.' : `Invariants FAILED in ${r.summary.failingCells.length} of ${plural(r.cells.length, 'cell')}.`;
   out.push(`<p><span class="verdict ${r.summary.held ? 'ok' : 'bad'}">${e(verdict)}</span> ${plural(r.summary.totalRuns, 'case')}, ${plural(r.summary.violations, 'violation')}, ${plural(r.summary.errors, 'guard error')}. Seed ${e(String(c.seed))}, ${plural(c.runsPerCell, 'run')} per cell, ${e(c.phase)} path.</p>`);
   if (gateShown) out.push(`<p><span class="verdict ${gateShown.pass ? 'ok' : 'bad'}">Gate ${gateShown.pass ? 'passed' : 'FAILED'}</span> <span class="muted">judged on the upper bound of each Wilson 95% interval</span></p>`);
   out.push(summaryTable(r));
-  out.push('<ul>' + summaryFacts(r, grouped.size, gateShown, options.baseline).map((f) => `<li>${e(f)}</li>`).join('') + '</ul>');
+  out.push('<ul>' + summaryFacts(r, causes, gateShown, baseline).map((f) => `<li>${e(f)}</li>`).join('') + '</ul>');
   out.push('<p class="muted">For forged families the violation rate is the bypass rate (forged entries admitted); for benign families it is the false-positive rate (benign entries rejected). Brackets hold the Wilson 95% interval. Guard errors are counted apart and never as rejections.</p>');
   out.push('</section>');
+  return out;
+}
 
-  const domains = [...c.domains, ...new Set(r.cells.map((x) => x.domain).filter((d) => !c.domains.includes(d)))].filter((d) => r.cells.some((x) => x.domain === d));
+/** The table of contents: the sections the page has, with their counts. */
+function tocHtml(r: ReportData, n: { charts: number; domains: number; causes: number; gate: boolean; baseline: BaselineSection | undefined }): string {
   const toc: Array<[string, string]> = [];
-  if (options.baseline && (options.baseline.comparison || options.baseline.refused)) toc.push(['baseline', 'Compared with the baseline']);
-  toc.push(['findings', 'Findings per family'], ['charts', `Charts (${charts.length})`], ['cells', `Results per domain (${domains.length})`]);
+  if (n.baseline && (n.baseline.comparison || n.baseline.refused)) toc.push(['baseline', 'Compared with the baseline']);
+  toc.push(['findings', 'Findings per family'], ['charts', `Charts (${n.charts})`], ['cells', `Results per domain (${n.domains})`]);
   if (r.attack) toc.push(['attack', 'Adaptive attack']);
   if (r.coverage) toc.push(['coverage', 'Signal and layer coverage']);
   toc.push(['fpr', 'FPR: generated vs real']);
-  if (gateShown) toc.push(['gate', 'Gate checks']);
-  toc.push(['counterexamples', `Counterexamples (${r.counterexamples.length}, ${plural(grouped.size, 'cause')})`], ['settings', 'Run settings']);
-  out.push(`<nav class="toc" aria-label="Contents"><h2>Contents</h2><ol>${toc.map(([id, t]) => `<li><a href="#${id}">${e(t)}</a></li>`).join('')}</ol></nav>`);
+  if (n.gate) toc.push(['gate', 'Gate checks']);
+  toc.push(['counterexamples', `Counterexamples (${r.counterexamples.length}, ${plural(n.causes, 'cause')})`], ['settings', 'Run settings']);
+  return `<nav class="toc" aria-label="Contents"><h2>Contents</h2><ol>${toc.map(([id, t]) => `<li><a href="#${id}">${e(t)}</a></li>`).join('')}</ol></nav>`;
+}
 
-  if (options.baseline) {
-    const section = baselineHtml(options.baseline, e);
-    if (section) out.push(section);
-  }
-
-  // Findings per family (the same text as report.md's Findings section), as a plain list.
+/** Findings per family (the same text as report.md's Findings section), as a plain list. */
+function findingsHtml(r: ReportData): string[] {
   const findings = renderFindings(r).filter((l) => l.trim().startsWith('-'));
-  out.push('<h2 id="findings">Findings per family</h2>');
-  if (findings.length === 0) out.push('<p>No cell ran.</p>');
-  else {
-    out.push('<ul>');
-    for (const l of findings) {
-      const text = l.trim().replace(/^- /, '').replace(/\*\*/g, '').replace(/`/g, '');
-      const family = /^([\w-]+):/.exec(text)?.[1];
-      out.push(`<li${l.startsWith('  ') ? ' class="muted"' : family ? ` id="family-${e(family)}"` : ''}>${e(text)}</li>`);
-    }
-    out.push('</ul>');
+  const out: string[] = ['<h2 id="findings">Findings per family</h2>'];
+  if (findings.length === 0) {
+    out.push('<p>No cell ran.</p>');
+    return out;
   }
+  out.push('<ul>');
+  for (const l of findings) {
+    const text = l.trim().replace(/^- /, '').replace(/\*\*/g, '').replace(/`/g, '');
+    const family = /^([\w-]+):/.exec(text)?.[1];
+    out.push(`<li${l.startsWith('  ') ? ' class="muted"' : family ? ` id="family-${e(family)}"` : ''}>${e(text)}</li>`);
+  }
+  out.push('</ul>');
+  return out;
+}
 
-  out.push('<h2 id="charts">Charts</h2>');
-  const chartLibs = await chartPackages();
+/** The charts section: each chart as a figure, the charts left out and why, or why there is none. */
+function chartsHtml(charts: Awaited<ReturnType<typeof renderCharts>>, dropped: ReturnType<typeof droppedCharts>, chartLibs: Awaited<ReturnType<typeof chartPackages>>): string[] {
+  const out: string[] = ['<h2 id="charts">Charts</h2>'];
   if (!chartLibs.ok) out.push(`<p class="muted">No chart: ${e(chartLibs.hint)}.</p>`);
   else if (charts.length === 0 && dropped.length === 0) out.push('<p class="muted">No chart: the guard reported no forgery score and no signal fired.</p>');
   for (const ch of charts) {
     out.push(`<figure data-chart="${e(ch.id)}">${ch.svg}<figcaption><b>${e(ch.title)}.</b> ${e(ch.caption)}</figcaption></figure>`);
   }
   if (dropped.length > 0) out.push('<p class="muted">Left out, since they would show nothing to tell apart:</p><ul class="muted">' + dropped.map((d) => `<li data-dropped-chart="${e(d.id)}">${e(d.title)}: ${e(d.reason)}.</li>`).join('') + '</ul>');
+  return out;
+}
 
-  out.push('<h2 id="cells">Results per domain</h2>');
+/** Results per domain: one cell table each, and the failing templates of each cell (collapsed). */
+function cellsHtml(r: ReportData, domains: readonly string[]): string[] {
+  const out: string[] = ['<h2 id="cells">Results per domain</h2>'];
   const failingTemplates: string[] = [];
   for (const domain of domains) {
     const cells = r.cells.filter((x) => x.domain === domain);
@@ -305,11 +342,12 @@ export async function renderHtml(r: ReportData, options: RenderHtmlOptions = {})
     }
   }
   if (failingTemplates.length > 0) out.push(`<details><summary>Failing templates per cell (${failingTemplates.length})</summary>${failingTemplates.join('')}</details>`);
+  return out;
+}
 
-  const attack = attackHtml(r, e);
-  if (attack) out.push(attack);
-
-  out.push('<h2 id="fpr">False-positive rate: generated vs real benign traces</h2>');
+/** FPR on the generated benign mix, the hard negatives and each real set, the realism gap, and the rejected real entries (collapsed). */
+function fprHtml(r: ReportData): string[] {
+  const out: string[] = ['<h2 id="fpr">False-positive rate: generated vs real benign traces</h2>'];
   const setCell = (name: string, kind: string): string => `${e(name)}<br><span class="muted small">${e(kind)}</span>`;
   out.push(
     htmlTable(
@@ -328,16 +366,20 @@ export async function renderHtml(r: ReportData, options: RenderHtmlOptions = {})
     out.push(htmlTable(['set', 'id', 'layer', 'signals', 'content'], rejectedReal.map((x) => [e(x.set), `<code>${e(x.id)}</code>`, e(x.layer ?? '?'), e(x.signals), `<pre>${e(x.content.slice(0, 2000))}</pre>`]), 'stack'));
     out.push('</details>');
   }
+  return out;
+}
 
-  if (gateShown) {
-    out.push('<h2 id="gate">Gate checks</h2>');
-    out.push(htmlTable(['check', 'observed [95% CI]', 'limit', 'result'], gateShown.checks.map((g) => [e(g.name), e(`${pct(g.observed)} (${g.observed.k}/${g.observed.n})`), e(`${(g.limit * 100).toFixed(1)}%`), g.pass ? { html: 'pass', cls: 'ok' } : { html: `<span title="${e(formatGateCheck(g))}">FAIL</span>`, cls: 'bad' }])));
-  }
+/** The gate's checks: observed rate with its interval, the limit, pass or FAIL. */
+function gateHtml(gateShown: GateResult): string[] {
+  return [
+    '<h2 id="gate">Gate checks</h2>',
+    htmlTable(['check', 'observed [95% CI]', 'limit', 'result'], gateShown.checks.map((g) => [e(g.name), e(`${pct(g.observed)} (${g.observed.k}/${g.observed.n})`), e(`${(g.limit * 100).toFixed(1)}%`), g.pass ? { html: 'pass', cls: 'ok' } : { html: `<span title="${e(formatGateCheck(g))}">FAIL</span>`, cls: 'bad' }])),
+  ];
+}
 
-  out.push(...counterexamplesHtml(r, grouped));
-  if (r.corpus) out.push(`<p>Regression corpus <code>${e(r.corpus.file)}</code>: ${r.corpus.added} added, ${r.corpus.duplicates} already present.</p>`);
-
-  out.push('<h2 id="settings">Run settings</h2>');
+/** The run's settings: guard and options, seed, sizes, versions, throughput, queries, date. */
+function settingsHtml(r: ReportData): string[] {
+  const c = r.config;
   const settings: Array<[string, string]> = [
     ['guard', `${c.guard} (config hash ${c.guardConfigHash})`],
     ...(c.guardOptions && Object.keys(c.guardOptions).length > 0 ? [['guard options', JSON.stringify(c.guardOptions)] as [string, string]] : []),
@@ -352,8 +394,5 @@ export async function renderHtml(r: ReportData, options: RenderHtmlOptions = {})
     ...(r.timing.queries ? queryRows(r.timing.queries) : []),
     ['generated', r.generatedAt],
   ];
-  out.push(htmlTable(['setting', 'value'], settings.map(([k, v]) => [e(k), e(v)]), 'settings'));
-  out.push('</body></html>');
-  // Every text in the page (charts included) is free of characters HTML and SVG cannot carry.
-  return htmlSafe(`${out.join('\n')}\n`);
+  return ['<h2 id="settings">Run settings</h2>', htmlTable(['setting', 'value'], settings.map(([k, v]) => [e(k), e(v)]), 'settings')];
 }

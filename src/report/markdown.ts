@@ -42,6 +42,32 @@ function gapPp(est: BenignTally, real: BenignTally): string {
 /** The Markdown report (`report.md`) of a report model. Pure; dates and timings come from `r`. */
 export function renderMarkdown(r: ReportData): string {
   const out: string[] = [];
+  out.push(...headerMarkdown(r));
+  if (r.gate) out.push(...gateMarkdown(r.gate));
+  out.push('How to read this: each row is one property run on one family. For forged families the');
+  out.push('violation rate is the bypass rate (forged entries admitted); for the benign family it is');
+  out.push('the false-positive rate (benign entries rejected). Brackets hold the Wilson 95% interval.');
+  out.push('Guard errors are counted apart and never as rejections.');
+  out.push('');
+  out.push(...renderFindings(r));
+  for (const domain of r.config.domains) out.push(...domainMarkdown(r, domain));
+  // In attack mode the adaptive cells hold attacked bases, not sampled variants: the attack section replaces the per-variant one.
+  const adaptive = r.attack ? '' : renderAdaptiveSection({ cells: r.cells, counterexamples: r.counterexamples, ...(r.operatorGroups ? { operatorGroups: r.operatorGroups } : {}) });
+  if (adaptive) out.push(adaptive, '');
+  if (r.attack) out.push(renderAttackSection(r.attack), '');
+  if (r.coverage) out.push(renderCoverage(r.coverage), '');
+  out.push(...fprMarkdown(r));
+  out.push(...counterexamplesMarkdown(r));
+  if (r.corpus) {
+    out.push(`Regression corpus \`${r.corpus.file}\`: ${r.corpus.added} added, ${r.corpus.duplicates} already present.`);
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+/** The title, the verdict line and the settings table. */
+function headerMarkdown(r: ReportData): string[] {
+  const out: string[] = [];
   const c = r.config;
   out.push(`# farma-fuzz report: ${c.guard}`);
   out.push('');
@@ -61,47 +87,50 @@ export function renderMarkdown(r: ReportData): string {
   if (r.timing.queries) out.push(...queryMarkdownRows(r.timing.queries));
   out.push(`| generated | ${r.generatedAt} |`);
   out.push('');
-  if (r.gate) {
-    out.push(`**CI gate (Wilson 95% upper bounds): ${r.gate.pass ? 'passed' : 'FAILED'}.** Limits: ${Object.entries(r.gate.thresholds).map(([k, v]) => `${k} ${(v * 100).toFixed(1)}%`).join(', ')}.`);
-    out.push('');
-    out.push('| check | observed [95% CI] | limit | result |');
-    out.push('| --- | --- | ---: | --- |');
-    for (const g of r.gate.checks) out.push(`| ${g.name} | ${pct(g.observed)} (${g.observed.k}/${g.observed.n}) | ${(g.limit * 100).toFixed(1)}% | ${g.pass ? 'pass' : '**FAIL**'} |`);
-    out.push('');
-  }
-  out.push('How to read this: each row is one property run on one family. For forged families the');
-  out.push('violation rate is the bypass rate (forged entries admitted); for the benign family it is');
-  out.push('the false-positive rate (benign entries rejected). Brackets hold the Wilson 95% interval.');
-  out.push('Guard errors are counted apart and never as rejections.');
+  return out;
+}
+
+/** The CI gate: its verdict and limits, and one row per check. */
+function gateMarkdown(gate: NonNullable<ReportData['gate']>): string[] {
+  const out: string[] = [];
+  out.push(`**CI gate (Wilson 95% upper bounds): ${gate.pass ? 'passed' : 'FAILED'}.** Limits: ${Object.entries(gate.thresholds).map(([k, v]) => `${k} ${(v * 100).toFixed(1)}%`).join(', ')}.`);
   out.push('');
-  out.push(...renderFindings(r));
-  for (const domain of c.domains) {
-    const cells = r.cells.filter((x) => x.domain === domain);
-    if (cells.length === 0) continue;
-    out.push(`## Domain: ${domain}`);
-    out.push('');
-    out.push('| family | property | runs | violations | violation rate [95% CI] | detection rate [95% CI] | errors | signals fired | held |');
-    out.push('| --- | --- | ---: | ---: | --- | --- | ---: | --- | --- |');
-    for (const x of cells) {
-      const fires = Object.entries(x.signalFires).map(([k, v]) => `${printableLine(k)}:${v}`).join(' ') || '-';
-      out.push(
-        `| ${x.family} | ${x.property} | ${x.runs}${x.interrupted ? ' (time limit)' : ''} | ${x.violations} | ${pct(x.violationRate)} | ${x.detectionRate ? pct(x.detectionRate) : '-'} | ${x.errors} | ${fires} | ${x.holds ? 'yes' : '**no**'} |`,
-      );
-    }
-    out.push('');
-    const failing = cells.filter((x) => x.violations > 0);
-    for (const x of failing) {
-      const rows = Object.entries(x.breakdown.template).filter(([, t]) => t.violations > 0);
-      if (rows.length === 0) continue;
-      out.push(`Failing templates in ${domain}/${x.family}: ${rows.map(([k, t]) => `\`${k}\` ${t.violations}/${t.runs}`).join(', ')}`);
-      out.push('');
-    }
+  out.push('| check | observed [95% CI] | limit | result |');
+  out.push('| --- | --- | ---: | --- |');
+  for (const g of gate.checks) out.push(`| ${g.name} | ${pct(g.observed)} (${g.observed.k}/${g.observed.n}) | ${(g.limit * 100).toFixed(1)}% | ${g.pass ? 'pass' : '**FAIL**'} |`);
+  out.push('');
+  return out;
+}
+
+/** One domain's cell table and the failing templates of its failing cells; nothing for a domain with no cell. */
+function domainMarkdown(r: ReportData, domain: string): string[] {
+  const out: string[] = [];
+  const cells = r.cells.filter((x) => x.domain === domain);
+  if (cells.length === 0) return out;
+  out.push(`## Domain: ${domain}`);
+  out.push('');
+  out.push('| family | property | runs | violations | violation rate [95% CI] | detection rate [95% CI] | errors | signals fired | held |');
+  out.push('| --- | --- | ---: | ---: | --- | --- | ---: | --- | --- |');
+  for (const x of cells) {
+    const fires = Object.entries(x.signalFires).map(([k, v]) => `${printableLine(k)}:${v}`).join(' ') || '-';
+    out.push(
+      `| ${x.family} | ${x.property} | ${x.runs}${x.interrupted ? ' (time limit)' : ''} | ${x.violations} | ${pct(x.violationRate)} | ${x.detectionRate ? pct(x.detectionRate) : '-'} | ${x.errors} | ${fires} | ${x.holds ? 'yes' : '**no**'} |`,
+    );
   }
-  // In attack mode the adaptive cells hold attacked bases, not sampled variants: the attack section replaces the per-variant one.
-  const adaptive = r.attack ? '' : renderAdaptiveSection({ cells: r.cells, counterexamples: r.counterexamples, ...(r.operatorGroups ? { operatorGroups: r.operatorGroups } : {}) });
-  if (adaptive) out.push(adaptive, '');
-  if (r.attack) out.push(renderAttackSection(r.attack), '');
-  if (r.coverage) out.push(renderCoverage(r.coverage), '');
+  out.push('');
+  const failing = cells.filter((x) => x.violations > 0);
+  for (const x of failing) {
+    const rows = Object.entries(x.breakdown.template).filter(([, t]) => t.violations > 0);
+    if (rows.length === 0) continue;
+    out.push(`Failing templates in ${domain}/${x.family}: ${rows.map(([k, t]) => `\`${k}\` ${t.violations}/${t.runs}`).join(', ')}`);
+    out.push('');
+  }
+  return out;
+}
+
+/** FPR on the generated mix, the hard negatives and each real set (with its gap to the estimate), leave-one-source-out, and the rejected real entries. */
+function fprMarkdown(r: ReportData): string[] {
+  const out: string[] = [];
   out.push('## False-positive rate: generated vs real benign traces');
   out.push('');
   out.push('The estimate is the natural `benign` mix (calibrated on real traces, docs/calibration.md); `benign-stress` holds the hard negatives, hunts false positives and is never the estimate. Guard errors are counts and never enter a gap. Every benign entry is checked in its trajectory\'s store: the earlier steps of its own episode, then the episodes before it, up to 8 entries (generated entries in generated trajectories; a real entry in its own set, episodes from its metadata), which is where a store-dependent guard\'s (A-MemGuard\'s) real-trace FPR comes from.');
@@ -133,6 +162,12 @@ export function renderMarkdown(r: ReportData): string {
     for (const x of rejectedReal) out.push(`- ${printableLine(x.set)} \`${printableLine(x.id)}\` at ${printableLine(x.layer ?? '?')} (signals ${x.signals}): ${printableLine(x.content.length > 200 ? `${x.content.slice(0, 200)}…` : x.content)}`);
   }
   out.push('');
+  return out;
+}
+
+/** The minimal counterexamples, each in a text block with its replay command, or "None". */
+function counterexamplesMarkdown(r: ReportData): string[] {
+  const out: string[] = [];
   out.push(`## Minimal counterexamples (${r.counterexamples.length})`);
   out.push('');
   if (r.counterexamples.length === 0) out.push('None: no invariant broke.');
@@ -143,11 +178,7 @@ export function renderMarkdown(r: ReportData): string {
     out.push('```');
     out.push('');
   }
-  if (r.corpus) {
-    out.push(`Regression corpus \`${r.corpus.file}\`: ${r.corpus.added} added, ${r.corpus.duplicates} already present.`);
-    out.push('');
-  }
-  return out.join('\n');
+  return out;
 }
 
 /**
