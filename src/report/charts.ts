@@ -171,128 +171,148 @@ export function chartPlan(r: ReportData): { specs: ChartSpec[]; dropped: Dropped
   return { specs: out, dropped };
 }
 
-function chartSpecsOf(r: ReportData, keep: (id: ChartId, title: string, flat: string | undefined) => boolean, oneScore: string | undefined): ChartSpec[] {
-  const out: ChartSpec[] = [];
-  const base = { background: 'white', config: { font: 'sans-serif', view: { stroke: '#ddd' }, legend: { labelLimit: 320 } } } as const;
-  const dist = scoreDistributionRows(r);
-  if (dist.length > 0 && keep('score-distribution', 'F-score distribution, benign vs forged', oneScore)) {
-    out.push({
-      id: 'score-distribution',
-      title: 'F-score distribution, benign vs forged',
-      caption: 'Share of entries at each forgery score F (binned by 0.05). One panel per forged family; the benign distribution is repeated in each panel for comparison.',
-      spec: {
-        ...base,
-        data: { values: dist },
-        facet: { row: { field: 'panel', type: 'nominal', title: 'family' } },
-        spec: {
-          width: 460,
-          height: 110,
-          mark: { type: 'bar', opacity: 0.65 },
-          encoding: {
-            x: { field: 'score', type: 'quantitative', bin: { step: 0.05, extent: [0, 1.0001] }, title: 'forgery score F' },
-            y: { aggregate: 'sum', field: 'share', type: 'quantitative', stack: null, title: 'share of entries', axis: { format: '.0%' } },
-            color: { field: 'kind', type: 'nominal', scale: KIND_COLORS, title: 'entries' },
-          },
-        },
-      } as TopLevelSpec,
-    });
-  }
+/** Decides whether a chart is drawn: false (and the chart is recorded as dropped with `flat` as the reason) when `flat` says its data carries no information. */
+type KeepChart = (id: ChartId, title: string, flat: string | undefined) => boolean;
+
+/** What every chart spec shares: background, font, frame and legend width. */
+const CHART_BASE = { background: 'white', config: { font: 'sans-serif', view: { stroke: '#ddd' }, legend: { labelLimit: 320 } } } as const;
+
+/** The charts in page order; `keep` is asked in that order, so the dropped list keeps it too. */
+function chartSpecsOf(r: ReportData, keep: KeepChart, oneScore: string | undefined): ChartSpec[] {
   const scores: LabelledScores = scoreSamples(r);
-  if ((scores.benign.length > 0 || scores.forged.length > 0) && keep('threshold-sweep', 'Threshold sweep of tau_guard', oneScore)) {
-    const sweep = thresholdSweep(scores, tauGrid(0, 1, 100));
-    const rows = sweep.flatMap((s) => [
-      ...(scores.forged.length > 0 ? [{ tau: s.tau, metric: 'TPR (forged rejected)', rate: s.tpr }] : []),
-      ...(scores.benign.length > 0 ? [{ tau: s.tau, metric: 'FPR (benign rejected)', rate: s.fpr }] : []),
-    ]);
-    out.push({
-      id: 'threshold-sweep',
-      title: 'Threshold sweep of tau_guard',
-      caption: 'Detection rate and false-positive rate if the guard rejected every entry with F > tau, for tau from 0 to 1 in steps of 0.01.',
+  return [scoreDistributionChart(r, keep, oneScore), thresholdSweepChart(scores, keep, oneScore), rocChart(scores, keep, oneScore), operatorBypassChart(r, keep), signalChart(r, keep)].filter((c): c is ChartSpec => c !== undefined);
+}
+
+/** Share of entries per F-score bin, one panel per forged family with the benign distribution in each; none without scores. */
+function scoreDistributionChart(r: ReportData, keep: KeepChart, oneScore: string | undefined): ChartSpec | undefined {
+  const dist = scoreDistributionRows(r);
+  if (!(dist.length > 0 && keep('score-distribution', 'F-score distribution, benign vs forged', oneScore))) return undefined;
+  return {
+    id: 'score-distribution',
+    title: 'F-score distribution, benign vs forged',
+    caption: 'Share of entries at each forgery score F (binned by 0.05). One panel per forged family; the benign distribution is repeated in each panel for comparison.',
+    spec: {
+      ...CHART_BASE,
+      data: { values: dist },
+      facet: { row: { field: 'panel', type: 'nominal', title: 'family' } },
       spec: {
-        ...base,
         width: 460,
-        height: 220,
-        data: { values: rows },
-        mark: { type: 'line', interpolate: 'step-after' },
+        height: 110,
+        mark: { type: 'bar', opacity: 0.65 },
         encoding: {
-          x: { field: 'tau', type: 'quantitative', title: 'tau (reject when F > tau)', scale: { domain: [0, 1] } },
-          y: { field: 'rate', type: 'quantitative', title: 'rate', scale: { domain: [0, 1] }, axis: { format: '.0%' } },
-          color: { field: 'metric', type: 'nominal', scale: { domain: ['FPR (benign rejected)', 'TPR (forged rejected)'], range: KIND_COLORS.range }, title: null },
+          x: { field: 'score', type: 'quantitative', bin: { step: 0.05, extent: [0, 1.0001] }, title: 'forgery score F' },
+          y: { aggregate: 'sum', field: 'share', type: 'quantitative', stack: null, title: 'share of entries', axis: { format: '.0%' } },
+          color: { field: 'kind', type: 'nominal', scale: KIND_COLORS, title: 'entries' },
         },
-      } as TopLevelSpec,
-    });
-  }
-  if (scores.benign.length > 0 && scores.forged.length > 0 && keep('roc', 'ROC curve', oneScore)) {
-    const auc = rocAuc(scores);
-    const points = rocCurve(scores);
-    out.push({
-      id: 'roc',
-      title: `ROC curve, AUC ${auc.toFixed(3)}`,
-      caption: `Each point is one threshold on F. AUC ${auc.toFixed(3)} is the chance that a random forged entry scores above a random benign one (ties count half); the diagonal is chance.`,
-      spec: {
-        ...base,
-        width: 260,
-        height: 260,
-        layer: [
-          { data: { values: [{ fpr: 0, tpr: 0 }, { fpr: 1, tpr: 1 }] }, mark: { type: 'line', strokeDash: [4, 4], color: '#999' }, encoding: { x: { field: 'fpr', type: 'quantitative' }, y: { field: 'tpr', type: 'quantitative' } } },
-          {
-            data: { values: points.map((p, i) => ({ ...p, i })) },
-            mark: { type: 'line', point: { color: '#e45756' }, color: '#e45756' },
-            encoding: {
-              x: { field: 'fpr', type: 'quantitative', title: 'false-positive rate', scale: { domain: [0, 1] } },
-              y: { field: 'tpr', type: 'quantitative', title: 'detection rate', scale: { domain: [0, 1] } },
-              order: { field: 'i', type: 'quantitative' },
-            },
+      },
+    } as TopLevelSpec,
+  };
+}
+
+/** TPR and FPR if the guard rejected at each tau in [0, 1]; none without scores. */
+function thresholdSweepChart(scores: LabelledScores, keep: KeepChart, oneScore: string | undefined): ChartSpec | undefined {
+  if (!((scores.benign.length > 0 || scores.forged.length > 0) && keep('threshold-sweep', 'Threshold sweep of tau_guard', oneScore))) return undefined;
+  const sweep = thresholdSweep(scores, tauGrid(0, 1, 100));
+  const rows = sweep.flatMap((s) => [
+    ...(scores.forged.length > 0 ? [{ tau: s.tau, metric: 'TPR (forged rejected)', rate: s.tpr }] : []),
+    ...(scores.benign.length > 0 ? [{ tau: s.tau, metric: 'FPR (benign rejected)', rate: s.fpr }] : []),
+  ]);
+  return {
+    id: 'threshold-sweep',
+    title: 'Threshold sweep of tau_guard',
+    caption: 'Detection rate and false-positive rate if the guard rejected every entry with F > tau, for tau from 0 to 1 in steps of 0.01.',
+    spec: {
+      ...CHART_BASE,
+      width: 460,
+      height: 220,
+      data: { values: rows },
+      mark: { type: 'line', interpolate: 'step-after' },
+      encoding: {
+        x: { field: 'tau', type: 'quantitative', title: 'tau (reject when F > tau)', scale: { domain: [0, 1] } },
+        y: { field: 'rate', type: 'quantitative', title: 'rate', scale: { domain: [0, 1] }, axis: { format: '.0%' } },
+        color: { field: 'metric', type: 'nominal', scale: { domain: ['FPR (benign rejected)', 'TPR (forged rejected)'], range: KIND_COLORS.range }, title: null },
+      },
+    } as TopLevelSpec,
+  };
+}
+
+/** The ROC curve with its AUC; needs both benign and forged scores. */
+function rocChart(scores: LabelledScores, keep: KeepChart, oneScore: string | undefined): ChartSpec | undefined {
+  if (!(scores.benign.length > 0 && scores.forged.length > 0 && keep('roc', 'ROC curve', oneScore))) return undefined;
+  const auc = rocAuc(scores);
+  const points = rocCurve(scores);
+  return {
+    id: 'roc',
+    title: `ROC curve, AUC ${auc.toFixed(3)}`,
+    caption: `Each point is one threshold on F. AUC ${auc.toFixed(3)} is the chance that a random forged entry scores above a random benign one (ties count half); the diagonal is chance.`,
+    spec: {
+      ...CHART_BASE,
+      width: 260,
+      height: 260,
+      layer: [
+        { data: { values: [{ fpr: 0, tpr: 0 }, { fpr: 1, tpr: 1 }] }, mark: { type: 'line', strokeDash: [4, 4], color: '#999' }, encoding: { x: { field: 'fpr', type: 'quantitative' }, y: { field: 'tpr', type: 'quantitative' } } },
+        {
+          data: { values: points.map((p, i) => ({ ...p, i })) },
+          mark: { type: 'line', point: { color: '#e45756' }, color: '#e45756' },
+          encoding: {
+            x: { field: 'fpr', type: 'quantitative', title: 'false-positive rate', scale: { domain: [0, 1] } },
+            y: { field: 'tpr', type: 'quantitative', title: 'detection rate', scale: { domain: [0, 1] } },
+            order: { field: 'i', type: 'quantitative' },
           },
-        ],
-      } as TopLevelSpec,
-    });
-  }
+        },
+      ],
+    } as TopLevelSpec,
+  };
+}
+
+/** Bypass rate per paraphrase operator with Wilson intervals; dropped when every operator has the same rate, or (attack mode) when none was sampled. */
+function operatorBypassChart(r: ReportData, keep: KeepChart): ChartSpec | undefined {
   const ops = operatorBypassRows(r);
   const paraphrased = ops.filter((o) => o.operator !== NONE_OPERATOR);
   const opRates = distinct(paraphrased.map((o) => o.rate));
   const none = ops.find((o) => o.operator === NONE_OPERATOR);
   const flatOps = paraphrased.length > 1 && opRates.length === 1 ? `every one of the ${paraphrased.length} operators has a bypass rate of ${pct0(opRates[0] as number)}${none ? ` (entries without paraphrase: ${pct0(none.rate)})` : ''}` : undefined;
   if (ops.length === 0 && r.attack) keep('operator-bypass', 'Bypass rate per paraphrase operator', 'no paraphrased entry was sampled outside attack mode; per-operator success under attack (flips per query) is in the Adaptive attack section');
-  if (ops.length > 0 && keep('operator-bypass', 'Bypass rate per paraphrase operator', flatOps)) {
-    out.push({
-      id: 'operator-bypass',
-      title: 'Bypass rate per paraphrase operator',
-      caption: 'Forged entries admitted over forged entries that went through each operator (an entry with several operators counts for each), with Wilson 95% intervals. (none) is the unparaphrased baseline.',
-      spec: {
-        ...base,
-        width: 420,
-        data: { values: ops },
-        encoding: { y: { field: 'operator', type: 'nominal', title: null, sort: null } },
-        layer: [
-          { mark: { type: 'bar', color: '#e45756' }, encoding: { x: { field: 'rate', type: 'quantitative', title: 'bypass rate', scale: { domain: [0, 1] }, axis: { format: '.0%' } } } },
-          { mark: { type: 'rule', color: '#333' }, encoding: { x: { field: 'low', type: 'quantitative' }, x2: { field: 'high' } } },
-        ],
-      } as TopLevelSpec,
-    });
-  }
+  if (!(ops.length > 0 && keep('operator-bypass', 'Bypass rate per paraphrase operator', flatOps))) return undefined;
+  return {
+    id: 'operator-bypass',
+    title: 'Bypass rate per paraphrase operator',
+    caption: 'Forged entries admitted over forged entries that went through each operator (an entry with several operators counts for each), with Wilson 95% intervals. (none) is the unparaphrased baseline.',
+    spec: {
+      ...CHART_BASE,
+      width: 420,
+      data: { values: ops },
+      encoding: { y: { field: 'operator', type: 'nominal', title: null, sort: null } },
+      layer: [
+        { mark: { type: 'bar', color: '#e45756' }, encoding: { x: { field: 'rate', type: 'quantitative', title: 'bypass rate', scale: { domain: [0, 1] }, axis: { format: '.0%' } } } },
+        { mark: { type: 'rule', color: '#333' }, encoding: { x: { field: 'low', type: 'quantitative' }, x2: { field: 'high' } } },
+      ],
+    } as TopLevelSpec,
+  };
+}
+
+/** How often each signal fired, benign and forged apart; needs a signal that fired, dropped when every signal has the same rate. */
+function signalChart(r: ReportData, keep: KeepChart): ChartSpec | undefined {
   const sig = signalRows(r);
   const sigRates = distinct(sig.map((x) => x.rate));
-  if (sig.some((x) => x.fires > 0) && keep('signal-contribution', 'How often each signal fired', sigRates.length === 1 ? `every signal fired on ${pct0(sigRates[0] as number)} of the entries, benign and forged alike` : undefined)) {
-    out.push({
-      id: 'signal-contribution',
-      title: 'How often each signal fired',
-      caption: 'Share of entries on which each signal scored above 0, benign and forged apart. A signal that fires on forged entries and rarely on benign ones is the one doing the work.',
-      spec: {
-        ...base,
-        height: 200,
-        data: { values: sig },
-        mark: 'bar',
-        encoding: {
-          x: { field: 'signal', type: 'nominal', title: 'signal', axis: { labelAngle: 0 } },
-          xOffset: { field: 'kind', type: 'nominal' },
-          y: { field: 'rate', type: 'quantitative', title: 'share of entries', scale: { domain: [0, 1] }, axis: { format: '.0%' } },
-          color: { field: 'kind', type: 'nominal', scale: KIND_COLORS, title: 'entries' },
-        },
-      } as TopLevelSpec,
-    });
-  }
-  return out;
+  if (!(sig.some((x) => x.fires > 0) && keep('signal-contribution', 'How often each signal fired', sigRates.length === 1 ? `every signal fired on ${pct0(sigRates[0] as number)} of the entries, benign and forged alike` : undefined))) return undefined;
+  return {
+    id: 'signal-contribution',
+    title: 'How often each signal fired',
+    caption: 'Share of entries on which each signal scored above 0, benign and forged apart. A signal that fires on forged entries and rarely on benign ones is the one doing the work.',
+    spec: {
+      ...CHART_BASE,
+      height: 200,
+      data: { values: sig },
+      mark: 'bar',
+      encoding: {
+        x: { field: 'signal', type: 'nominal', title: 'signal', axis: { labelAngle: 0 } },
+        xOffset: { field: 'kind', type: 'nominal' },
+        y: { field: 'rate', type: 'quantitative', title: 'share of entries', scale: { domain: [0, 1] }, axis: { format: '.0%' } },
+        color: { field: 'kind', type: 'nominal', scale: KIND_COLORS, title: 'entries' },
+      },
+    } as TopLevelSpec,
+  };
 }
 
 /**
