@@ -17,10 +17,10 @@ import { CompositionPool, runAttack, type AttackFeedback, type BaseResult } from
 import { cellSeed, type CampaignOutcome } from '../fuzz/campaign.js';
 import type { ScratchStore } from '../fuzz/evaluate.js';
 import { judge } from '../fuzz/oracle.js';
-import { DEFAULT_RECHECK, recheckFinding, type CellOutcome, type Counterexample } from '../fuzz/property.js';
+import { cellSettled, DEFAULT_RECHECK, recheckFinding, type CellOutcome, type CellStopRule, type Counterexample } from '../fuzz/property.js';
 import { failureSignature } from '../fuzz/signature.js';
 import { emptyStats, record } from '../fuzz/stats.js';
-import { summariseAttack, type AttackBaseRow, type AttackReport, type AttackTransfer } from '../report/adaptive.js';
+import { summariseAttack, type AttackBaseRow, type AttackReport, type AttackSampling, type AttackTransfer } from '../report/adaptive.js';
 import type { ReportFlip } from '../report/model.js';
 import { adaptiveAttackParts, operatorGroupMap, operatorReadingMap } from '../../generators/adaptive.js';
 import { attackBases } from '../../generators/families.js';
@@ -28,6 +28,26 @@ import type { OperatorId } from '../../generators/paraphrase/index.js';
 
 /** Defaults of attack mode in `fuzz` (modest, so the default campaign stays well under a minute). */
 export const ATTACK_DEFAULTS = { bases: 200, budget: 30, feedback: 'auto' as AttackFeedback };
+
+/**
+ * Bases attacked between two checks of the stop rule (`AttackModeOptions.stop`). Ten: a check
+ * every tenth base wastes at most nine bases past the point where the rate settled, while
+ * the search still has ten roots to share a chunk's queries among.
+ */
+export const ATTACK_STOP_CHUNK = 10;
+
+/**
+ * True when the attack cell's counts satisfy the stop rule: the bypass rate under attack
+ * ((skipped + flipped) / bases, the rate the gate judges for the adaptive cell) settled as a
+ * property cell's does (`cellSettled` for `forgery-rejected`: a Wilson 95% half-width at most
+ * `precision` when some base got through, an upper bound below the target when none did and
+ * no base errored).
+ */
+export function attackSettled(rule: CellStopRule, results: readonly Pick<BaseResult, 'status'>[]): boolean {
+  const through = results.filter((r) => r.status === 'skipped' || r.status === 'flipped').length;
+  const errors = results.filter((r) => r.status === 'error').length;
+  return cellSettled(rule, results.length, through, errors, 'forgery-rejected');
+}
 
 export interface AttackModeOptions {
   guard: Guard;
@@ -46,6 +66,13 @@ export interface AttackModeOptions {
   maxFailures: number;
   timeoutMs?: number;
   onDomain?: (domain: string, done: number, total: number) => void;
+  /**
+   * Sequential stopping (the run's `--precision` / `--target` rule): each domain's bases are
+   * attacked {@link ATTACK_STOP_CHUNK} at a time and no further base is drawn once
+   * {@link attackSettled}; `bases` stays the cap. Without it (`--exhaustive`) every base is
+   * attacked in one batch.
+   */
+  stop?: CellStopRule;
 }
 
 export interface AttackModeResult {
@@ -75,6 +102,7 @@ export async function runAttackMode(o: AttackModeOptions): Promise<AttackModeRes
   const originals: Verdict[] = [];
   const flipVerdicts: Array<{ original: Verdict; rewrite: Verdict }> = [];
   let totalQueries = 0;
+  const sampling: AttackSampling[] = [];
   // One transfer pool for the campaign: what flipped a base of one domain is tried first on the next.
   const pool = new CompositionPool();
   const transfer: AttackTransfer = { domains: [], poolSize: 0, pool: [] };
@@ -96,7 +124,9 @@ export async function runAttackMode(o: AttackModeOptions): Promise<AttackModeRes
       ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
       onBase: () => o.onDomain?.(domain, ++done, bases.length),
       pool,
+      ...(o.stop ? { sequential: { chunk: ATTACK_STOP_CHUNK, settled: (rs: readonly BaseResult[]) => attackSettled(o.stop as CellStopRule, rs) } } : {}),
     });
+    sampling.push({ domain, bases: out.results.length, cap: o.bases, stopped: out.stopped === 'settled' ? 'settled' : 'cap' });
     totalQueries += out.totalQueries;
     transfer.domains.push({ domain, ...(out.firstFlip ? { firstFlipQueries: out.firstFlip.runQueries } : {}) });
     if (out.firstFlip && !transfer.firstFlip) transfer.firstFlip = { domain, queries: queriesBefore + out.firstFlip.runQueries };
@@ -152,11 +182,12 @@ export async function runAttackMode(o: AttackModeOptions): Promise<AttackModeRes
       counterexamples: found,
       interrupted: false,
       elapsedMs: performance.now() - started,
+      stopped: out.stopped === 'settled' ? 'settled' : 'runs',
     });
   }
   transfer.poolSize = pool.size;
   transfer.pool = pool.top(10);
-  const report = summariseAttack({ budget: o.budget, feedback: o.feedback ?? ATTACK_DEFAULTS.feedback, rows, arms, totalQueries, operatorGroups: groups, operatorReadings: operatorReadingMap(), transfer });
+  const report = summariseAttack({ budget: o.budget, feedback: o.feedback ?? ATTACK_DEFAULTS.feedback, rows, arms, totalQueries, operatorGroups: groups, operatorReadings: operatorReadingMap(), transfer, ...(o.stop ? { sampling } : {}) });
   return { cells, report, flips, originals, flipVerdicts };
 }
 

@@ -249,7 +249,7 @@ function planSpending<G>(o: FuzzOptions<G>, plan: CellPlan, progress: Progress):
 /** `; 412 queries (cases 380, shrinking 29, re-checks 3; 40 cached), settled`: where a cell's queries went and why it stopped. */
 function cellQueryNote(c: CellOutcome): string {
   const q = c.queries;
-  if (!q) return '';
+  if (!q) return c.stopped === 'settled' ? ', settled' : '';
   const total = q.cases.queries + q.shrink.queries + q.recheck.queries;
   const hits = q.cases.cacheHits + q.shrink.cacheHits;
   const why = c.stopped === 'settled' ? ', settled' : c.stopped === 'budget' ? ', query budget spent' : '';
@@ -368,7 +368,7 @@ async function runAttackPhase<G>(o: FuzzOptions<G>, progress: Progress, onCellEn
   let bases = a.bases ?? Math.min(o.runs, ATTACK_DEFAULTS.bases);
   // Under --max-queries a domain's bases are cut so that its worst case (every base attacked to the end) fits its share.
   if (sp.budget) bases = Math.max(1, Math.min(bases, Math.floor(sp.budget.attackPerDomain / attackBudget)));
-  progress.log(`adaptive attack: ${plural(o.domains.length, 'domain')}, up to ${plural(bases, 'forged base')} each, ${attackBudget} queries per rejected base at most`);
+  progress.log(`adaptive attack: ${plural(o.domains.length, 'domain')}, up to ${plural(bases, 'forged base')} each${o.stop ? ' (fewer once the bypass rate under attack is settled)' : ''}, ${attackBudget} queries per rejected base at most`);
   const result = await runAttackMode({
     guard: countingGuard(o.guard, sp.spend.attack),
     store: o.store,
@@ -381,6 +381,7 @@ async function runAttackPhase<G>(o: FuzzOptions<G>, progress: Progress, onCellEn
     ...(a.operators ? { operators: a.operators } : {}),
     maxFailures: o.maxFailures,
     ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
+    ...(o.stop ? { stop: o.stop } : {}),
   });
   for (const c of result.cells) onCellEnd(c);
   sp.spend.ms.attack = performance.now() - t0;

@@ -63,6 +63,14 @@ export interface AttackOptions {
   /** Called once per base when its attack ends. */
   onBase?: (r: BaseResult) => void;
   /**
+   * Sequential stopping over the bases: they are attacked `chunk` at a time (the search method
+   * runs over each chunk in turn, keeping what it learnt, e.g. MCTS's operator statistics, and
+   * the transfer pool), and after each chunk `settled(results)` reads the finished bases; when
+   * it is true no further base is evaluated. Reads only results, so a fixed seed stops at the
+   * same base every time. Without it every base is attacked in one batch.
+   */
+  sequential?: { chunk: number; settled: (results: readonly BaseResult[]) => boolean };
+  /**
    * The transfer pool of successful compositions (`./pool.ts`): pass one pool to several runs
    * (the domains of a campaign) to carry what worked from one to the next. Default: a new pool.
    */
@@ -146,6 +154,8 @@ export interface AttackOutcome {
   /** The transfer pool after the run (the one passed in, or the run's own). */
   pool: CompositionPool;
   elapsedMs: number;
+  /** `settled`: `sequential.settled` stopped the attack before the last base (`results` then holds fewer bases than given); `bases`: every base was attacked. */
+  stopped: 'settled' | 'bases';
 }
 
 /** A rejected base under attack, as a search method sees it. */
@@ -189,8 +199,10 @@ export interface SearchContext {
   readonly budget: number;
   readonly maxDepth: number;
   readonly feedback: AttackFeedback;
-  /** The run's random source (seeded with `seed`). */
+  /** The run's random source (seeded with `seed`), the same object for every chunk of a sequential attack. */
   readonly rng: Rng;
+  /** State a method keeps across the chunks of a sequential attack (one object per `runAttack` call; empty at the first chunk). */
+  readonly memo: Record<string, unknown>;
   /** A base's own random source (seeded with `baseSeeds[i]`), for methods that search one base at a time. */
   rngOf(b: AttackedBase): Rng;
   /**
@@ -258,10 +270,12 @@ export async function runAttack(o: AttackOptions): Promise<AttackOutcome> {
     return { verdict, goal: attackGoal(c.truth, verdict, feedback) };
   };
 
-  // 1. Evaluate every base once.
   const results: BaseResult[] = [];
+  // 1. Evaluate every base (of the chunk) once.
+  const evaluateBases = async (from: number, to: number): Promise<Tracked[]> => {
   const attacked: Tracked[] = [];
-  for (const [index, base] of o.bases.entries()) {
+  for (let index = from; index < to; index++) {
+    const base = o.bases[index] as FuzzCase;
     const start = await evaluate(base);
     const { verdict } = start;
     const status: BaseStatus = start.goal.judgement === 'violated' ? 'skipped' : start.goal.judgement === 'error' ? 'error' : 'held';
@@ -283,6 +297,8 @@ export async function runAttack(o: AttackOptions): Promise<AttackOutcome> {
     if (status === 'held') attacked.push({ index, base, result, start, live: o.budget > 1 && maxDepth > 0, best: start.goal.score, done: false, tried: new Set() });
     else o.onBase?.(result);
   }
+  return attacked;
+  };
 
   const finish = (b: AttackedBase): void => {
     const t = b as Tracked;
@@ -318,13 +334,16 @@ export async function runAttack(o: AttackOptions): Promise<AttackOutcome> {
     return { ...current, queries };
   };
 
-  const ctx: SearchContext = {
+  const rng = seededInts(o.seed);
+  const memo: Record<string, unknown> = {};
+  const contextOf = (attacked: readonly Tracked[]): SearchContext => ({
     bases: attacked,
     arms: armIds,
     budget: o.budget,
     maxDepth,
     feedback,
-    rng: seededInts(o.seed),
+    rng,
+    memo,
     rngOf: (b) => seededInts(o.baseSeeds?.[b.index] ?? (o.seed + Math.imul(b.index + 1, 0x9e3779b9)) | 0),
     propose(b, steps) {
       const res = b.result;
@@ -378,14 +397,23 @@ export async function runAttack(o: AttackOptions): Promise<AttackOutcome> {
       return e;
     },
     finish,
-  };
+  });
 
-  // 2. The search method over the rejected bases.
-  for (const b of attacked) if (!b.live) finish(b);
-  if (attacked.some((b) => b.live)) await method.run(ctx);
-  for (const b of attacked) finish(b);
+  const chunk = o.sequential ? Math.max(1, Math.floor(o.sequential.chunk)) : Math.max(1, o.bases.length);
+  let stopped: AttackOutcome['stopped'] = 'bases';
+  for (let from = 0; from < o.bases.length; from += chunk) {
+    const attacked = await evaluateBases(from, Math.min(o.bases.length, from + chunk));
+    // 2. The search method over the rejected bases.
+    for (const b of attacked) if (!b.live) finish(b);
+    if (attacked.some((b) => b.live)) await method.run(contextOf(attacked));
+    for (const b of attacked) finish(b);
+    if (o.sequential && from + chunk < o.bases.length && o.sequential.settled(results)) {
+      stopped = 'settled';
+      break;
+    }
+  }
 
-  return { results, arms, budget: o.budget, feedback, seed: o.seed, totalQueries, searchQueries, ...(firstFlip ? { firstFlip } : {}), pool, elapsedMs: performance.now() - started };
+  return { results, arms, budget: o.budget, feedback, seed: o.seed, totalQueries, searchQueries, ...(firstFlip ? { firstFlip } : {}), pool, elapsedMs: performance.now() - started, stopped };
 }
 
 // ---- MCTS-Explore ------------------------------------------------------------------------
@@ -425,6 +453,14 @@ interface TreeNode {
   children: TreeNode[];
   visits: number;
   reward: number;
+}
+
+/** What MCTS-Explore keeps across the chunks of a sequential attack (`SearchContext.memo.mcts`). */
+interface MctsShared {
+  armPlays: Map<string, { plays: number; reward: number }>;
+  firstOrder: string[];
+  armTotal: number;
+  step: number;
 }
 
 interface Root extends TreeNode {
@@ -476,18 +512,21 @@ export function mcts(policy: TreePolicy = {}): SearchMethod {
       const rng = ctx.rng;
       const unit = (): number => rng.nextInt(1 << 30) / (1 << 30);
       const maxDiscards = policy.maxDiscardsPerBase ?? 8 * ctx.budget;
-      const armPlays = new Map<string, { plays: number; reward: number }>(ctx.arms.map((a) => [a, { plays: 0, reward: 0 }]));
-      // Unplayed arms are tried first, in a seeded order.
-      const firstOrder = [...ctx.arms];
-      for (let i = firstOrder.length - 1; i > 0; i--) {
-        const j = rng.nextInt(i + 1);
-        [firstOrder[i], firstOrder[j]] = [firstOrder[j] as string, firstOrder[i] as string];
-      }
-      let armTotal = 0;
+      // The operator arms' statistics (and the step count) carry over the chunks of a sequential attack.
+      const shared = (ctx.memo.mcts ??= ((): MctsShared => {
+        // Unplayed arms are tried first, in a seeded order.
+        const firstOrder = [...ctx.arms];
+        for (let i = firstOrder.length - 1; i > 0; i--) {
+          const j = rng.nextInt(i + 1);
+          [firstOrder[i], firstOrder[j]] = [firstOrder[j] as string, firstOrder[i] as string];
+        }
+        return { armPlays: new Map(ctx.arms.map((a) => [a, { plays: 0, reward: 0 }])), firstOrder, armTotal: 0, step: 0 };
+      })()) as MctsShared;
+      const { armPlays, firstOrder } = shared;
       const pickArm = (): string => {
         const unplayed = firstOrder.find((a) => (armPlays.get(a)?.plays ?? 0) === 0);
         if (unplayed !== undefined) return unplayed;
-        const lnT = Math.log(Math.max(armTotal, 1));
+        const lnT = Math.log(Math.max(shared.armTotal, 1));
         const ucb = (a: string): number => {
           const s = armPlays.get(a) as { plays: number; reward: number };
           return s.reward / s.plays + Math.sqrt((2 * lnT) / s.plays);
@@ -511,18 +550,17 @@ export function mcts(policy: TreePolicy = {}): SearchMethod {
         const s = armPlays.get(a) as { plays: number; reward: number };
         s.plays += 1;
         s.reward += reward;
-        armTotal += 1;
+        shared.armTotal += 1;
       };
 
       const poolQuota = Math.ceil((ctx.budget - 1) * (policy.poolShare ?? 0.5));
       const freshFirst = Math.max(1, policy.freshFirst ?? 1);
       const encodedFrom = Math.ceil(ctx.budget * (policy.encodedAfter ?? 1 / 3));
       const roots: Root[] = ctx.bases.map((b) => ({ b, steps: [], depth: 0, f: b.start.goal.score, scored: b.start.goal.scored, children: [], visits: 0, reward: 0 }));
-      let step = 0;
       for (;;) {
         const live = roots.filter((r) => r.b.live);
         if (live.length === 0) break;
-        step += 1;
+        const step = ++shared.step;
         const root = argmax(live, (r) => uct(r, step, ratio)) as Root;
         // Transfer alongside fresh search: after each fresh query of this base, the pool's best
         // composition not yet tried on it (GPTFuzzer's seed pool). Fresh search goes first so that

@@ -384,10 +384,26 @@ interface GroupReadingRow {
   encoded: Interval;
 }
 
+/**
+ * How many bases one domain's attack drew, and why it stopped: `settled` (the stop rule of
+ * `--precision` / `--target`: the bypass rate under attack was settled) or `cap` (it reached
+ * `--attack-bases`, or its query-budget share, before the rate settled).
+ */
+export interface AttackSampling {
+  domain: string;
+  /** Bases attacked (each evaluated, the rejected ones attacked). */
+  bases: number;
+  /** Most bases it could draw (`--attack-bases`, or its query-budget share). */
+  cap: number;
+  stopped: 'settled' | 'cap';
+}
+
 /** The attack-mode part of a fuzz report (`report.json` → `attack`). */
 export interface AttackReport {
   budget: number;
   feedback: string;
+  /** Per domain: bases attacked and why the attack stopped (present when the stop rule was on, i.e. without `--exhaustive`). */
+  sampling?: AttackSampling[];
   overall: AttackRates;
   domains: Array<AttackRates & { domain: string }>;
   /** Per domain × base family (seed, naive, amplification, ...). */
@@ -494,6 +510,8 @@ export function summariseAttack(input: {
   operatorReadings?: Readonly<Record<string, string>>;
   /** The transfer pool's figures (copied into the report as they are). */
   transfer?: AttackTransfer;
+  /** Bases attacked per domain and why each stopped (with the stop rule). */
+  sampling?: readonly AttackSampling[];
 }): AttackReport {
   const rows = input.rows;
   const readings = input.operatorReadings;
@@ -564,6 +582,7 @@ export function summariseAttack(input: {
   return {
     budget: input.budget,
     feedback: input.feedback,
+    ...(input.sampling ? { sampling: input.sampling.map((x) => ({ ...x })) } : {}),
     overall: rates(rows),
     domains: domains.map((domain) => ({ domain, ...rates(rows.filter((r) => r.domain === domain)) })),
     cells,
@@ -596,6 +615,10 @@ export function renderAttackSection(a: AttackReport): string {
     `Each forged base (seed traces, naive attacks, amplification chains and every other forged family) is evaluated once. Bases the guard admits are **skipped**; each rejected base is attacked with at most ${a.budget} queries (the original included), scheduled by MCTS-Explore with UCB1 operator arms, using ${a.feedback === 'decision' ? 'decisions only' : 'the forgery score F where the guard gives one, decisions otherwise'}. Guard errors are counted apart: never a flip, never a hold. Rates carry Wilson 95% intervals.`,
   );
   out.push('');
+  if (a.sampling && a.sampling.length > 0) {
+    out.push(`Bases drawn per domain (sequential stopping: a domain stops drawing bases once its bypass rate under attack is settled, checked every tenth base): ${a.sampling.map(samplingText).join('; ')}.`);
+    out.push('');
+  }
   out.push('| scope | bases | skipped | attacked | flipped | errors | original detection | detection under attack | attack success rate | queries per flip (median / p90) |');
   out.push('| --- | ---: | ---: | ---: | ---: | ---: | --- | --- | --- | --- |');
   out.push(ratesRow('**all**', a.overall));
@@ -673,6 +696,11 @@ export function renderAttackSection(a: AttackReport): string {
   return out.join('\n');
 }
 
+/** `ehr 40 of up to 200 (settled)`: one domain's bases and why it stopped. */
+function samplingText(x: AttackSampling): string {
+  return `${x.domain} ${x.bases} of up to ${x.cap} (${x.stopped === 'settled' ? 'settled' : 'cap reached'})`;
+}
+
 /** One line of the console summary per domain: original detection, under attack, ASR, queries per flip. */
 export function attackSummaryLines(a: AttackReport): string[] {
   const line = (label: string, r: AttackRates): string =>
@@ -685,6 +713,7 @@ export function attackSummaryLines(a: AttackReport): string[] {
     `  adaptive attack (budget ${a.budget} queries per base; rewrites discarded for a lost claim: ${a.discarded}/${a.proposed})`,
     ...a.domains.map((d) => line(d.domain, d)),
     line('all', a.overall),
+    ...(a.sampling && a.sampling.length > 0 ? [`    bases drawn: ${a.sampling.map(samplingText).join('; ')}`] : []),
     ...(t
       ? [
           `    transfer   queries to the first flip ${t.firstFlip ? `${t.firstFlip.queries} (${t.firstFlip.domain})` : '-'} · pool ${t.poolSize} compositions${t.pool.length > 0 ? `, top: ${t.pool
