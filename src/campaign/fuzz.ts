@@ -71,8 +71,14 @@ export interface FuzzOptions<G = unknown> {
   /** Measure FPR on the bundled real traces: ReAct thoughts and ExpeL WebShop (default true). */
   realData: boolean;
   generatedAt: string;
-  /** Worker threads (default 1); results are identical for any count. More than 1 needs `workerPool`. */
-  workers?: number;
+  /**
+   * Lanes of the property campaign (default 1); results are identical for any count. More
+   * than 1 needs `workerPool`, and worker threads still start only when they pay (at the
+   * calling thread's measured rate). `'auto'` (the CLI's default): up to one lane per CPU,
+   * decided from the guard's own measured time per case, so a fast guard whose cases cost
+   * mostly generation stays on one thread ({@link autoWorkers}); it says what it decided.
+   */
+  workers?: number | 'auto';
   /** How worker threads rebuild the guard and run a cell (the CLI's `src/cli/fuzz-worker.ts`); needed when `workers` > 1. */
   workerPool?: FuzzWorkerPool<G>;
   /** Time bound per async guard call, ms. */
@@ -124,6 +130,22 @@ export interface FuzzWorkerPool<G = unknown> {
   workerData?: unknown;
   guard: G;
   local: (task: CellTask<G>, onProgress: (done: number) => void, signal?: AbortSignal) => Promise<CellOutcome>;
+  /** The guard's own time so far in `local`'s calls, ms (for `workers: 'auto'`; without it auto stays on one thread). */
+  guardMs?: () => number;
+}
+
+/**
+ * What `workers: 'auto'` does before any case runs: `lanes` > 1 hands the campaign to the
+ * parallel runner (which starts worker threads once the guard's measured time says they
+ * pay); `lanes` 1 runs it in-process, and `reason` says why. Pure.
+ */
+export function autoWorkers(i: { cpus: number; cells: number; guardMode: 'sync' | 'async'; timeLimited: boolean; pool: boolean }): { lanes: number; reason?: string } {
+  if (i.cpus <= 1) return { lanes: 1, reason: 'this machine has 1 CPU' };
+  if (i.cells <= 1) return { lanes: 1, reason: `the campaign has ${i.cells} property cell${i.cells === 1 ? '' : 's'}` };
+  if (i.guardMode !== 'sync') return { lanes: 1, reason: "the guard is async: its calls already overlap (--concurrency), so threads would not share its time; ask --workers N to try" };
+  if (i.timeLimited) return { lanes: 1, reason: '--time shares the wall clock among the cells; ask --workers N to split it over lanes' };
+  if (!i.pool) return { lanes: 1, reason: 'no worker pool was given' };
+  return { lanes: Math.max(1, Math.floor(i.cpus)) };
 }
 
 export interface FuzzResult {
@@ -309,8 +331,14 @@ async function runPropertyCampaign<G>(o: FuzzOptions<G>, plan: CellPlan, progres
   // The header counts what the run will do: the property cells, then the adaptive attack's cells (one per domain), whose bases are counted apart.
   const bases = o.attack === false ? 0 : (o.attack?.bases ?? Math.min(o.runs, ATTACK_DEFAULTS.bases));
   progress.start(cells.length * o.runs, `${o.guard.id}: ${plural(cells.length, 'cell')}${plan.runAttack ? `, then the adaptive attack (${plural(o.domains.length, 'cell')} of up to ${plural(bases, 'base')} each)` : ''}`);
-  const workers = o.workers ?? 1;
   const pool = o.workerPool;
+  const auto = o.workers === 'auto';
+  let workers = o.workers === 'auto' ? 1 : (o.workers ?? 1);
+  if (auto) {
+    const a = autoWorkers({ cpus: os.availableParallelism(), cells: cells.length, guardMode: o.guard.mode, timeLimited: o.timeLimitMs !== undefined, pool: pool?.guardMs !== undefined });
+    workers = a.lanes;
+    if (a.reason !== undefined) progress.log(`workers: auto: one thread: ${a.reason}`);
+  }
   if (workers > 1 && !pool) throw new UsageError(`runFuzz: workers ${workers} needs a workerPool (how worker threads rebuild the guard)`);
   const outcome =
     workers > 1 && pool
@@ -319,10 +347,20 @@ async function runPropertyCampaign<G>(o: FuzzOptions<G>, plan: CellPlan, progres
           ...(pool.workerData !== undefined ? { workerData: pool.workerData } : {}),
           workers,
           local: pool.local,
-          // Worker threads start only when they pay; the line says what ran and why.
-          startPolicy: { minRemainingMs: WORKER_PAYBACK_MS, cpus: os.availableParallelism(), loadAverage: () => os.loadavg()[0] ?? 0 },
+          // Worker threads start only when they pay (auto: at the guard's own measured time per case); the line says what ran and why.
+          startPolicy: { minRemainingMs: WORKER_PAYBACK_MS, cpus: os.availableParallelism(), loadAverage: () => os.loadavg()[0] ?? 0, ...(auto && pool.guardMs ? { guardMs: pool.guardMs } : {}) },
+          ...(sp.budget ? { cellMaxQueries: sp.budget.cell } : {}),
+          ...(sp.shrinkBudget !== undefined ? { shrinkBudget: sp.shrinkBudget } : {}),
           onWorkers: (d) =>
-            progress.log(d.threads === 0 ? `workers: --workers ${d.asked} ran on one thread: ${d.reason}` : `workers: ${d.reason}`),
+            progress.log(
+              auto
+                ? d.threads === 0
+                  ? `workers: auto: one thread: ${d.reason}`
+                  : `workers: auto: ${d.threads + 1} lanes: ${d.reason}`
+                : d.threads === 0
+                  ? `workers: --workers ${d.asked} ran on one thread: ${d.reason}`
+                  : `workers: ${d.reason}`,
+            ),
           guardId: o.guard.id,
           guard: pool.guard,
           cells: cells.map(({ domain, family, examples }) => ({ domain, family, ...(examples ? { examples } : {}) })),

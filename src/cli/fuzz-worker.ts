@@ -9,7 +9,7 @@ import type { Guard } from '../domain/guard.js';
 import { UsageError } from '../domain/errors.js';
 import { MemoryStore } from '../memory/index.js';
 import { runCell, type CellOutcome, type CellStopRule } from '../fuzz/property.js';
-import { guardCacheable, VerdictCache } from '../fuzz/query-meter.js';
+import { guardCacheable, timedGuard, VerdictCache } from '../fuzz/query-meter.js';
 
 /** One verdict cache per guard object in this thread (a lane runs its cells one after another). */
 const THREAD_CACHES = new WeakMap<Guard, VerdictCache>();
@@ -110,8 +110,8 @@ function runTask(task: CellTask<FuzzWorkerGuard>, guard: Guard, scratch: Scratch
     ...(g.concurrency !== undefined ? { concurrency: g.concurrency } : {}),
     ...(g.recheck !== undefined ? { recheck: g.recheck } : {}),
     ...(g.stop ? { stop: g.stop } : {}),
-    ...(g.cellMaxQueries !== undefined ? { maxQueries: g.cellMaxQueries } : {}),
-    ...(g.shrinkBudget !== undefined ? { shrinkBudget: g.shrinkBudget } : {}),
+    ...((task.maxQueries ?? g.cellMaxQueries) !== undefined ? { maxQueries: (task.maxQueries ?? g.cellMaxQueries) as number } : {}),
+    ...((task.shrinkBudget ?? g.shrinkBudget) !== undefined ? { shrinkBudget: (task.shrinkBudget ?? g.shrinkBudget) as number } : {}),
     ...(g.cache !== false && guardCacheable(guard) ? { cache: threadCache(guard) } : {}),
     ...(task.examples ? { examples: task.examples } : {}),
     ...(signal ? { signal } : {}),
@@ -138,12 +138,16 @@ export default async function runFuzzCellTask(task: CellTask<FuzzWorkerGuard>): 
 /**
  * The `local` runner for `runCampaignParallel`: runs tasks in the calling thread with the
  * guard and scratch store it already has, so `--workers 2` starts one worker thread, not two.
+ * With `meter`, the guard's own time on this thread (ms, every call) is added to `meter.ms`
+ * (`WorkerStartPolicy.guardMs` reads it for `--workers auto`).
  * @example
  * runCampaignParallel({ ...fuzzWorkerPool(), local: localCellRunner(guard, store), workers: 2, ... })
  */
 export function localCellRunner(
   guard: Guard,
   scratch: ScratchStore,
+  meter?: { ms: number },
 ): (task: CellTask<FuzzWorkerGuard>, onProgress: (done: number) => void, signal?: AbortSignal) => Promise<CellOutcome> {
-  return (task, onProgress, signal) => runTask(task, guard, scratch, onProgress, signal);
+  const g = meter ? timedGuard(guard, meter) : guard;
+  return (task, onProgress, signal) => runTask(task, g, scratch, onProgress, signal);
 }

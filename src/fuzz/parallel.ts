@@ -41,6 +41,10 @@ export interface CellTask<G = unknown> {
   maxFailures?: number;
   /** Wall-clock budget for this cell, ms. */
   timeLimitMs?: number;
+  /** Guard queries the cell may spend in all (`--max-queries`' share per cell). */
+  maxQueries?: number;
+  /** Guard queries one shrink may spend. */
+  shrinkBudget?: number;
   guard: G;
   /**
    * When present, the worker posts `{ done }` (cases evaluated so far in this cell) on it,
@@ -68,6 +72,10 @@ export interface ParallelCampaignOptions<G = unknown> {
   runsPerCell: number;
   seed: number;
   maxFailures?: number;
+  /** Guard queries per cell, handed to every task (`CellTask.maxQueries`). */
+  cellMaxQueries?: number;
+  /** Guard queries per shrink, handed to every task (`CellTask.shrinkBudget`). */
+  shrinkBudget?: number;
   /**
    * Whole-campaign wall-clock budget, ms. Each cell gets `timeLimitMs × min(workers, cells) / cells`.
    * Time-limited runs are not reproducible (in one thread either).
@@ -115,6 +123,55 @@ export interface WorkerStartPolicy {
   cpus: number;
   /** The 1-minute load average (`os.loadavg()[0]`), read when deciding. */
   loadAverage: () => number;
+  /**
+   * The guard's own time so far on the calling thread, ms (e.g. `timedGuard`'s meter). When
+   * given, the work left is measured at the guard's time per case, not at the thread's wall
+   * time per case: generation and the engine do not count (`fuzz --workers auto`).
+   */
+  guardMs?: () => number;
+}
+
+/** What {@link workerStartDecision} reads: measured rates and counts, never a clock. */
+export interface WorkerStartInput {
+  /** Time per counted case on the calling thread so far, ms: its wall time, or the guard's own time (`basis: 'guard'`). */
+  msPerCase: number;
+  basis: 'wall' | 'guard';
+  /** Time of the work done so far on the calling thread at that basis, ms. */
+  doneMs: number;
+  /** Cases still to run on the estimate (the current cell's rest and the cells not started). */
+  casesLeft: number;
+  /** Cells not started yet. */
+  cellsLeft: number;
+  minRemainingMs: number;
+  cpus: number;
+  load: number;
+  /** A busy machine already blocked a start (its reason is kept while enough work is left). */
+  busyBefore: boolean;
+}
+
+/**
+ * Whether worker threads pay now: `start` when at least `minRemainingMs` of work is left at
+ * the measured rate, a cell is left to hand out, and a CPU is idle (load below `cpus − 0.5`).
+ * Otherwise `reason` says why not (`undefined`: keep the reason given before). Pure.
+ */
+export function workerStartDecision(i: WorkerStartInput): { start: boolean; reason?: string; busy?: boolean } {
+  const leftMs = i.msPerCase * i.casesLeft;
+  const s = (ms: number): string => (ms / 1000).toFixed(1);
+  const rate = i.basis === 'guard' ? `the guard's own time is ${i.msPerCase < 10 ? i.msPerCase.toFixed(2) : i.msPerCase.toFixed(1)} ms per case, about ${s(leftMs)} s of guard work left` : `about ${s(leftMs)} s of work left`;
+  if (i.cellsLeft === 0) return { start: false, reason: `every cell was already running on the calling thread (${rate})` };
+  if (leftMs < i.minRemainingMs) {
+    if (i.busyBefore) return { start: false };
+    return {
+      start: false,
+      reason:
+        i.basis === 'guard'
+          ? `${rate}, less than a worker thread needs to pay back its start-up (${(i.minRemainingMs / 1000).toFixed(0)} s of work left)`
+          : `the campaign is about ${s(i.doneMs + leftMs)} s of work on one thread, less than a worker thread needs to pay back its start-up (${(i.minRemainingMs / 1000).toFixed(0)} s of work left)`,
+    };
+  }
+  const cpus = Math.floor(i.cpus);
+  if (!(i.load < cpus - 0.5)) return { start: false, busy: true, reason: `no CPU is idle (load average ${i.load.toFixed(2)} on ${cpus} CPU${cpus === 1 ? '' : 's'}): a worker thread would only share the CPUs already in use` };
+  return { start: true, reason: `${rate}, load average ${i.load.toFixed(2)} on ${cpus} CPUs` };
 }
 
 /** What the start policy decided: `threads` worker threads ran (0: the calling thread alone), and why. */
@@ -131,7 +188,7 @@ export interface WorkerDecision {
 export const WORKER_PAYBACK_MS = 5000;
 
 /** Splits a campaign into its cell tasks, in cell order (no ports attached). */
-export function cellTasks<G>(o: Pick<ParallelCampaignOptions<G>, 'cells' | 'guard' | 'phase' | 'runsPerCell' | 'seed' | 'maxFailures' | 'timeLimitMs' | 'workers'>): CellTask<G>[] {
+export function cellTasks<G>(o: Pick<ParallelCampaignOptions<G>, 'cells' | 'guard' | 'phase' | 'runsPerCell' | 'seed' | 'maxFailures' | 'timeLimitMs' | 'workers' | 'cellMaxQueries' | 'shrinkBudget'>): CellTask<G>[] {
   const perCellMs = o.timeLimitMs !== undefined && o.cells.length > 0 ? (o.timeLimitMs * Math.min(Math.max(1, o.workers), o.cells.length)) / o.cells.length : undefined;
   return o.cells.map((cell, index) => ({
     index,
@@ -143,6 +200,8 @@ export function cellTasks<G>(o: Pick<ParallelCampaignOptions<G>, 'cells' | 'guar
     phase: o.phase,
     ...(o.maxFailures !== undefined ? { maxFailures: o.maxFailures } : {}),
     ...(perCellMs !== undefined ? { timeLimitMs: Math.max(1, perCellMs) } : {}),
+    ...(o.cellMaxQueries !== undefined ? { maxQueries: o.cellMaxQueries } : {}),
+    ...(o.shrinkBudget !== undefined ? { shrinkBudget: o.shrinkBudget } : {}),
     guard: o.guard,
   }));
 }
@@ -294,31 +353,35 @@ export async function runCampaignParallel<G>(o: ParallelCampaignOptions<G>): Pro
   let decided = !policy || threads === 0;
   let lastReason = '';
   let busy = false;
+  let localCells = 0;
   const consider = (cellStartedAt: number, doneInCell: number, runsInCell: number): void => {
     if (decided || !policy) return;
     const cases = localCases + doneInCell;
     if (cases === 0) return;
-    const msPerCase = (localMs + (performance.now() - cellStartedAt)) / cases;
-    const leftMs = msPerCase * (runsInCell - doneInCell + (tasks.length - next) * o.runsPerCell);
-    const cpus = Math.floor(policy.cpus);
-    const load = policy.loadAverage();
-    if (tasks.length - next === 0) {
-      lastReason ||= `every cell was already running on the calling thread (about ${(leftMs / 1000).toFixed(1)} s of work left)`;
-      return;
-    }
-    // A busy machine that blocked a start while enough work was left stays the reason given.
-    if (leftMs < policy.minRemainingMs) {
-      if (busy) return;
-      lastReason = `the campaign is about ${((localMs + (performance.now() - cellStartedAt) + leftMs) / 1000).toFixed(1)} s of work on one thread, less than a worker thread needs to pay back its start-up (${(policy.minRemainingMs / 1000).toFixed(0)} s of work left)`;
-      return;
-    }
-    if (!(load < cpus - 0.5)) {
-      busy = true;
-      lastReason = `no CPU is idle (load average ${load.toFixed(2)} on ${cpus} CPU${cpus === 1 ? '' : 's'}): a worker thread would only share the CPUs already in use`;
+    const cellsLeft = tasks.length - next;
+    const doneMs = policy.guardMs ? policy.guardMs() : localMs + (performance.now() - cellStartedAt);
+    // A cell is estimated at the mean size of the cells this thread finished (sequential
+    // stopping ends most before `runs`), at `runs` before any finished.
+    const perCell = localCells > 0 ? Math.min(o.runsPerCell, localCases / localCells) : o.runsPerCell;
+    const d = workerStartDecision({
+      msPerCase: doneMs / cases,
+      basis: policy.guardMs ? 'guard' : 'wall',
+      doneMs,
+      casesLeft: Math.max(0, Math.min(runsInCell, perCell) - doneInCell) + cellsLeft * perCell,
+      cellsLeft,
+      minRemainingMs: policy.minRemainingMs,
+      cpus: policy.cpus,
+      load: policy.loadAverage(),
+      busyBefore: busy,
+    });
+    if (d.busy) busy = true;
+    if (!d.start) {
+      // Every cell already running keeps a reason given before.
+      if (d.reason !== undefined && !(cellsLeft === 0 && lastReason)) lastReason = d.reason;
       return;
     }
     decided = true;
-    notes.push(`started ${threads} worker thread${threads === 1 ? '' : 's'}: about ${(leftMs / 1000).toFixed(1)} s of work left, load average ${load.toFixed(2)} on ${cpus} CPUs`);
+    notes.push(`started ${threads} worker thread${threads === 1 ? '' : 's'}: ${d.reason ?? ''}`);
     launch();
   };
   const localLane = async (run: NonNullable<ParallelCampaignOptions<G>['local']>): Promise<void> => {
@@ -348,6 +411,7 @@ export async function runCampaignParallel<G>(o: ParallelCampaignOptions<G>): Pro
       }
       localMs += performance.now() - cellStartedAt;
       localCases += outcome!.stats.runs;
+      localCells += 1;
       settle(task, outcome!);
       if (!decided) consider(performance.now(), 0, 0);
     }

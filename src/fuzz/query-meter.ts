@@ -150,6 +150,35 @@ export function countingGuard(guard: Guard, tally: QueryTally): Guard {
 }
 
 /**
+ * The same guard, with the wall time of every `check` call (until its promise settles, for an
+ * async guard) added to `meter.ms`: the guard's own time, without generation or the engine.
+ * A pass-through of a built-in guard stays trusted.
+ */
+export function timedGuard(guard: Guard, meter: { ms: number }): Guard {
+  const timed: Guard = {
+    id: guard.id,
+    mode: guard.mode,
+    ...(guard.config !== undefined ? { config: guard.config } : {}),
+    ...(guard.cacheVerdicts !== undefined ? { cacheVerdicts: guard.cacheVerdicts } : {}),
+    ...(guard.concurrencyLimit !== undefined ? { concurrencyLimit: guard.concurrencyLimit } : {}),
+    check: (entry, ctx) => {
+      const t0 = performance.now();
+      let out: Verdict | Promise<Verdict>;
+      try {
+        out = guard.check(entry, ctx);
+      } catch (e) {
+        meter.ms += performance.now() - t0;
+        throw e;
+      }
+      if (typeof (out as { then?: unknown }).then === 'function') return Promise.resolve(out).finally(() => (meter.ms += performance.now() - t0));
+      meter.ms += performance.now() - t0;
+      return out;
+    },
+  };
+  return isTrustedGuard(guard) ? markTrustedGuard(timed) : timed;
+}
+
+/**
  * What a fuzz run spent outside property mode (attack mode, real sets, leave-one-source-out),
  * with the wall time of each phase (ms), whether the cache was on, the budget and the price.
  * Property mode's spending is in each cell outcome (`CellOutcome.queries`).

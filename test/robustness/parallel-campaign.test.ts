@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { runCampaignParallel, type WorkerDecision, type WorkerStartPolicy } from '../../src/fuzz/parallel.js';
+import { runCampaignParallel, WORKER_PAYBACK_MS, type WorkerDecision, type WorkerStartPolicy } from '../../src/fuzz/parallel.js';
 import { fuzzWorkerPool, localCellRunner } from '../../src/cli/fuzz-worker.js';
 import { createGuard } from '../../src/guards/registry.js';
 import { MemoryStore } from '../../src/memory/index.js';
@@ -41,7 +41,7 @@ describe('runCampaignParallel', () => {
  */
 describe('runCampaignParallel start policy', () => {
   const cells = [{ domain: 'ehr', family: 'naive' }, { domain: 'rap', family: 'benign' }, { domain: 'ehr', family: 'seed' }];
-  async function decide(policy: WorkerStartPolicy, workers = 2): Promise<{ decision: WorkerDecision | undefined; totalRuns: number }> {
+  async function decide(policy: WorkerStartPolicy, workers = 2): Promise<{ decision: WorkerDecision | undefined; totalRuns: number; digest: string[] }> {
     const store = new MemoryStore(':memory:');
     let decision: WorkerDecision | undefined;
     try {
@@ -55,7 +55,7 @@ describe('runCampaignParallel start policy', () => {
         startPolicy: policy,
         onWorkers: (d) => (decision = d),
       });
-      return { decision, totalRuns: o.totalRuns };
+      return { decision, totalRuns: o.totalRuns, digest: o.cells.map((c) => `${c.domain}/${c.family} ${c.stats.violations}/${c.stats.runs} ${c.counterexamples.map((x) => x.signature).join(',')}`) };
     } finally {
       store.close();
     }
@@ -88,6 +88,34 @@ describe('runCampaignParallel start policy', () => {
   }, 60_000);
 });
 
+/**
+ * `--workers auto`: the same policy read at the guard's own time per case (injected here as a
+ * meter value), not the thread's wall time; the cells and findings do not depend on it.
+ */
+describe('runCampaignParallel start policy at the guard basis (--workers auto)', () => {
+  const cells = [{ domain: 'ehr', family: 'naive' }, { domain: 'rap', family: 'benign' }, { domain: 'ehr', family: 'seed' }];
+  async function run(guardMs: () => number): Promise<{ decision: WorkerDecision | undefined; digest: string[] }> {
+    const store = new MemoryStore(':memory:');
+    let decision: WorkerDecision | undefined;
+    try {
+      const o = await runCampaignParallel({ ...base, runsPerCell: 300, workers: 2, guard: { spec: 'none' }, cells, local: localCellRunner(createGuard('none'), store), startPolicy: { minRemainingMs: WORKER_PAYBACK_MS, cpus: 2, loadAverage: () => 0, guardMs }, onWorkers: (d) => (decision = d) });
+      return { decision, digest: o.cells.map((c) => `${c.domain}/${c.family} ${c.stats.violations}/${c.stats.runs} ${c.counterexamples.map((x) => x.signature).join(',')}`) };
+    } finally {
+      store.close();
+    }
+  }
+
+  it('a guard that spends (as metered) an hour stays busy enough to start a worker thread; one that spends nothing does not; same cells either way', async () => {
+    const slow = await run(() => 3_600_000);
+    const fast = await run(() => 0);
+    expect(slow.decision).toMatchObject({ asked: 2, threads: 1 });
+    expect(slow.decision?.reason).toMatch(/^started 1 worker thread: the guard's own time is .* ms per case, about .* s of guard work left/);
+    expect(fast.decision).toMatchObject({ asked: 2, threads: 0 });
+    expect(fast.decision?.reason).toMatch(/the guard's own time is 0\.00 ms per case, .* less than a worker thread needs to pay back its start-up/);
+    expect(slow.digest).toEqual(fast.digest);
+  }, 60_000);
+});
+
 describe('fuzz --workers 2 on a small campaign', () => {
   it('runs on one thread and prints why (a few cases never pay for a worker thread)', async () => {
     let stderr = '';
@@ -101,5 +129,23 @@ describe('fuzz --workers 2 on a small campaign', () => {
       out.mockRestore();
     }
     expect(stderr).toMatch(/workers: --workers 2 ran on one thread: \S.+/);
+  }, 60_000);
+
+  it('by default (--workers auto) decides from the guard time, says so, and --workers 1 says nothing', async () => {
+    const run = async (...extra: string[]): Promise<string> => {
+      let stderr = '';
+      const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
+      const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+      try {
+        const report = join(mkdtempSync(join(tmpdir(), 'farma-workers-')), 'report');
+        await main(['fuzz', '--guard', 'none', ...extra, '--runs', '20', '--family', 'naive,benign', '--no-corpus', '--no-real', '--out', report]);
+      } finally {
+        e.mockRestore();
+        out.mockRestore();
+      }
+      return stderr;
+    };
+    expect(await run()).toMatch(/workers: auto: one thread: \S.+/);
+    expect(await run('--workers', '1')).not.toMatch(/workers:/);
   }, 60_000);
 });
