@@ -25,6 +25,22 @@ export default defineConfig({
   recheck: 3,
   // Wall-clock bound per cell, seconds; a cell that reaches it reports "interrupted".
   cellTime: 600,
+  // Sequential stopping: a failing cell stops once the Wilson 95% half-width of its rate is at
+  // most precision; a holding cell once the upper bound is below target (a gate's limit
+  // replaces it for its cells). exhaustive: true runs every cell to runs (and every attack base).
+  precision: 0.05,
+  target: 0.005,
+  exhaustive: false,
+  // Verdict cache: a request already answered in this run is not asked again (false for a stateful guard).
+  cache: true,
+  // Lanes: 'auto' starts worker threads when the guard's measured time per case makes sharing
+  // pay (a slow sync guard), 1 keeps one thread. Results are identical for every value.
+  workers: 'auto',
+  // Adaptive attack mode: queries per rejected base, and what the attacker sees ('auto',
+  // 'score', 'decision'); also bases (default min(runs, 200)) and operators (default all).
+  attack: { budget: 30, feedback: 'auto' },
   // Also available: seed (fixed fast-check seed), time (seconds budget), junit ('junit.xml'),
-  // out (report directory, default reports/<date>-<time>-<guard>-<seed>).
+  // out (report directory, default reports/<date>-<time>-<guard>-<seed>), maxQueries (guard
+  // queries for the whole campaign), shrinkBudget (queries per shrink), costPerQuery (price of
+  // one query: a cost line in the report).
 });

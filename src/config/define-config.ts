@@ -12,6 +12,18 @@ export interface ThresholdsConfig {
   maxBypass?: number;
 }
 
+/** Attack mode of the `adaptive` family (`--attack-*`). */
+export interface AttackConfig {
+  /** Forged bases drawn per domain, a positive integer (`--attack-bases`); default `min(runs, 200)`, a cap under sequential stopping. */
+  bases?: number;
+  /** Guard queries per rejected base, the original included, a positive integer (`--attack-budget`); default 30. */
+  budget?: number;
+  /** What the attacker sees (`--attack-feedback`): `'auto'` (the forgery score F when the guard gives one), `'score'` or `'decision'`. */
+  feedback?: 'auto' | 'score' | 'decision';
+  /** Operator ids used as arms (`--attack-operators`): a comma-separated list or an array; default all (`farma-fuzz list operators`). */
+  operators?: string | readonly string[];
+}
+
 /**
  * Settings of a `farma-fuzz fuzz` run. Every field is optional; a command-line flag the
  * user gives overrides the same field. Relative paths are resolved against the config
@@ -67,6 +79,24 @@ export interface FarmaFuzzConfig {
   recheck?: number;
   /** Wall-clock bound per cell in seconds, positive integer (`--cell-time`), default 600; the cell then reports interrupted. */
   cellTime?: number;
+  /** Sequential stopping: a failing cell stops once the Wilson 95% half-width of its rate is at most this, in (0, 0.5] (`--precision`), default 0.05. */
+  precision?: number;
+  /** Sequential stopping: a holding cell stops once the Wilson 95% upper bound of its rate is below this rate in (0,1] (`--target`), default 0.005; a gate's limit replaces it for its cells. */
+  target?: number;
+  /** `true`: no sequential stopping, every cell runs `runs` cases and attack mode every base (`--exhaustive`); default false. */
+  exhaustive?: boolean;
+  /** Guard queries for the whole campaign, a positive integer (`--max-queries`); default none. */
+  maxQueries?: number;
+  /** Guard queries one shrink may spend, a positive integer (`--shrink-budget`); default none. */
+  shrinkBudget?: number;
+  /** Price of one guard query in any unit, a number >= 0 (`--cost-per-query`): the report adds a cost line. */
+  costPerQuery?: number;
+  /** The verdict cache of the run (`--no-cache` sets false); default true. Turn it off for a stateful guard. */
+  cache?: boolean;
+  /** Lanes of the campaign (`--workers`): `'auto'` (default: one per CPU once the guard's measured time says sharing pays) or a count in [1, 64]; `1` keeps one thread. */
+  workers?: 'auto' | number;
+  /** Attack mode of the `adaptive` family (`--attack-bases`, `--attack-budget`, `--attack-feedback`, `--attack-operators`). */
+  attack?: AttackConfig;
 }
 
 /**
@@ -87,6 +117,12 @@ export const DEFAULT_CONFIG = {
   concurrency: RUN_DEFAULTS.asyncConcurrency,
   recheck: RUN_DEFAULTS.recheck,
   cellTime: RUN_DEFAULTS.cellTimeS,
+  precision: RUN_DEFAULTS.precision,
+  target: RUN_DEFAULTS.target,
+  exhaustive: false,
+  cache: true,
+  workers: 'auto',
+  attack: { budget: RUN_DEFAULTS.attackBudget, feedback: 'auto' },
 } as const satisfies FarmaFuzzConfig;
 
 /**

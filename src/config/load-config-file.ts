@@ -46,7 +46,8 @@ interface Want {
 /**
  * The zod schema of a config file's default export. Strict: an unknown key is an
  * error naming it. `guardOptions` is an object whose keys and values the guard's own schema
- * checks when the guard is built; `concurrency`, `recheck` and `cellTime` are positive integers.
+ * checks when the guard is built; `concurrency`, `recheck`, `cellTime`, `maxQueries` and
+ * `shrinkBudget` are positive integers; `attack` is an object of its own (`AttackConfig`).
  * @param known the family and domain ids accepted in `families` and `domains`.
  */
 export function configSchema(known: KnownIds = {}) {
@@ -89,6 +90,27 @@ export function configSchema(known: KnownIds = {}) {
       corpus: z.union([z.literal(false), nonEmpty], want('a non-empty string')).optional(),
       out: nonEmpty.optional(),
       guardOptions: z.record(z.string(), z.unknown(), want('an object of guard options')).optional(),
+      precision: z.number(want('a half-width in (0, 0.5]')).gt(0, want('a half-width in (0, 0.5]')).max(0.5, want('a half-width in (0, 0.5]')).optional(),
+      target: z.number(want('a rate in (0,1]')).gt(0, want('a rate in (0,1]')).max(1, want('a rate in (0,1]')).optional(),
+      exhaustive: z.boolean(want('true or false')).optional(),
+      maxQueries: posInt.optional(),
+      shrinkBudget: posInt.optional(),
+      costPerQuery: z.number(want('a number >= 0')).min(0, want('a number >= 0')).refine((x) => Number.isFinite(x), want('a number >= 0')).optional(),
+      cache: z.boolean(want('true or false')).optional(),
+      workers: z
+        .union([z.literal('auto', want('"auto" or a positive integer up to 64')), z.number(want('"auto" or a positive integer up to 64')).int(want('"auto" or a positive integer up to 64')).positive(want('"auto" or a positive integer up to 64')).max(64, want('"auto" or a positive integer up to 64'))], want('"auto" or a positive integer up to 64'))
+        .optional(),
+      attack: z
+        .strictObject(
+          {
+            bases: posInt.optional(),
+            budget: posInt.optional(),
+            feedback: z.enum(['auto', 'score', 'decision'], want('"auto", "score" or "decision"')).optional(),
+            operators: list(undefined).optional(),
+          },
+          want('an object { bases?, budget?, feedback?, operators? }'),
+        )
+        .optional(),
     },
     want('a config object'),
   );
@@ -134,7 +156,7 @@ export function validateConfig(value: unknown, where: string, known: KnownIds = 
   const at = issue.path.map(String);
   if (issue.code === 'unrecognized_keys') {
     const key = [...at, issue.keys[0] ?? '?'].join('.');
-    const knownKeys = at.length === 0 ? fields().join(', ') : 'maxFpr, maxBypass';
+    const knownKeys = at.length === 0 ? fields().join(', ') : at[0] === 'attack' ? 'bases, budget, feedback, operators' : 'maxFpr, maxBypass';
     throw new UsageError(`${where}: unknown field "${key}" (known: ${knownKeys})`);
   }
   const w: Want = { want: issue.message };

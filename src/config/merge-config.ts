@@ -10,7 +10,7 @@ export type ConfigFlags = { [K in keyof FarmaFuzzConfig]?: FarmaFuzzConfig[K] | 
  * Merges the config file under the command-line flags: a field set in `cliFlags` wins,
  * otherwise the file's value is kept. Give `cliFlags` only the flags the user actually
  * typed (see {@link givenFlags}), never commander's defaults, or they would hide the file.
- * `thresholds` merges per limit. Fields set to `undefined` count as not given.
+ * `thresholds` and `attack` merge per key. Fields set to `undefined` count as not given.
  *
  * @param defaults optional lowest layer (e.g. `DEFAULT_CONFIG`).
  * @returns a new object; the inputs are not changed.
@@ -22,7 +22,7 @@ export function mergeConfig(fileConfig: FarmaFuzzConfig, cliFlags: ConfigFlags, 
   for (const layer of [defaults, fileConfig, cliFlags]) {
     for (const [k, v] of Object.entries(layer)) {
       if (v === undefined) continue;
-      if (k === 'thresholds') out[k] = { ...(out[k] as object | undefined), ...Object.fromEntries(Object.entries(v as object).filter(([, x]) => x !== undefined)) };
+      if (k === 'thresholds' || k === 'attack') out[k] = { ...(out[k] as object | undefined), ...Object.fromEntries(Object.entries(v as object).filter(([, x]) => x !== undefined)) };
       else out[k] = Array.isArray(v) ? [...v] : v;
     }
   }

@@ -31,6 +31,14 @@ import { readReport } from '../report-input.js';
 import { plural } from '../../domain/plural.js';
 
 
+/** `--workers auto` or a lane count in [1, 64], or a UsageError naming the flag. */
+function workersOf(text: string): number | 'auto' {
+  if (text.trim() === 'auto') return 'auto';
+  const n = text.trim() === '' ? Number.NaN : Number(text);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--workers must be "auto" or a positive integer, got "${text}"`);
+  return positiveInt('--workers', text, 1, 64);
+}
+
 /** Parses `--shard i/n`, or throws UsageError naming the flag. */
 function shardOf(text: string): ShardSpec {
   const r = parseShard(text);
@@ -59,6 +67,20 @@ function configFlags(opts: Record<string, string | boolean | undefined>, sourceO
   if (given('recheck')) f.recheck = parseRecheck(str('recheck'));
   if (given('cellTime')) f.cellTime = positiveInt('--cell-time', str('cellTime'), RUN_DEFAULTS.cellTimeS, MAX_TIMEOUT_MS / 1000);
   if (given('html')) f.html = opts.html === false ? false : opts.html === true ? true : str('html');
+  if (given('precision')) f.precision = precisionOf(str('precision'));
+  if (given('target')) f.target = targetOf(str('target'));
+  if (given('exhaustive')) f.exhaustive = opts.exhaustive === true;
+  if (given('maxQueries')) f.maxQueries = positiveInt('--max-queries', str('maxQueries'), 1, Number.MAX_SAFE_INTEGER);
+  if (given('shrinkBudget')) f.shrinkBudget = positiveInt('--shrink-budget', str('shrinkBudget'), 1, Number.MAX_SAFE_INTEGER);
+  if (given('costPerQuery')) f.costPerQuery = nonNegative('--cost-per-query', str('costPerQuery'));
+  if (given('cache')) f.cache = opts.cache !== false;
+  if (given('workers')) f.workers = workersOf(str('workers'));
+  const a: NonNullable<ConfigFlags['attack']> = {};
+  if (given('attackBases')) a.bases = positiveInt('--attack-bases', str('attackBases'), RUN_DEFAULTS.attackBases, 100_000);
+  if (given('attackBudget')) a.budget = positiveInt('--attack-budget', str('attackBudget'), RUN_DEFAULTS.attackBudget, 100_000);
+  if (given('attackFeedback')) a.feedback = str('attackFeedback') as 'auto' | 'score' | 'decision';
+  if (given('attackOperators')) a.operators = str('attackOperators');
+  if (Object.keys(a).length > 0) f.attack = a;
   const t: GateThresholds = {};
   if (given('maxFpr')) t.maxFpr = rate('--max-fpr', str('maxFpr'));
   if (given('maxBypass')) t.maxBypass = rate('--max-bypass', str('maxBypass'));
@@ -66,12 +88,22 @@ function configFlags(opts: Record<string, string | boolean | undefined>, sourceO
   return f;
 }
 
-/** `--precision` / `--target` (and the gate's limits as per-property targets) into the stop rule. */
-function stopRule(opts: Record<string, string | boolean | undefined>, thresholds: GateThresholds): CellStopRule {
-  const precision = opts.precision !== undefined ? rate('--precision', String(opts.precision)) : RUN_DEFAULTS.precision;
-  if (!(precision > 0 && precision <= 0.5)) throw new UsageError(`--precision must be a half-width in (0, 0.5], got "${String(opts.precision)}"`);
-  const target = opts.target !== undefined ? rate('--target', String(opts.target)) : RUN_DEFAULTS.target;
-  if (!(target > 0)) throw new UsageError(`--target must be a rate in (0,1], got "${String(opts.target)}"`);
+/** `--precision <w>`: a half-width in (0, 0.5], or a UsageError naming the flag. */
+function precisionOf(text: string): number {
+  const precision = rate('--precision', text);
+  if (!(precision > 0 && precision <= 0.5)) throw new UsageError(`--precision must be a half-width in (0, 0.5], got "${text}"`);
+  return precision;
+}
+
+/** `--target <rate>`: a rate in (0,1], or a UsageError naming the flag. */
+function targetOf(text: string): number {
+  const target = rate('--target', text);
+  if (!(target > 0)) throw new UsageError(`--target must be a rate in (0,1], got "${text}"`);
+  return target;
+}
+
+/** The precision and target (flag, config file or default; the gate's limits as per-property targets) into the stop rule. */
+function stopRule(precision: number, target: number, thresholds: GateThresholds): CellStopRule {
   return {
     precision,
     target: {
@@ -136,7 +168,7 @@ function addFuzzOptions(command: Command): Command {
     .option('--allow-config-diff', 'with --baseline: compare even when the configurations differ (guard options, seed, runs…); the differences are listed')
     .option('--config <file>', 'config file (default: farma-fuzz.config.ts|mjs|js in the current folder, when present); flags override it')
     .addOption(timeoutOption())
-    .option('-w, --workers <n>', 'lanes for the campaign (the calling thread + worker threads, never more than CPUs); workers start only when they pay, else one thread runs and says why; findings are identical for any count', '1')
+    .option('-w, --workers <n|auto>', 'lanes for the campaign (the calling thread + worker threads, never more than CPUs); workers start only when they pay, else one thread runs and says why; auto: one lane per CPU once the guard\'s own measured time per case leaves work to share (a sync guard); 1: one thread; findings are identical for any count', 'auto')
     .addOption(guardOptionFlag())
     .option('--attack-bases <n>', 'adaptive attack mode: forged bases drawn per domain (default min(runs, 200))')
     .option('--attack-budget <n>', 'adaptive attack mode: guard queries per rejected base, the original included', '30')
@@ -179,25 +211,27 @@ async function fuzzSettings(opts: Record<string, string | boolean | undefined>, 
   const families = listOf('--family', cfg.families, FAMILY_IDS);
   const maxFailures = cfg.maxFailures ?? 5;
   const timeoutMs = parseTimeout(opts.timeout as string);
-  const workers = positiveInt('--workers', opts.workers as string, 1, 64);
+  const workers = cfg.workers ?? 'auto';
   const concurrency = cfg.concurrency ?? RUN_DEFAULTS.asyncConcurrency;
   const recheck = cfg.recheck ?? RUN_DEFAULTS.recheck;
   const cellTimeLimitMs = (cfg.cellTime ?? RUN_DEFAULTS.cellTimeS) * 1000;
   const thresholds = cfg.thresholds ?? {};
-  const stop = opts.exhaustive === true ? undefined : stopRule(opts, thresholds);
-  const maxQueries = opts.maxQueries !== undefined ? positiveInt('--max-queries', opts.maxQueries as string, 1, Number.MAX_SAFE_INTEGER) : undefined;
-  const shrinkBudget = opts.shrinkBudget !== undefined ? positiveInt('--shrink-budget', opts.shrinkBudget as string, 1, Number.MAX_SAFE_INTEGER) : undefined;
-  const costPerQuery = opts.costPerQuery !== undefined ? nonNegative('--cost-per-query', opts.costPerQuery as string) : undefined;
-  const cacheOn = opts.cache !== false;
+  const stop = cfg.exhaustive === true ? undefined : stopRule(cfg.precision ?? RUN_DEFAULTS.precision, cfg.target ?? RUN_DEFAULTS.target, thresholds);
+  const maxQueries = cfg.maxQueries;
+  const shrinkBudget = cfg.shrinkBudget;
+  const costPerQuery = cfg.costPerQuery;
+  const cacheOn = cfg.cache !== false;
   const shard = typeof opts.shard === 'string' ? shardOf(opts.shard) : undefined;
   if (shard && timeS !== undefined) throw new UsageError('--shard needs --runs, not --time: a wall-clock budget gives each machine different cases, and the shards could not be merged exactly');
   const { parseGuardOptionFlags } = await import('../../guards/guard-options.js');
   const guardOptions = parseGuardOptionFlags((opts.guardOption as unknown as string[] | undefined) ?? [], fileConfig.guardOptions ?? {}, configFile ? path.relative(process.cwd(), configFile) || configFile : undefined);
+  const a = cfg.attack ?? {};
+  const operatorsFrom = flags.attack?.operators !== undefined ? '--attack-operators' : `${configFile ? path.relative(process.cwd(), configFile) || configFile : 'config'}: attack.operators`;
   const attack = {
-    ...(opts.attackBases !== undefined ? { bases: positiveInt('--attack-bases', opts.attackBases as string, 200, 100_000) } : {}),
-    budget: positiveInt('--attack-budget', opts.attackBudget as string, 30, 100_000),
-    feedback: opts.attackFeedback as 'auto' | 'score' | 'decision',
-    ...(typeof opts.attackOperators === 'string' ? { operators: await attackOperators(opts.attackOperators) } : {}),
+    ...(a.bases !== undefined ? { bases: a.bases } : {}),
+    budget: a.budget ?? RUN_DEFAULTS.attackBudget,
+    feedback: a.feedback ?? 'auto',
+    ...(a.operators !== undefined && a.operators !== 'all' && !(Array.isArray(a.operators) && a.operators.includes('all')) ? { operators: await attackOperators(typeof a.operators === 'string' ? a.operators : a.operators.join(','), operatorsFrom) } : {}),
   };
   if (cfg.out !== undefined && cfg.out.trim() === '') throw new UsageError('--out needs a directory name');
   if (typeof opts.benign === 'string') checkBenignFile(opts.benign);
@@ -241,11 +275,19 @@ function startLine(s: FuzzSettings, guardId: string): string {
   return `farma-fuzz: guard ${guardId}, seed ${s.seed}, ${plural(domains.length, 'domain')} × ${plural(families.length, 'family', 'families')}, ${timeS !== undefined ? `within ${timeS} s` : `${plural(runs, 'run')} per cell`}${configFile ? ` (config ${path.relative(process.cwd(), configFile) || configFile})` : ''}\n`;
 }
 
-/** With `--workers` above 1, the worker pool: worker threads rebuild the guard from its spec (src/cli/fuzz-worker.ts); the calling thread is one lane. */
+/**
+ * With `--workers` above 1, or `auto` for a sync guard, the worker pool: worker threads rebuild
+ * the guard from its spec (src/cli/fuzz-worker.ts); the calling thread is one lane, and times
+ * its guard calls for `auto`.
+ */
 async function workerPoolOf(s: FuzzSettings, guard: Guard, store: MemoryStore): Promise<FuzzWorkerPool<FuzzWorkerGuard> | undefined> {
   const { guardSpec, guardOptions, timeoutMs, concurrency, recheck, cellTimeLimitMs, stop, shrinkBudget, cacheOn } = s;
-  const { fuzzWorkerPool, localCellRunner } = s.workers > 1 ? await import('../fuzz-worker.js') : { fuzzWorkerPool: undefined, localCellRunner: undefined };
-  return fuzzWorkerPool && localCellRunner ? { ...fuzzWorkerPool(), guard: { spec: guardSpec, ...(Object.keys(guardOptions).length > 0 ? { guardOptions } : {}), timeoutMs, concurrency, recheck, cellTimeLimitMs, ...(stop ? { stop } : {}), ...(shrinkBudget !== undefined ? { shrinkBudget } : {}), cache: cacheOn }, local: localCellRunner(guard, store) } : undefined;
+  const pooled = s.workers === 'auto' ? guard.mode === 'sync' : s.workers > 1;
+  const { fuzzWorkerPool, localCellRunner } = pooled ? await import('../fuzz-worker.js') : { fuzzWorkerPool: undefined, localCellRunner: undefined };
+  const meter = { ms: 0 };
+  return fuzzWorkerPool && localCellRunner
+    ? { ...fuzzWorkerPool(), guard: { spec: guardSpec, ...(Object.keys(guardOptions).length > 0 ? { guardOptions } : {}), timeoutMs, concurrency, recheck, cellTimeLimitMs, ...(stop ? { stop } : {}), ...(shrinkBudget !== undefined ? { shrinkBudget } : {}), cache: cacheOn }, local: localCellRunner(guard, store, meter), guardMs: () => meter.ms }
+    : undefined;
 }
 
 /** The options of `runFuzz` for these settings, this guard, store and report directory. */
@@ -324,11 +366,11 @@ async function finishRun(result: FuzzResult, s: FuzzSettings, opts: Record<strin
   return lateStop ? exitCodeOfSignal(lateStop) : verdict.code;
 }
 
-/** `--attack-operators a,b,c`: registered operator ids, or a usage error naming the unknown ones and the valid ones. */
-async function attackOperators(list: string): Promise<OperatorId[]> {
+/** `--attack-operators a,b,c` (or the config's `attack.operators`, named by `where`): registered operator ids, or a usage error naming the unknown ones and the valid ones. */
+async function attackOperators(list: string, where = '--attack-operators'): Promise<OperatorId[]> {
   const { OPERATOR_IDS, isOperatorId } = await import('../../../generators/paraphrase/index.js');
   const ids = list.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
   const unknown = ids.filter((id) => !isOperatorId(id));
-  if (ids.length === 0 || unknown.length > 0) throw new UsageError(`--attack-operators: ${ids.length === 0 ? 'no operator given' : `unknown operator ${unknown.join(', ')}${didYouMean(unknown[0]!, OPERATOR_IDS)}`} (valid: ${OPERATOR_IDS.join(', ')})`);
+  if (ids.length === 0 || unknown.length > 0) throw new UsageError(`${where}: ${ids.length === 0 ? 'no operator given' : `unknown operator ${unknown.join(', ')}${didYouMean(unknown[0]!, OPERATOR_IDS)}`} (valid: ${OPERATOR_IDS.join(', ')})`);
   return ids as OperatorId[];
 }
