@@ -21,7 +21,7 @@ export { FarmaError, UsageError, InputError, TemplateError, GuardLoadError, Stor
 
 // Config files: `export default defineConfig({...})` in farma-fuzz.config.ts (docs/config.md).
 export { defineConfig, DEFAULT_CONFIG } from './config/define-config.js';
-export type { FarmaFuzzConfig, ThresholdsConfig } from './config/define-config.js';
+export type { AttackConfig, FarmaFuzzConfig, ThresholdsConfig } from './config/define-config.js';
 
 // Guards under test.
 export { GUARDS, createGuard, listGuards } from './guards/registry.js';

@@ -25,7 +25,7 @@ const API_VALUES = [
    'rocAuc', 'runCampaign', 'sentinelConfigHash', 'thresholdSweep', 'wilson',
 ];
 const API_TYPES = [
-   'BuiltinGuardId', 'CampaignOptions', 'CampaignOutcome', 'CellOutcome', 'CellSpec', 'Claim',
+   'AttackConfig', 'BuiltinGuardId', 'CampaignOptions', 'CampaignOutcome', 'CellOutcome', 'CellSpec', 'Claim',
    'Comparison', 'ConfigDifference', 'Counterexample', 'Decision', 'DomainId', 'Family', 'FarmaFuzzConfig', 'FuzzCase',
    'Guard', 'GuardContext', 'GuardEntry', 'GuardErrorKind', 'GuardFactory', 'InvariantResult',
    'Judgement', 'KnownSource', 'KnownTraceType', 'Label', 'LayerId', 'LayerResult', 'MemoryEntry',
