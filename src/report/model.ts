@@ -274,84 +274,11 @@ export function buildReport(input: BuildReportInput): ReportData {
   const { outcome } = input;
   const cxIds = new Map<object, string>();
   for (const c of input.counterexamples) cxIds.set(c.cx, c.id);
-  const cells: ReportCell[] = outcome.cells.map((c) => {
-    const s = c.stats;
-    const forged = c.property === 'forgery-rejected';
-    const cell: ReportCell = {
-      domain: c.domain,
-      family: c.family,
-      property: c.property,
-      runs: s.runs,
-      violations: s.violations,
-      errors: s.errors,
-      violationRate: interval(s.violations, s.runs),
-      errorRate: interval(s.errors, s.runs),
-      errorKinds: s.errorKinds,
-      interrupted: c.interrupted,
-      holds: s.violations === 0 && s.errors === 0,
-      signalFires: s.signalFires,
-      decidingLayers: s.decidingLayers,
-      scoreHistogram: s.scoreHistogram,
-      breakdown: s.breakdown,
-      counterexamples: c.counterexamples.map((x) => cxIds.get(x) ?? '?'),
-      ...(c.stopped !== undefined ? { stopped: c.stopped } : {}),
-    };
-    if (forged) cell.detectionRate = interval(s.runs - s.violations - s.errors, s.runs);
-    return cell;
-  });
-  const generated = [...new Set(outcome.cells.map((c) => c.domain))].flatMap((domain) => {
-    // The estimate is the natural `benign` mix only; `benign-stress` hunts false positives and is reported apart.
-    const benign = outcome.cells.filter((c) => c.domain === domain && c.property === 'benign-admitted' && c.family !== 'benign-stress');
-    if (benign.length === 0) return [];
-    const total: Tally = { runs: 0, violations: 0, errors: 0 };
-    const byType = new Map<string, Tally>();
-    for (const c of benign) {
-      total.runs += c.stats.runs;
-      total.violations += c.stats.violations;
-      total.errors += c.stats.errors;
-      for (const [k, t] of Object.entries(c.stats.breakdown.traceType)) {
-        const acc = byType.get(k) ?? { runs: 0, violations: 0, errors: 0 };
-        byType.set(k, acc);
-        acc.runs += t.runs;
-        acc.violations += t.violations;
-        acc.errors += t.errors;
-      }
-    }
-    return [{ domain, fpr: tallyInterval(total), errors: total.errors, byTraceType: Object.fromEntries([...byType].map(([k, t]) => [k, tallyInterval(t)])) }];
-  });
-  const stress = [...new Set(outcome.cells.map((c) => c.domain))].flatMap((domain) => {
-    const cellsOf = outcome.cells.filter((c) => c.domain === domain && c.family === 'benign-stress');
-    if (cellsOf.length === 0) return [];
-    const t = cellsOf.reduce((a, c) => ({ runs: a.runs + c.stats.runs, violations: a.violations + c.stats.violations, errors: a.errors + c.stats.errors }), { runs: 0, violations: 0, errors: 0 });
-    return [{ domain, fpr: tallyInterval(t), errors: t.errors }];
-  });
-  let realismGap: number | undefined;
-  if (generated.length > 0 && input.realSets.length > 0) {
-    const pool = (rows: Array<{ fpr: Interval; errors: number }>): BenignTally =>
-      rows.reduce((a, x) => ({ rejected: a.rejected + x.fpr.k, n: a.n + x.fpr.n, errors: a.errors + x.errors }), { rejected: 0, n: 0, errors: 0 });
-    realismGap = realismGapOf(pool(generated), pool(input.realSets));
-  }
-  const counterexamples: ReportCounterexample[] = input.counterexamples.map(({ id, replay, cx, flip }) => {
-    const { elapsedUs: _elapsed, ...verdict } = cx.verdict;
-    return {
-      id,
-      domain: cx.domain,
-      family: cx.family,
-      property: cx.property,
-      judgement: cx.judgement,
-      kind: cx.kind,
-      recheck: { ...cx.recheck },
-      signature: cx.signature,
-      case: cx.case,
-      verdict,
-      seed: cx.seed,
-      path: cx.path,
-      numShrinks: cx.numShrinks,
-      replay,
-      ...(flip ? { flip } : {}),
-    };
-  });
-  const seconds = outcome.elapsedMs / 1000;
+  const cells: ReportCell[] = outcome.cells.map((c) => reportCell(c, cxIds));
+  const generated = generatedFpr(outcome);
+  const stress = stressFpr(outcome);
+  const realismGap = generated.length > 0 && input.realSets.length > 0 ? pooledRealismGap(generated, input.realSets) : undefined;
+  const counterexamples: ReportCounterexample[] = input.counterexamples.map(reportCounterexample);
   return {
     tool: { name: 'farma-fuzz', version: input.version },
     generatedAt: input.generatedAt,
@@ -382,18 +309,115 @@ export function buildReport(input: BuildReportInput): ReportData {
     ...(input.attack ? { attack: input.attack } : {}),
     ...(input.coverage ? { coverage: input.coverage } : {}),
     ...(input.corpus ? { corpus: input.corpus } : {}),
-    timing: {
-      elapsedMs: outcome.elapsedMs,
-      casesPerSecond: seconds > 0 ? outcome.totalRuns / seconds : 0,
-      perCell: outcome.cells.map((c) => ({
-        domain: c.domain,
-        family: c.family,
-        elapsedMs: c.elapsedMs,
-        casesPerSecond: c.elapsedMs > 0 ? (c.stats.runs * 1000) / c.elapsedMs : 0,
-        meanGuardUs: c.stats.runs > 0 ? c.stats.guardUs / c.stats.runs : 0,
-      })),
-      counterexampleUs: Object.fromEntries(input.counterexamples.map(({ id, cx }) => [id, cx.verdict.elapsedUs])),
-      queries: queryReport(outcome, input.spend),
-    },
+    timing: reportTiming(input),
+  };
+}
+
+/** One cell of the report: its counts and intervals (a forged cell's detection rate too), breakdowns, and its counterexamples' ids. */
+function reportCell(c: CampaignOutcome['cells'][number], cxIds: ReadonlyMap<object, string>): ReportCell {
+  const s = c.stats;
+  const forged = c.property === 'forgery-rejected';
+  const cell: ReportCell = {
+    domain: c.domain,
+    family: c.family,
+    property: c.property,
+    runs: s.runs,
+    violations: s.violations,
+    errors: s.errors,
+    violationRate: interval(s.violations, s.runs),
+    errorRate: interval(s.errors, s.runs),
+    errorKinds: s.errorKinds,
+    interrupted: c.interrupted,
+    holds: s.violations === 0 && s.errors === 0,
+    signalFires: s.signalFires,
+    decidingLayers: s.decidingLayers,
+    scoreHistogram: s.scoreHistogram,
+    breakdown: s.breakdown,
+    counterexamples: c.counterexamples.map((x) => cxIds.get(x) ?? '?'),
+    ...(c.stopped !== undefined ? { stopped: c.stopped } : {}),
+  };
+  if (forged) cell.detectionRate = interval(s.runs - s.violations - s.errors, s.runs);
+  return cell;
+}
+
+/** The FPR of the natural `benign` mix per domain, overall and per trace type (`benign-stress` hunts false positives and is reported apart). */
+function generatedFpr(outcome: CampaignOutcome): ReportData['fpr']['generated'] {
+  return [...new Set(outcome.cells.map((c) => c.domain))].flatMap((domain) => {
+    // The estimate is the natural `benign` mix only; `benign-stress` hunts false positives and is reported apart.
+    const benign = outcome.cells.filter((c) => c.domain === domain && c.property === 'benign-admitted' && c.family !== 'benign-stress');
+    if (benign.length === 0) return [];
+    const total: Tally = { runs: 0, violations: 0, errors: 0 };
+    const byType = new Map<string, Tally>();
+    for (const c of benign) {
+      total.runs += c.stats.runs;
+      total.violations += c.stats.violations;
+      total.errors += c.stats.errors;
+      for (const [k, t] of Object.entries(c.stats.breakdown.traceType)) {
+        const acc = byType.get(k) ?? { runs: 0, violations: 0, errors: 0 };
+        byType.set(k, acc);
+        acc.runs += t.runs;
+        acc.violations += t.violations;
+        acc.errors += t.errors;
+      }
+    }
+    return [{ domain, fpr: tallyInterval(total), errors: total.errors, byTraceType: Object.fromEntries([...byType].map(([k, t]) => [k, tallyInterval(t)])) }];
+  });
+}
+
+/** The FPR of the hard negatives (`benign-stress`) per domain, never the estimate. */
+function stressFpr(outcome: CampaignOutcome): NonNullable<ReportData['fpr']['stress']> {
+  return [...new Set(outcome.cells.map((c) => c.domain))].flatMap((domain) => {
+    const cellsOf = outcome.cells.filter((c) => c.domain === domain && c.family === 'benign-stress');
+    if (cellsOf.length === 0) return [];
+    const t = cellsOf.reduce((a, c) => ({ runs: a.runs + c.stats.runs, violations: a.violations + c.stats.violations, errors: a.errors + c.stats.errors }), { runs: 0, violations: 0, errors: 0 });
+    return [{ domain, fpr: tallyInterval(t), errors: t.errors }];
+  });
+}
+
+/** The realism gap between the pooled generated estimate and the pooled real sets (`realismGapOf`), in [0,1]; undefined when a side has no judged row. */
+function pooledRealismGap(generated: ReadonlyArray<{ fpr: Interval; errors: number }>, realSets: ReadonlyArray<{ fpr: Interval; errors: number }>): number | undefined {
+  const pool = (rows: ReadonlyArray<{ fpr: Interval; errors: number }>): BenignTally =>
+    rows.reduce((a, x) => ({ rejected: a.rejected + x.fpr.k, n: a.n + x.fpr.n, errors: a.errors + x.errors }), { rejected: 0, n: 0, errors: 0 });
+  return realismGapOf(pool(generated), pool(realSets));
+}
+
+/** One counterexample of the report: the finding without its verdict's time (kept apart, in `timing.counterexampleUs`), with its id, replay command and flip. */
+function reportCounterexample({ id, replay, cx, flip }: BuildReportInput['counterexamples'][number]): ReportCounterexample {
+  const { elapsedUs: _elapsed, ...verdict } = cx.verdict;
+  return {
+    id,
+    domain: cx.domain,
+    family: cx.family,
+    property: cx.property,
+    judgement: cx.judgement,
+    kind: cx.kind,
+    recheck: { ...cx.recheck },
+    signature: cx.signature,
+    case: cx.case,
+    verdict,
+    seed: cx.seed,
+    path: cx.path,
+    numShrinks: cx.numShrinks,
+    replay,
+    ...(flip ? { flip } : {}),
+  };
+}
+
+/** The run's timing: wall time and throughput, per cell, per counterexample, and the query accounting. */
+function reportTiming(input: BuildReportInput): ReportData['timing'] {
+  const { outcome } = input;
+  const seconds = outcome.elapsedMs / 1000;
+  return {
+    elapsedMs: outcome.elapsedMs,
+    casesPerSecond: seconds > 0 ? outcome.totalRuns / seconds : 0,
+    perCell: outcome.cells.map((c) => ({
+      domain: c.domain,
+      family: c.family,
+      elapsedMs: c.elapsedMs,
+      casesPerSecond: c.elapsedMs > 0 ? (c.stats.runs * 1000) / c.elapsedMs : 0,
+      meanGuardUs: c.stats.runs > 0 ? c.stats.guardUs / c.stats.runs : 0,
+    })),
+    counterexampleUs: Object.fromEntries(input.counterexamples.map(({ id, cx }) => [id, cx.verdict.elapsedUs])),
+    queries: queryReport(outcome, input.spend),
   };
 }
