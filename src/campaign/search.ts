@@ -13,7 +13,7 @@ import type { ScratchStore } from '../fuzz/evaluate.js';
 import { cellSeed } from '../fuzz/campaign.js';
 import { evaluateCase } from '../fuzz/evaluate.js';
 import { beam, greedy } from '../fuzz/search.js';
-import { mcts, runAttack, type SearchMethod } from '../fuzz/attack.js';
+import { CompositionPool, mcts, runAttack, type SearchMethod } from '../fuzz/attack.js';
 import { writeFileAtomic } from '../corpus/atomic.js';
 import { summariseSearch, type SearchRow, type SearchSummary } from '../report/adaptive.js';
 import { renderSearchMarkdown, type LlmFamilyRow, type SearchReportInput } from '../report/search.js';
@@ -60,6 +60,10 @@ export async function runSearch(o: SearchRunOptions): Promise<SearchSummary> {
   const from = o.from ?? 'rejected';
   const meta = { guard: o.guard.id, mode: o.mode, strategy: o.strategy, budget: o.budget, seed: o.seed };
   const method = methodOf(o.strategy, o.beamWidth);
+  // One transfer pool over the domains, as attack mode keeps it (MCTS uses it; greedy and beam do not).
+  const pool = new CompositionPool();
+  let queriesBefore = 0;
+  let firstFlip: { domain: string; queries: number } | undefined;
   for (const domain of o.domains) {
     const starts = o.families.flatMap((family) => startCases(domain, family, o.seed).map((s) => ({ family, ...s })));
     const out = await runAttack({
@@ -76,7 +80,10 @@ export async function runSearch(o: SearchRunOptions): Promise<SearchSummary> {
       baseSeeds: starts.map((s) => cellSeed(o.seed, domain, s.template)),
       feedback: o.mode === 'score' ? 'auto' : 'decision',
       minimise: o.minimise ?? true,
+      pool,
     });
+    if (out.firstFlip && !firstFlip) firstFlip = { domain, queries: queriesBefore + out.firstFlip.runQueries };
+    queriesBefore += out.searchQueries;
     for (const r of out.results) {
       const start = starts[r.index];
       if (!start) continue;
@@ -103,12 +110,14 @@ export async function runSearch(o: SearchRunOptions): Promise<SearchSummary> {
         discarded: r.discarded,
         restarts: r.restarts,
         errors: r.queryErrors,
+        ...(r.flip ? { flipSource: r.flip.source } : {}),
       };
       rows.push(row);
       o.onRow?.(row);
     }
   }
-  return { ...summariseSearch(meta, rows, operatorReadingMap()), skipped, errored };
+  const transfer = o.strategy === 'mcts' ? { ...(firstFlip ? { firstFlip } : {}), poolSize: pool.size, pool: pool.top(10) } : undefined;
+  return { ...summariseSearch(meta, rows, operatorReadingMap()), skipped, errored, ...(transfer ? { transfer } : {}) };
 }
 
 /**

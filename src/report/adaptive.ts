@@ -148,6 +148,8 @@ export interface SearchRow {
   discarded: number;
   restarts: number;
   errors: number;
+  /** `pool`: a composition transferred from another start case bypassed it; `search`: fresh search did (bypassed rows of MCTS). */
+  flipSource?: 'pool' | 'search';
 }
 
 export interface SearchSummary {
@@ -179,6 +181,12 @@ export interface SearchSummary {
   skipped?: Array<{ domain: string; family: string; template: string }>;
   /** Start cases whose unmutated check was a guard `error`: not searched, never counted as resisting. */
   errored?: Array<{ domain: string; family: string; template: string; message: string }>;
+  /**
+   * The transfer pool of the MCTS search (`src/fuzz/pool.ts`): the search's queries up to its
+   * first bypass (domains in order, every start case's own query included, minimisation not),
+   * and the pool's top compositions. Absent for greedy and beam.
+   */
+  transfer?: Omit<AttackTransfer, 'domains'>;
 }
 
 /** Linear-interpolation quantile (type 7) of sorted numbers; p in [0,1]. */
@@ -266,6 +274,14 @@ export function renderSearchSummary(s: SearchSummary): string {
     out.push(`Queries to bypass (bypassed cases only): median ${num(q.median)}, quartiles ${num(q.q1)}–${num(q.q3)}, min ${q.min}, max ${q.max}, mean ${num(q.mean)}.`);
   } else out.push('Queries to bypass: no start case was bypassed.');
   out.push(`Rewrites proposed ${s.proposed}; discarded for a lost claim ${s.discarded} (never sent to the guard, never counted as queries).`);
+  if (s.transfer) {
+    const t = s.transfer;
+    const fromPool = s.rows.filter((r) => r.bypassed && r.flipSource === 'pool').length;
+    const fromSearch = s.rows.filter((r) => r.bypassed && r.flipSource === 'search').length;
+    out.push(
+      `Transfer: bypasses from a composition transferred from another start case ${fromPool}, from fresh search ${fromSearch}; queries to the first bypass ${t.firstFlip ? `${t.firstFlip.queries} (${t.firstFlip.domain})` : '-'}; pool ${t.poolSize} compositions${t.pool.length > 0 ? ` (top: ${t.pool.map((e) => `${e.composition} ${e.successes}/${e.tries}`).join('; ')})` : ''}.`,
+    );
+  }
   out.push('');
   if (s.histogram.length > 0) {
     out.push('| queries to bypass | start cases |');

@@ -36,5 +36,20 @@ describe('search with the MCTS-Explore scheduler', () => {
     const a = await runSearch({ ...base, guard: createSentinel({ config: { tauGuard: 0.25 } }) });
     const b = await runSearch({ ...base, guard: createSentinel({ config: { tauGuard: 0.25 } }) });
     expect(a.rows).toEqual(b.rows);
+    expect(a.transfer).toEqual(b.transfer);
+  });
+
+  it('reports the transfer pool: every bypass from the pool or fresh search, pool successes within them; none for greedy', async () => {
+    const s = await runSearch({ ...base, domains: ['rap', 'ehr'], mode: 'decision', budget: 30, guard: createSentinel({ config: { tauGuard: 0.25 } }) });
+    const t = s.transfer!;
+    const bypassed = s.rows.filter((r) => r.bypassed);
+    expect(bypassed.length).toBeGreaterThan(0);
+    expect(bypassed.every((r) => r.flipSource === 'pool' || r.flipSource === 'search')).toBe(true);
+    expect(t.firstFlip?.queries).toBeGreaterThan(0);
+    // Each pool composition has two or more operators; its transferred successes are bypasses from the pool.
+    expect(t.pool.every((e) => e.operators.length >= 2 && e.successes <= e.tries)).toBe(true);
+    expect(t.pool.reduce((n, e) => n + e.transferred, 0)).toBe(bypassed.filter((r) => r.flipSource === 'pool').length);
+    const g = await runSearch({ ...base, strategy: 'greedy', budget: 10, guard: createSentinel({ config: { tauGuard: 0.25 } }) });
+    expect(g.transfer).toBeUndefined();
   });
 });

@@ -117,6 +117,9 @@ export function registerSearchCommand(program: Command, exit: (code: number) => 
             `; ${summary.resisting.length} resist` +
             (summary.bypassByReading && summary.bypass.n > 0 ? `; natural ${pct(summary.bypassByReading.natural)}, encoded ${pct(summary.bypassByReading.encoded)}` : '') +
             (errored.length > 0 ? `; ${errored.length} answered error unmutated, not searched (first: ${errored[0]?.template}: ${errored[0]?.message})` : '') +
+            (summary.transfer
+              ? `\ntransfer: ${summary.rows.filter((r) => r.bypassed && r.flipSource === 'pool').length} bypasses from the pool, ${summary.rows.filter((r) => r.bypassed && r.flipSource === 'search').length} from fresh search; queries to the first bypass ${summary.transfer.firstFlip ? summary.transfer.firstFlip.queries : '-'}; pool ${summary.transfer.poolSize} compositions${summary.transfer.pool[0] ? ` (top: ${summary.transfer.pool[0].composition}, ${summary.transfer.pool[0].successes}/${summary.transfer.pool[0].tries})` : ''}`
+              : '') +
             `\nreport: ${path.join(outDir, 'search.md')}\n`,
         );
         // Nothing searched because every start case was a guard error: a guard failure, as in fuzz.
