@@ -262,132 +262,189 @@ function planLanes<G>(o: ParallelCampaignOptions<G>, cells: number): { wanted: n
  * });
  */
 export async function runCampaignParallel<G>(o: ParallelCampaignOptions<G>): Promise<CampaignOutcome> {
-  const started = performance.now();
-  const tasks = cellTasks(o);
-  const { wanted, threads, policy, notes } = planLanes(o, tasks.length);
-  const prefetch = o.local ? 2 : 1;
-  let pool: Piscina | undefined;
-  const startPool = (): Piscina =>
-    new Piscina({
+  return new ParallelCampaign(o).run();
+}
+
+/** The cell runner of the calling thread (`ParallelCampaignOptions.local`). */
+type LocalRunner<G> = NonNullable<ParallelCampaignOptions<G>['local']>;
+
+/**
+ * One parallel campaign's state: the tasks and who takes the next one, progress per cell, the
+ * outcomes, the pool and its lanes, and the start policy's measurements. {@link run} drives it.
+ */
+class ParallelCampaign<G> {
+  readonly #o: ParallelCampaignOptions<G>;
+  readonly #started = performance.now();
+  readonly #tasks: CellTask<G>[];
+  readonly #wanted: number;
+  readonly #threads: number;
+  readonly #policy: WorkerStartPolicy | undefined;
+  /** Why lane counts were cut or workers started, for `onWorkers`. */
+  readonly #notes: string[];
+  /** Tasks in flight per worker thread: two with a local lane (the calling thread is often busy in a synchronous cell and cannot hand out work). */
+  readonly #prefetch: number;
+  #pool: Piscina | undefined;
+  /** Cases done per cell, as last reported. */
+  readonly #perCell: number[];
+  readonly #finished: boolean[];
+  readonly #outcomes: Array<CellOutcome | undefined>;
+  #total = 0;
+  readonly #ports: MessagePort[] = [];
+  #next = 0;
+  #stopped = false;
+  /** Pool lanes never reject: the first failure is kept and rethrown once every lane has stopped. */
+  #failure: { error: unknown } | undefined;
+  readonly #lanes: Promise<void>[] = [];
+  // Start policy: the calling thread's own rate decides whether worker threads pay.
+  #localMs = 0;
+  #localCases = 0;
+  #localCells = 0;
+  #decided: boolean;
+  #lastReason = '';
+  #busy = false;
+
+  constructor(o: ParallelCampaignOptions<G>) {
+    this.#o = o;
+    this.#tasks = cellTasks(o);
+    const { wanted, threads, policy, notes } = planLanes(o, this.#tasks.length);
+    this.#wanted = wanted;
+    this.#threads = threads;
+    this.#policy = policy;
+    this.#notes = notes;
+    this.#prefetch = o.local ? 2 : 1;
+    this.#perCell = new Array<number>(this.#tasks.length).fill(0);
+    this.#finished = new Array<boolean>(this.#tasks.length).fill(false);
+    this.#outcomes = new Array<CellOutcome | undefined>(this.#tasks.length);
+    this.#decided = !policy || threads === 0;
+  }
+
+  /** Runs every lane to the end, reports the workers decision, and merges the outcomes in cell order; the pool is destroyed and the ports closed in every case. */
+  async run(): Promise<CampaignOutcome> {
+    const o = this.#o;
+    try {
+      if (this.#threads > 0 && !this.#policy) this.#launch();
+      if (o.local) {
+        // The local lane may start the pool lanes; wait for it first, then for them.
+        await this.#guarded(this.#localLane(o.local));
+      }
+      await Promise.all(this.#lanes);
+      if (this.#failure) throw this.#failure.error;
+      if (o.startPolicy && o.onWorkers) {
+        const ran = this.#pool ? this.#threads : 0;
+        const reason = [...this.#notes, ...(ran === 0 && this.#threads > 0 ? [this.#lastReason || 'no worker thread was needed'] : [])].join('; ');
+        o.onWorkers({ asked: this.#wanted, threads: ran, reason });
+      }
+      const done = this.#outcomes.filter((x): x is CellOutcome => x !== undefined);
+      if (done.length !== this.#tasks.length && !o.signal?.aborted) throw new EngineError(`parallel campaign: ${this.#tasks.length - done.length} cell(s) were not run`);
+      return mergeCellOutcomes({ guardId: o.guardId, seed: o.seed, phase: o.phase, runsPerCell: o.runsPerCell, elapsedMs: performance.now() - this.#started }, done);
+    } finally {
+      this.#stopped = true;
+      for (const p of this.#ports) p.close();
+      await this.#pool?.destroy();
+    }
+  }
+
+  /** Records that cell `index` has done `done` cases (ignored once it finished, or when not more than before) and reports progress. */
+  #advance(index: number, done: number): void {
+    if (this.#finished[index] || done <= (this.#perCell[index] ?? 0)) return;
+    this.#total += done - (this.#perCell[index] ?? 0);
+    this.#perCell[index] = done;
+    this.#o.onProgress?.(this.#o.cells[index] as CellDescriptor, done);
+    this.#o.onTotalProgress?.(this.#total);
+  }
+
+  /** The next task in cell order, or undefined once stopped (a failure, the campaign signal) or done. */
+  #take(): CellTask<G> | undefined {
+    return this.#stopped || this.#o.signal?.aborted ? undefined : this.#tasks[this.#next++];
+  }
+
+  /** Keeps a cell's outcome: the result is authoritative, progress messages still in flight are then ignored. */
+  #settle(task: CellTask<G>, outcome: CellOutcome): void {
+    this.#advance(task.index, outcome.stats.runs);
+    this.#finished[task.index] = true;
+    this.#outcomes[task.index] = outcome;
+    this.#o.onCellEnd?.(outcome, task.index);
+  }
+
+  /** Stops handing out tasks. @throws EngineError naming the cell and where it failed. */
+  #fail(task: CellTask<G>, where: string, cause: unknown): never {
+    this.#stopped = true;
+    throw new EngineError(`cell ${task.domain}/${task.family} failed ${where}: ${errorMessage(cause)}`, { cause });
+  }
+
+  /** A lane that never rejects: its failure is kept (the first one) and stops the campaign. */
+  #guarded(p: Promise<void>): Promise<void> {
+    return p.catch((error: unknown) => {
+      this.#failure ??= { error };
+      this.#stopped = true;
+    });
+  }
+
+  /** Starts the worker threads and their lanes (`prefetch` lanes per thread). */
+  #launch(): void {
+    const o = this.#o;
+    const pool = new Piscina({
       filename: o.workerFile instanceof URL ? o.workerFile.href : o.workerFile,
-      minThreads: threads,
-      maxThreads: threads,
+      minThreads: this.#threads,
+      maxThreads: this.#threads,
       // With a local lane the calling thread is often busy in a synchronous cell and cannot
       // hand out work; two tasks in flight per worker keep the workers fed meanwhile.
-      concurrentTasksPerWorker: prefetch,
+      concurrentTasksPerWorker: this.#prefetch,
       idleTimeout: 1000,
       ...(o.execArgv ? { execArgv: o.execArgv } : {}),
       ...(o.workerData !== undefined ? { workerData: o.workerData } : {}),
     });
-  const perCell = new Array<number>(tasks.length).fill(0);
-  const finished = new Array<boolean>(tasks.length).fill(false);
-  const outcomes = new Array<CellOutcome | undefined>(tasks.length);
-  let total = 0;
-  const advance = (index: number, done: number): void => {
-    if (finished[index] || done <= (perCell[index] ?? 0)) return;
-    total += done - (perCell[index] ?? 0);
-    perCell[index] = done;
-    o.onProgress?.(o.cells[index] as CellDescriptor, done);
-    o.onTotalProgress?.(total);
-  };
-  const ports: MessagePort[] = [];
-  let next = 0;
-  let stopped = false;
-  const take = (): CellTask<G> | undefined => (stopped || o.signal?.aborted ? undefined : tasks[next++]);
-  const settle = (task: CellTask<G>, outcome: CellOutcome): void => {
-    // The result is authoritative; progress messages still in flight are then ignored.
-    advance(task.index, outcome.stats.runs);
-    finished[task.index] = true;
-    outcomes[task.index] = outcome;
-    o.onCellEnd?.(outcome, task.index);
-  };
-  const fail = (task: CellTask<G>, where: string, cause: unknown): never => {
-    stopped = true;
-    throw new EngineError(`cell ${task.domain}/${task.family} failed ${where}: ${errorMessage(cause)}`, { cause });
-  };
-  const poolLane = async (p: Piscina): Promise<void> => {
-    for (let task = take(); task !== undefined; task = take()) {
-      let transferList: MessagePort[] | undefined;
-      let stopCell: (() => void) | undefined;
-      if (o.onProgress || o.onTotalProgress || o.signal) {
-        const { port1, port2 } = new MessageChannel();
-        ports.push(port1);
-        const index = task.index;
-        port1.on('message', (m: { done?: unknown }) => {
-          if (typeof m.done === 'number') advance(index, m.done);
-        });
-        if (o.signal) {
-          stopCell = () => port1.postMessage({ abort: true });
-          o.signal.addEventListener('abort', stopCell, { once: true });
-        }
-        task.progress = port2;
-        transferList = [port2];
-      }
+    this.#pool = pool;
+    for (let i = 0; i < this.#threads * this.#prefetch; i++) this.#lanes.push(this.#guarded(this.#poolLane(pool)));
+  }
+
+  /**
+   * With progress callbacks or a signal, gives `task` a port: the worker posts `{ done }` on it,
+   * and the campaign signal posts `{ abort: true }`.
+   * @returns the transfer list for the task, and the abort listener to remove once it ends.
+   */
+  #attachPort(task: CellTask<G>): { transferList?: MessagePort[]; stopCell?: () => void } {
+    const o = this.#o;
+    if (!(o.onProgress || o.onTotalProgress || o.signal)) return {};
+    const { port1, port2 } = new MessageChannel();
+    this.#ports.push(port1);
+    const index = task.index;
+    port1.on('message', (m: { done?: unknown }) => {
+      if (typeof m.done === 'number') this.#advance(index, m.done);
+    });
+    let stopCell: (() => void) | undefined;
+    if (o.signal) {
+      stopCell = () => port1.postMessage({ abort: true });
+      o.signal.addEventListener('abort', stopCell, { once: true });
+    }
+    task.progress = port2;
+    return { transferList: [port2], ...(stopCell ? { stopCell } : {}) };
+  }
+
+  /** A pool lane: takes tasks in cell order and runs each on a worker thread until none is left. */
+  async #poolLane(p: Piscina): Promise<void> {
+    const o = this.#o;
+    for (let task = this.#take(); task !== undefined; task = this.#take()) {
+      const { transferList, stopCell } = this.#attachPort(task);
       o.onCellStart?.(o.cells[task.index] as CellDescriptor, task.index);
       let outcome: CellOutcome;
       try {
         outcome = (await p.run(task, transferList ? { transferList } : {})) as CellOutcome;
       } catch (cause) {
-        fail(task, 'in a worker', cause);
+        this.#fail(task, 'in a worker', cause);
       } finally {
         if (stopCell) o.signal?.removeEventListener('abort', stopCell);
       }
-      settle(task, outcome!);
+      this.#settle(task, outcome!);
     }
-  };
-  // Pool lanes never reject: the first failure is kept and rethrown once every lane has stopped.
-  let failure: { error: unknown } | undefined;
-  const lanes: Promise<void>[] = [];
-  const guarded = (p: Promise<void>): Promise<void> =>
-    p.catch((error: unknown) => {
-      failure ??= { error };
-      stopped = true;
-    });
-  const launch = (): void => {
-    pool = startPool();
-    for (let i = 0; i < threads * prefetch; i++) lanes.push(guarded(poolLane(pool)));
-  };
-  // Start policy: the calling thread's own rate decides whether worker threads pay.
-  let localMs = 0;
-  let localCases = 0;
-  let decided = !policy || threads === 0;
-  let lastReason = '';
-  let busy = false;
-  let localCells = 0;
-  const consider = (cellStartedAt: number, doneInCell: number, runsInCell: number): void => {
-    if (decided || !policy) return;
-    const cases = localCases + doneInCell;
-    if (cases === 0) return;
-    const cellsLeft = tasks.length - next;
-    const doneMs = policy.guardMs ? policy.guardMs() : localMs + (performance.now() - cellStartedAt);
-    // A cell is estimated at the mean size of the cells this thread finished (sequential
-    // stopping ends most before `runs`), at `runs` before any finished.
-    const perCell = localCells > 0 ? Math.min(o.runsPerCell, localCases / localCells) : o.runsPerCell;
-    const d = workerStartDecision({
-      msPerCase: doneMs / cases,
-      basis: policy.guardMs ? 'guard' : 'wall',
-      doneMs,
-      casesLeft: Math.max(0, Math.min(runsInCell, perCell) - doneInCell) + cellsLeft * perCell,
-      cellsLeft,
-      minRemainingMs: policy.minRemainingMs,
-      cpus: policy.cpus,
-      load: policy.loadAverage(),
-      busyBefore: busy,
-    });
-    if (d.busy) busy = true;
-    if (!d.start) {
-      // Every cell already running keeps a reason given before.
-      if (d.reason !== undefined && !(cellsLeft === 0 && lastReason)) lastReason = d.reason;
-      return;
-    }
-    decided = true;
-    notes.push(`started ${threads} worker thread${threads === 1 ? '' : 's'}: ${d.reason ?? ''}`);
-    launch();
-  };
-  const localLane = async (run: NonNullable<ParallelCampaignOptions<G>['local']>): Promise<void> => {
+  }
+
+  /** The lane of the calling thread: takes tasks in cell order and runs each with `run`, measuring its rate for the start policy. */
+  async #localLane(run: LocalRunner<G>): Promise<void> {
+    const o = this.#o;
     // Let the pool lanes hand out their first tasks before this thread gets busy.
     await new Promise((r) => setImmediate(r));
-    for (let task = take(); task !== undefined; task = take()) {
+    for (let task = this.#take(); task !== undefined; task = this.#take()) {
       // Yield to the event loop between cells, so that worker results are taken in and
       // workers get their next cells (a sync guard never yields inside a cell).
       await new Promise((r) => setImmediate(r));
@@ -400,42 +457,59 @@ export async function runCampaignParallel<G>(o: ParallelCampaignOptions<G>): Pro
         outcome = await run(
           task,
           (done) => {
-            advance(index, done);
+            this.#advance(index, done);
             // A worker created here loads its modules on its own thread while this cell goes on.
-            if (!decided && (done & 127) === 0) consider(cellStartedAt, done, runs);
+            if (!this.#decided && (done & 127) === 0) this.#consider(cellStartedAt, done, runs);
           },
           o.signal,
         );
       } catch (cause) {
-        fail(task, 'in the calling thread', cause);
+        this.#fail(task, 'in the calling thread', cause);
       }
-      localMs += performance.now() - cellStartedAt;
-      localCases += outcome!.stats.runs;
-      localCells += 1;
-      settle(task, outcome!);
-      if (!decided) consider(performance.now(), 0, 0);
+      this.#localMs += performance.now() - cellStartedAt;
+      this.#localCases += outcome!.stats.runs;
+      this.#localCells += 1;
+      this.#settle(task, outcome!);
+      if (!this.#decided) this.#consider(performance.now(), 0, 0);
     }
-  };
-  try {
-    if (threads > 0 && !policy) launch();
-    if (o.local) {
-      // The local lane may start the pool lanes; wait for it first, then for them.
-      await guarded(localLane(o.local));
+  }
+
+  /**
+   * Start policy: asks {@link workerStartDecision} with the calling thread's measured rate
+   * whether worker threads pay now, and starts them when they do; else keeps the reason.
+   * `doneInCell` of `runsInCell` cases of the current cell (started at `cellStartedAt`) ran.
+   */
+  #consider(cellStartedAt: number, doneInCell: number, runsInCell: number): void {
+    const policy = this.#policy;
+    if (this.#decided || !policy) return;
+    const cases = this.#localCases + doneInCell;
+    if (cases === 0) return;
+    const cellsLeft = this.#tasks.length - this.#next;
+    const doneMs = policy.guardMs ? policy.guardMs() : this.#localMs + (performance.now() - cellStartedAt);
+    // A cell is estimated at the mean size of the cells this thread finished (sequential
+    // stopping ends most before `runs`), at `runs` before any finished.
+    const runsPerCell = this.#o.runsPerCell;
+    const cellSize = this.#localCells > 0 ? Math.min(runsPerCell, this.#localCases / this.#localCells) : runsPerCell;
+    const d = workerStartDecision({
+      msPerCase: doneMs / cases,
+      basis: policy.guardMs ? 'guard' : 'wall',
+      doneMs,
+      casesLeft: Math.max(0, Math.min(runsInCell, cellSize) - doneInCell) + cellsLeft * cellSize,
+      cellsLeft,
+      minRemainingMs: policy.minRemainingMs,
+      cpus: policy.cpus,
+      load: policy.loadAverage(),
+      busyBefore: this.#busy,
+    });
+    if (d.busy) this.#busy = true;
+    if (!d.start) {
+      // Every cell already running keeps a reason given before.
+      if (d.reason !== undefined && !(cellsLeft === 0 && this.#lastReason)) this.#lastReason = d.reason;
+      return;
     }
-    await Promise.all(lanes);
-    if (failure) throw failure.error;
-    if (o.startPolicy && o.onWorkers) {
-      const ran = pool ? threads : 0;
-      const reason = [...notes, ...(ran === 0 && threads > 0 ? [lastReason || 'no worker thread was needed'] : [])].join('; ');
-      o.onWorkers({ asked: wanted, threads: ran, reason });
-    }
-    const done = outcomes.filter((x): x is CellOutcome => x !== undefined);
-    if (done.length !== tasks.length && !o.signal?.aborted) throw new EngineError(`parallel campaign: ${tasks.length - done.length} cell(s) were not run`);
-    return mergeCellOutcomes({ guardId: o.guardId, seed: o.seed, phase: o.phase, runsPerCell: o.runsPerCell, elapsedMs: performance.now() - started }, done);
-  } finally {
-    stopped = true;
-    for (const p of ports) p.close();
-    await pool?.destroy();
+    this.#decided = true;
+    this.#notes.push(`started ${this.#threads} worker thread${this.#threads === 1 ? '' : 's'}: ${d.reason ?? ''}`);
+    this.#launch();
   }
 }
 
