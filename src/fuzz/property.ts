@@ -696,8 +696,7 @@ async function againAsync(cell: Cell, c: FuzzCase, n: number): Promise<Verdict[]
 }
 
 /** A fresh round `index` of the cell: its derived seed, and whether it still hunts new findings. */
-function startRound(cell: Cell, index: number, hunting: boolean): Round {
-  const drawn: fc.Value<FuzzCase>[] = [];
+function startRound(cell: Cell, index: number, hunting: boolean, drawn: fc.Value<FuzzCase>[] = []): Round {
   return {
     seed: roundSeed(cell.o.seed, index),
     hunting,
@@ -835,7 +834,7 @@ function acceptShrinkStep(cell: Cell, r: Round, f: Failing, signature: string, c
 }
 
 /** The `fc.check` parameters of a round: its seed and run count, the examples (first round), the time left and the replayed path. */
-function roundParams(cell: Cell, r: Round, index: number, remaining: number, timeLeft: number): fc.Parameters<[FuzzCase]> {
+function roundParams(cell: Cell, r: Pick<Round, 'seed'>, index: number, remaining: number, timeLeft: number): fc.Parameters<[FuzzCase]> {
   const o = cell.o;
   return {
     seed: r.seed,
@@ -864,9 +863,9 @@ function checkRoundSync(cell: Cell, r: Round, params: fc.Parameters<[FuzzCase]>)
 }
 
 /** Draws the round's cases ahead and evaluates them with calls in flight (async guards at concurrency > 1); cases past the budget are declined. */
-function startPrefetch(cell: Cell, r: Round, params: fc.Parameters<[FuzzCase]>, remaining: number): Prefetcher {
+function startPrefetch(cell: Cell, drawn: fc.Value<FuzzCase>[], params: fc.Parameters<[FuzzCase]>, remaining: number): Prefetcher {
   return new Prefetcher(
-    (n) => drawCases(cell.o.arbitrary, { ...params, numRuns: n }, r.drawn),
+    (n) => drawCases(cell.o.arbitrary, { ...params, numRuns: n }, drawn),
     params.numRuns ?? remaining,
     (c) => (caseFits(cell, c) ? reserve(cell, c, evalAsync(cell, c, cell.forCases)) : undefined),
     cell.concurrency,
@@ -1024,45 +1023,76 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
   const maxRounds = cell.maxFailures * 4;
   let failRounds = 0;
   let index = 0;
-  while (cell.stats.runs < o.runs && !cell.interrupted && cell.halted === undefined) {
-    const r = startRound(cell, index, cell.found.length < cell.maxFailures && failRounds < maxRounds);
-    const remaining = o.runs - cell.stats.runs;
-    if (index > 0) await yieldToEventLoop();
-    const timeLeft = cell.deadline - performance.now();
-    if (timeLeft <= 0 || aborted(cell)) {
-      cell.interrupted = true;
-      break;
-    }
-    const params = roundParams(cell, r, index, remaining, timeLeft);
-    let details: fc.RunDetails<[FuzzCase]>;
-    let prefetch: Prefetcher | undefined;
-    try {
-      if (o.guard.mode === 'sync') details = checkRoundSync(cell, r, params);
-      else {
-        if (cell.concurrency > 1 && o.path === undefined) prefetch = startPrefetch(cell, r, params, remaining);
-        details = await checkRoundAsync(cell, r, params, prefetch);
+  /** The next round's cases, drawn and asked while the last minimal case is re-checked (see {@link overlapsRechecks}). */
+  let early: { drawn: fc.Value<FuzzCase>[]; prefetch: Prefetcher } | undefined;
+  try {
+    while (cell.stats.runs < o.runs && !cell.interrupted && cell.halted === undefined) {
+      const r = startRound(cell, index, cell.found.length < cell.maxFailures && failRounds < maxRounds, early?.drawn);
+      const remaining = o.runs - cell.stats.runs;
+      if (index > 0) await yieldToEventLoop();
+      const timeLeft = cell.deadline - performance.now();
+      if (timeLeft <= 0 || aborted(cell)) {
+        cell.interrupted = true;
+        break;
       }
-    } catch (cause) {
-      prefetch?.stop();
-      throw generatorFailed(cell, cause);
+      const params = roundParams(cell, r, index, remaining, timeLeft);
+      let details: fc.RunDetails<[FuzzCase]>;
+      let prefetch: Prefetcher | undefined;
+      try {
+        if (o.guard.mode === 'sync') details = checkRoundSync(cell, r, params);
+        else {
+          if (cell.concurrency > 1 && o.path === undefined) prefetch = early?.prefetch ?? startPrefetch(cell, r.drawn, params, remaining);
+          early = undefined;
+          details = await checkRoundAsync(cell, r, params, prefetch);
+        }
+      } catch (cause) {
+        prefetch?.stop();
+        throw generatorFailed(cell, cause);
+      }
+      if (prefetch) {
+        if (aborted(cell)) prefetch.stop();
+        else await prefetch.drain();
+      }
+      const inFlight = r.pending !== undefined && r.trigger !== undefined && !aborted(cell) ? await shrinkPending(cell, r, r.pending, r.trigger) : undefined;
+      if (r.shrinking) cell.queries.ms.shrink += performance.now() - r.shrinkStart;
+      const shrunk = inFlight ?? (details.failed && details.counterexample !== null ? { c: details.counterexample[0], path: details.counterexamplePath, numShrinks: details.numShrinks } : undefined);
+      const { trigger, last } = r;
+      const interrupted = (details.interrupted || aborted(cell)) && cell.stats.runs < o.runs;
+      if (shrunk !== undefined && last !== undefined && trigger !== undefined) {
+        // Re-check the shrunk case for its own verdicts (never from the cache).
+        if (aborted(cell) || o.guard.mode === 'sync') recordShrunk(cell, r, trigger, last, shrunk, aborted(cell) ? [] : againSync(cell, shrunk.c, cell.rechecks));
+        else {
+          const rechecked = againAsync(cell, shrunk.c, cell.rechecks);
+          if (!interrupted && overlapsRechecks(cell)) {
+            const drawn: fc.Value<FuzzCase>[] = [];
+            const left = o.runs - cell.stats.runs;
+            early = { drawn, prefetch: startPrefetch(cell, drawn, roundParams(cell, { seed: roundSeed(o.seed, index + 1) }, index + 1, left, Infinity), left) };
+          }
+          recordShrunk(cell, r, trigger, last, shrunk, await rechecked);
+        }
+      } else assertRoundSound(cell, r, details);
+      if (interrupted) cell.interrupted = true;
+      if (o.path !== undefined) break;
+      if (details.failed || inFlight !== undefined) failRounds += 1;
+      index += 1;
     }
-    if (prefetch) {
-      if (aborted(cell)) prefetch.stop();
-      else await prefetch.drain();
-    }
-    const inFlight = r.pending !== undefined && r.trigger !== undefined && !aborted(cell) ? await shrinkPending(cell, r, r.pending, r.trigger) : undefined;
-    if (r.shrinking) cell.queries.ms.shrink += performance.now() - r.shrinkStart;
-    const shrunk = inFlight ?? (details.failed && details.counterexample !== null ? { c: details.counterexample[0], path: details.counterexamplePath, numShrinks: details.numShrinks } : undefined);
-    const { trigger, last } = r;
-    if (shrunk !== undefined && last !== undefined && trigger !== undefined) {
-      // Re-check the shrunk case for its own verdicts (never from the cache).
-      const vs = aborted(cell) ? [] : o.guard.mode === 'sync' ? againSync(cell, shrunk.c, cell.rechecks) : await againAsync(cell, shrunk.c, cell.rechecks);
-      recordShrunk(cell, r, trigger, last, shrunk, vs);
-    } else assertRoundSound(cell, r, details);
-    if ((details.interrupted || aborted(cell)) && cell.stats.runs < o.runs) cell.interrupted = true;
-    if (o.path !== undefined) break;
-    if (details.failed || inFlight !== undefined) failRounds += 1;
-    index += 1;
+  } finally {
+    early?.prefetch.stop();
   }
   return cellOutcome(cell);
+}
+
+/**
+ * Whether the next round's cases may be drawn and asked while the last minimal case is
+ * re-checked (calls in flight, async guard): only when nothing those re-checks change can change
+ * what the next round asks or counts, that is without a query budget (the re-checks' queries
+ * would move what fits) and without a time bound (which ends a round by the clock), and when
+ * the stop rule cannot end the cell before the next round (it reads only counts, which re-checks
+ * do not change). The next round's seed, run count and cases are known before the re-checks
+ * end; what they decide (the signature seen, whether the next round still hunts) is read only
+ * when the next round observes its first verdict.
+ */
+function overlapsRechecks(cell: Cell): boolean {
+  const o = cell.o;
+  return cell.concurrency > 1 && o.path === undefined && o.maxQueries === undefined && cell.deadline === Infinity && cell.halted === undefined && cell.stats.runs < o.runs && !cell.interrupted;
 }
