@@ -286,14 +286,22 @@ const pieceOf = (text: string): Piece => ({ text, words: contentWords(text), pai
  * only part of what it repeats (one shared sentence, the rest new), as real near-repeats often do.
  */
 function startsOf(text: string): string[] {
+  const hit = STARTS.get(text);
+  if (hit) return hit;
   const halves = (parts: string[], join: string): string[] => {
     if (parts.length < 2) return [];
     const k = Math.ceil(parts.length / 2);
     return [parts.slice(0, k).join(join), parts.slice(k).join(join)].filter((x) => contentWords(x).size >= 2);
   };
   const sentences = text.split(/(?<=[.!?])\s+/).filter((x) => x.trim().length > 0);
-  return [text, ...(sentences.length >= 2 ? halves(sentences, ' ') : halves(text.split(/(?<=[,;])\s+/), ' '))];
+  const out = [text, ...(sentences.length >= 2 ? halves(sentences, ' ') : halves(text.split(/(?<=[,;])\s+/), ' '))];
+  if (STARTS.size >= 4096) STARTS.clear();
+  STARTS.set(text, out);
+  return out;
 }
+
+/** `startsOf` per text (pure; cleared when full): each near-repeat of a group re-reads the same twins. Callers copy a list before changing it. */
+const STARTS = new Map<string, string[]>();
 
 /**
  * The texts a reframe near-repeat may start from: `startsOf(text)`, then each clause of `text`
@@ -302,7 +310,7 @@ function startsOf(text: string): string[] {
  */
 function reframeStartsOf(text: string, entities: ReadonlySet<string>): string[] {
   const clauses = text.split(/(?<=[.!?,;:])\s+|\n/).filter((x) => x.trim().length > 0);
-  const out = startsOf(text);
+  const out = [...startsOf(text)];
   if (clauses.length < 2) return out;
   for (const c of clauses) if ([...entityTokens(c)].some((e) => entities.has(e))) out.push(c);
   for (let i = 0; i + 1 < clauses.length; i++) out.push(`${clauses[i]} ${clauses[i + 1]}`);
@@ -332,6 +340,24 @@ function nearRepeatOf(root: FuzzCase, bases: readonly FuzzCase[], target: number
   let best: { base: FuzzCase; start: string; appended: number; score: number; near: boolean } | undefined;
   const appendable = Math.min(MAX_APPENDED, pool.length);
   const rootEntities = reframesOnly ? entityTokens(root.entry.content) : new Set<string>();
+  // What appending the j-th sentence can add, the same for every start: its words and pairs that
+  // no earlier appended sentence has (a start's own words are left out below), and whether the root has each.
+  const fresh = (key: 'words' | 'pairs', rootSet: ReadonlySet<string>): Array<Array<[string, boolean]>> => {
+    const seen = new Set<string>();
+    const out: Array<Array<[string, boolean]>> = [[]];
+    for (let j = 1; j <= appendable; j++) {
+      const step: Array<[string, boolean]> = [];
+      for (const w of (pool[(offset + j - 1) % pool.length] as Piece)[key]) {
+        if (seen.has(w)) continue;
+        seen.add(w);
+        step.push([w, rootSet.has(w)]);
+      }
+      out.push(step);
+    }
+    return out;
+  };
+  const freshWords = fresh('words', rootWords);
+  const freshPairs = fresh('pairs', rootPairs);
   for (const base of reframesOnly ? bases : [...bases, root]) {
     for (const start of reframesOnly ? reframeStartsOf(base.entry.content, rootEntities) : startsOf(base.entry.content)) {
       const whole = start === base.entry.content;
@@ -344,21 +370,16 @@ function nearRepeatOf(root: FuzzCase, bases: readonly FuzzCase[], target: number
       let sharedPairs = 0;
       for (const w of basePairs) if (rootPairs.has(w)) sharedPairs++;
       let unionPairs = rootPairs.size + basePairs.size - sharedPairs;
-      const added = new Set<string>();
-      const addedPairs = new Set<string>();
       for (let j = 0; j <= appendable; j++) {
         if (j > 0) {
-          const piece = pool[(offset + j - 1) % pool.length] as Piece;
-          for (const w of piece.words) {
-            if (baseWords.has(w) || added.has(w)) continue;
-            added.add(w);
-            if (rootWords.has(w)) shared++;
+          for (const [w, inRoot] of freshWords[j] as Array<[string, boolean]>) {
+            if (baseWords.has(w)) continue;
+            if (inRoot) shared++;
             else union++;
           }
-          for (const w of piece.pairs) {
-            if (basePairs.has(w) || addedPairs.has(w)) continue;
-            addedPairs.add(w);
-            if (rootPairs.has(w)) sharedPairs++;
+          for (const [w, inRoot] of freshPairs[j] as Array<[string, boolean]>) {
+            if (basePairs.has(w)) continue;
+            if (inRoot) sharedPairs++;
             else unionPairs++;
           }
         }
