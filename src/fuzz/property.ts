@@ -434,6 +434,41 @@ interface ShrinkStream {
  * steps instead of one per step. When it holds, the asks below it are spent for nothing.
  * `room()` is the queries still allowed (a candidate costs its attacker writes + 1).
  */
+/** Streams of first candidates asked ahead, by value: one chain of first candidates below a value. */
+type ShrinkAhead = Map<fc.Value<FuzzCase>, ShrinkStream>;
+
+/** The shrink stream of `v`, from its start. */
+function streamOf(arbitrary: fc.Arbitrary<FuzzCase>, v: fc.Value<FuzzCase>): ShrinkStream {
+  return { it: arbitrary.shrink(v.value_, v.context)[Symbol.iterator]() };
+}
+
+/** Asks `v`'s case; a rejection (a store error) is left to whoever awaits it. */
+function askValue(evaluate: (c: FuzzCase) => Promise<Verdict>, v: fc.Value<FuzzCase>): Promise<Verdict> {
+  const p = evaluate(v.value_);
+  p.catch(() => undefined);
+  return p;
+}
+
+/** Asks the first candidates below `v`, `depth` levels down, into `ahead` (those already asked are kept). */
+function askAhead(arbitrary: fc.Arbitrary<FuzzCase>, ahead: ShrinkAhead, evaluate: (c: FuzzCase) => Promise<Verdict>, v: fc.Value<FuzzCase>, depth: number): void {
+  let x = v;
+  for (let k = 0; k < depth; k++) {
+    let st = ahead.get(x);
+    if (!st) {
+      st = streamOf(arbitrary, x);
+      const n = st.it.next();
+      if (!n.done) st.head = { value: n.value, verdict: askValue(evaluate, n.value) };
+      ahead.set(x, st);
+    }
+    if (!st.head) return;
+    x = st.head.value;
+  }
+}
+
+/**
+ * @param ahead first candidates already asked below `start` (see {@link askAhead}), e.g. while
+ *   the failure that starts the shrink was re-checked.
+ */
 async function shrinkInFlight(
   arbitrary: fc.Arbitrary<FuzzCase>,
   start: fc.Value<FuzzCase>,
@@ -442,36 +477,14 @@ async function shrinkInFlight(
   inFlight: number,
   room: () => number,
   aborted: () => boolean,
+  ahead: ShrinkAhead = new Map(),
 ): Promise<{ value: fc.Value<FuzzCase>; verdict?: Verdict; steps: number[] }> {
   let current = start;
   let verdict: Verdict | undefined;
   const steps: number[] = [];
   const speculate = inFlight > 1 && room() === Infinity;
-  /** Streams of the first candidates asked ahead, by value (one chain below the current value). */
-  const ahead = new Map<fc.Value<FuzzCase>, ShrinkStream>();
-  const streamOf = (v: fc.Value<FuzzCase>): ShrinkStream => ({ it: arbitrary.shrink(v.value_, v.context)[Symbol.iterator]() });
-  const ask = (v: fc.Value<FuzzCase>): Promise<Verdict> => {
-    const p = evaluate(v.value_);
-    p.catch(() => undefined);
-    return p;
-  };
-  /** Asks the first candidates below `v`, `depth` levels down (those already asked are kept). */
-  const askAhead = (v: fc.Value<FuzzCase>, depth: number): void => {
-    let x = v;
-    for (let k = 0; k < depth; k++) {
-      let st = ahead.get(x);
-      if (!st) {
-        st = streamOf(x);
-        const n = st.it.next();
-        if (!n.done) st.head = { value: n.value, verdict: ask(n.value) };
-        ahead.set(x, st);
-      }
-      if (!st.head) return;
-      x = st.head.value;
-    }
-  };
   for (;;) {
-    const stream = ahead.get(current) ?? streamOf(current);
+    const stream = ahead.get(current) ?? streamOf(arbitrary, current);
     ahead.delete(current);
     let index = 0;
     let next: { value: fc.Value<FuzzCase>; verdict: Verdict; at: number } | undefined;
@@ -504,9 +517,9 @@ async function shrinkInFlight(
         batch.push({ value: n.value });
       }
       if (batch.length === 0) break;
-      const asked = batch.map((b) => b.verdict ?? ask(b.value));
+      const asked = batch.map((b) => b.verdict ?? askValue(evaluate, b.value));
       const lone = batch.length === 1 ? batch[0]?.value : undefined;
-      if (speculate && lone !== undefined) askAhead(lone, inFlight - 1);
+      if (speculate && lone !== undefined) askAhead(arbitrary, ahead, evaluate, lone, inFlight - 1);
       const verdicts = await Promise.all(asked);
       for (const [i, b] of batch.entries()) {
         const v = verdicts[i] as Verdict;
@@ -605,6 +618,8 @@ interface Round {
   readonly recorder: RecordingArbitrary<FuzzCase> | undefined;
   /** This round's generated values, shared by the prefetcher's draws and fast-check's own pass (see {@link RecordingArbitrary}). */
   readonly drawn: fc.Value<FuzzCase>[];
+  /** First shrink candidates of the trigger asked while it was re-checked (see {@link asksAheadOfShrink}). */
+  shrinkAhead: ShrinkAhead | undefined;
   /** The generated value (with its shrink context) waiting for {@link shrinkInFlight}. */
   pending: fc.Value<FuzzCase> | undefined;
   /** The last failing case observed (the trigger, then each accepted shrink step). */
@@ -708,6 +723,7 @@ function startRound(cell: Cell, index: number, hunting: boolean, drawn: fc.Value
     trigger: undefined,
     recorder: cell.o.guard.mode !== 'sync' && cell.o.path === undefined ? new RecordingArbitrary(cell.o.arbitrary, drawn) : undefined,
     drawn,
+    shrinkAhead: undefined,
     pending: undefined,
     last: undefined,
   };
@@ -901,7 +917,15 @@ function checkRoundAsync(cell: Cell, r: Round, params: fc.Parameters<[FuzzCase]>
       if (v === ABORTED) return true;
       const step = observe(cell, r, c, v);
       if (typeof step === 'boolean') return step;
-      const again = await abortable(againAsync(cell, c, step.recheck), o.signal);
+      const rechecked = againAsync(cell, c, step.recheck);
+      // While the new failure is re-checked, its shrink starts: the first candidates below it are asked.
+      const value = r.recorder?.last;
+      r.shrinkAhead = undefined;
+      if (value !== undefined && value.value_ === c && v.decision !== 'error' && asksAheadOfShrink(cell)) {
+        r.shrinkAhead = new Map();
+        askAhead(o.arbitrary, r.shrinkAhead, (x) => evalAsync(cell, x, cell.forShrink), value, cell.concurrency - 1);
+      }
+      const again = await abortable(rechecked, o.signal);
       if (again === ABORTED) return true;
       const ok = step.then(again);
       if (!ok) {
@@ -942,6 +966,7 @@ async function shrinkPending(cell: Cell, r: Round, pending: fc.Value<FuzzCase>, 
     cell.concurrency,
     () => shrinkRoom(cell, r),
     () => aborted(cell),
+    r.shrinkAhead,
   );
   const c = res.value.value_;
   if (res.verdict) {
@@ -1080,6 +1105,15 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
     early?.prefetch.stop();
   }
   return cellOutcome(cell);
+}
+
+/**
+ * Whether a new failure's shrink may start while it is re-checked (calls in flight, no query or
+ * shrink budget: the asks below it then spend nothing a budget would count against another
+ * query). If the re-checks do not reproduce it (flaky), those asks were for nothing.
+ */
+function asksAheadOfShrink(cell: Cell): boolean {
+  return cell.concurrency > 1 && cell.o.maxQueries === undefined && cell.o.shrinkBudget === undefined;
 }
 
 /**
