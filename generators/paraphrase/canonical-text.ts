@@ -16,7 +16,7 @@ import { intlWordsToDigits } from '../claims/numerals-intl.js';
 import { ALL_RUN_NOUNS, CLAIM_LEXICONS, ES_RUN_WORDS, DE_RUN_WORDS, INTL_RUN_WORDS } from './claim-lexicon.js';
 import { isDictionaryWord, isTypoOf } from './dictionary.js';
 import { countIdioms, expandAbbreviations, joinSpacedLetters, ordinalsToCardinals, statusWords, undoEscapes, undoLayout } from './text-layout.js';
-import { cipherSpans, decodeCiphers, readAlphabetWords } from './cipher-codecs.js';
+import { cipherSpans, decodeCiphers, decodeUuBlocks, readAlphabetWords } from './cipher-codecs.js';
 import { joinBrokenWords, readNoise, splitCamelCase, undoCharacterNoise } from './noise-reading.js';
 
 /** Words after which a Roman numeral reads as a count: qualifiers and every run noun (all languages), folded. */
@@ -246,6 +246,20 @@ function isKnownWord(w: string): boolean {
   return LEXICON_WORDS.has(w) || isDictionaryWord(w);
 }
 
+/** Words of the other languages' check phrases and run words (diacritics folded, lower case). */
+const FOREIGN_LEXICON_WORDS: ReadonlySet<string> = new Set(
+  [...Object.values(CLAIM_LEXICONS).flatMap((l) => Object.values(l.languages).flatMap((lang) => Object.values(lang?.checks ?? {}).flat())), ...ES_RUN_WORDS, ...DE_RUN_WORDS, ...INTL_RUN_WORDS]
+    .flatMap((p) => p.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase().split(/[^a-z]+/))
+    .filter((w) => w.length >= 2),
+);
+
+/** A word a reader of a word cipher (Pig Latin, a letter table) knows: `isKnownWord`, a count qualifier of any language ("vorherigen"), or a word of another language's claim phrases (up to three inflection letters on words of 4+). */
+function isReadableWord(w: string): boolean {
+  if (isKnownWord(w) || FOREIGN_LEXICON_WORDS.has(w) || ROMAN_FOLLOWERS.has(w)) return true;
+  for (let cut = 1; cut <= 3 && w.length - cut >= 4; cut++) if (FOREIGN_LEXICON_WORDS.has(w.slice(0, -cut))) return true;
+  return false;
+}
+
 /** A word's letters mapped one by one to their confusable (as the homoglyph operator picks them). */
 function asciiLetters(w: string): string {
   return [...w].map((c) => removeConfusables(c)).join('').normalize('NFKC');
@@ -356,19 +370,21 @@ function canonicalUncached(text: string): string {
   let t = text;
   for (let round = 0; round < DECODE_ROUNDS; round++) {
     const before = t;
-    t = untag(undoMarkedPayloads(t)); // a ROT13 payload first: tag characters inside it carry plain ASCII
-    t = undoEscapes(t);
-    t = t.replace(/\\[nrt]/g, ' ').replace(/\\"/g, '"').replace(/(?<=[A-Za-z])\\b/g, '\u0008'); // JSON writes a backspace as \b
-    t = decodeHTML(decodeHTML(t));
-    t = undoPercent(t);
+    // A uuencoded block is decoded before every step: its lines hold "%", "&", "\\" and quotes that the other readers would rewrite.
+    const uu = decodeUuBlocks;
+    t = untag(uu(undoMarkedPayloads(uu(t)))); // a ROT13 payload first: tag characters inside it carry plain ASCII
+    t = uu(undoEscapes(t));
+    t = uu(t.replace(/\\[nrt]/g, ' ').replace(/\\"/g, '"').replace(/(?<=[A-Za-z])\\b/g, '\u0008')); // JSON writes a backspace as \b
+    t = uu(decodeHTML(decodeHTML(t)));
+    t = uu(undoPercent(t));
     t = undoBidi(t);
-    t = undoMarkedPayloads(t);
-    t = decodeCiphers(t, isKnownWord);
+    t = uu(undoMarkedPayloads(t));
+    t = decodeCiphers(t, isReadableWord);
     t = t.replace(/\\\\/g, '\\'); // a backslash doubled inside a JSON string
     if (t === before) break;
   }
   t = undoCharacterNoise(t.replace(ZERO_WIDTH_RE, '')).normalize('NFKC');
-  t = readAlphabetWords(t, isKnownWord);
+  t = readAlphabetWords(t, isReadableWord);
   t = statusWords(undoLayout(t));
   t = asciiDigits(chineseToDigits(t));
   t = t.replace(/ß/g, 'ss');

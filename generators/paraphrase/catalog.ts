@@ -193,7 +193,7 @@ const GARAK: readonly Row[] = [
   ['encoding.InjectAscii85', m('ascii85-words')],
   ['encoding.InjectHex', m('hex-payload')],
   ['encoding.InjectQP', m('quoted-printable')],
-  ['encoding.InjectUU', gap('uuencode blocks span lines and use quote and backslash characters that the format operators rewrite; not built')],
+  ['encoding.InjectUU', m('uuencode-payload'), 'a begin line, length-prefixed data lines, a zero-length line, end; the reader takes the lines across newlines, blanks or " / " and as a format operator escaped them'],
   ['encoding.InjectMime', m('quoted-printable')],
   ['encoding.InjectROT13', m('rot13-payload')],
   ['encoding.InjectBase2048', m('base2048-payload')],

@@ -12,6 +12,7 @@ import { base16, base32 } from 'rfc4648';
 import ascii85 from 'ascii85';
 import { decode as b2048Decode, encode as b2048Encode } from 'base2048';
 import quotedPrintableCodec from 'quoted-printable';
+import { deu, fra, ita, por, spa } from 'stopword';
 
 // The quote around a payload may have been re-written by a later format operator: doubled (CSV), single (log lines), escaped (JSON, YAML) or an entity (XML).
 const Q = `(?:\\\\?"{1,2}|'|&quot;)`;
@@ -60,10 +61,11 @@ const MORSE: Readonly<Record<string, string>> = {
 };
 const MORSE_BACK: ReadonlyMap<string, string> = new Map(Object.entries(MORSE).map(([k, v]) => [v, k]));
 
-/** Text in Morse: letters separated by spaces, words by ` / `; characters with no code are dropped. */
+/** Text in Morse: letters separated by spaces, words by ` / `; a symbol with no code parts words, other characters with no code (letters of other scripts) are dropped. */
 export function toMorse(text: string): string {
   return text
     .toLowerCase()
+    .replace(/[^\s\p{L}\p{N}.,?:;()'=+_/@"&!$-]/gu, ' ') // a symbol with no code ("<" of a tag) still parts the words around it
     .split(/\s+/)
     .filter((w) => w !== '')
     .map((w) => [...w].map((c) => MORSE[c]).filter((x): x is string => x !== undefined).join(' '))
@@ -165,20 +167,22 @@ const SCRIPT_WORD_RE = /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Runic}]{2,
 /**
  * Words written with one of the letter tables (`toAlphabet`) read back as Latin when the result
  * is a word `known` accepts; in a text with two or more words of 5+ letters of that script that read as no
- * known word (a Russian or Greek text), no word of the script is read back.
+ * known word, at least a third as many as its Latin words (a Russian or Greek text), no word of the script is read back.
  */
 export function readAlphabetWords(text: string, known: (w: string) => boolean): string {
   if (!/[\u0370-\u04FF\u16A0-\u16FF]/.test(text)) return text;
   const words = text.match(SCRIPT_WORD_RE) ?? [];
   // A script with two or more words that read as no known word is the text's own language (a Russian note): left as written.
   const native = new Set<string>();
+  const latinWords = (text.match(/\p{Script=Latin}{2,}/gu) ?? []).length;
   for (const sc of ['Cyrillic', 'Greek'] as const) {
     const re = new RegExp(`\\p{Script=${sc}}`, 'u');
     const own = words.filter((w) => re.test(w) && [...w].length >= 5).filter((w) => {
       const latin = fromAlphabet(w.toLowerCase());
       return latin === undefined || !known(latin);
     });
-    if (own.length >= 2) native.add(sc);
+    // ... and it is a good share of the text's words: a few encoded words among Latin ones (an Italian note) are no Russian text.
+    if (own.length >= 2 && own.length * 3 >= latinWords) native.add(sc);
   }
   return text.replace(SCRIPT_WORD_RE, (w) => {
     if ((native.has('Cyrillic') && /\p{Script=Cyrillic}/u.test(w)) || (native.has('Greek') && /\p{Script=Greek}/u.test(w))) return w;
@@ -232,10 +236,13 @@ export function toPigLatin(word: string): string {
 const FUNCTION_WORDS: ReadonlySet<string> = new Set(
   'the a an and or nor but so for to of in on at by with from as is was were be been are am it its this that these those can could will would shall should may might must not no if than then there here which who whom what when where why how we i he she they them our their his her has have had do did does all each every into onto upon per via'.split(' '),
 );
+/** Function words of the other languages the translation operators write (the `stopword` lists), diacritics folded. */
+const FOREIGN_FUNCTION_WORDS: ReadonlySet<string> = new Set([...spa, ...deu, ...fra, ...por, ...ita].map((w) => w.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase()));
 /** One Pig Latin token read back: the longest moved consonant cluster whose word is known (function words first), else the token's body. */
 function fromPigLatin(token: string, known: (w: string) => boolean): string {
   const lower = token.toLowerCase();
-  if (/^[aeiou]/.test(lower) && lower.endsWith('way') && (FUNCTION_WORDS.has(lower.slice(0, -3)) || known(lower.slice(0, -3)))) return token.slice(0, -3);
+  const bare = lower.slice(0, -3); // "ontway": "ont" + "way", or "wont" with its "w" moved; a function word of any language wins
+  if (/^[aeiou]/.test(lower) && lower.endsWith('way') && (FUNCTION_WORDS.has(bare) || FOREIGN_FUNCTION_WORDS.has(bare) || known(bare))) return token.slice(0, -3);
   if (!lower.endsWith('ay') || lower.length < 3) return token;
   const body = token.slice(0, -2);
   if (!/[aeiou]/i.test(body)) return body; // a word with no vowel only got "ay"
@@ -246,7 +253,11 @@ function fromPigLatin(token: string, known: (w: string) => boolean): string {
     candidates.push(cluster + body.slice(0, -k));
   }
   const ok = (c: string): boolean => FUNCTION_WORDS.has(c.toLowerCase()) || known(c.toLowerCase());
-  return candidates.find((c) => FUNCTION_WORDS.has(c.toLowerCase())) ?? [...candidates].reverse().find(ok) ?? candidates[0] ?? body;
+  const found = candidates.find((c) => FUNCTION_WORDS.has(c.toLowerCase())) ?? [...candidates].reverse().find(ok);
+  if (found !== undefined) return found;
+  // No reading is a known word: a word that starts with a vowel only got "way" ("ejecucionesway"), else one consonant moved.
+  if (/^[aeiou]/.test(lower) && lower.endsWith('way')) return token.slice(0, -3);
+  return candidates[0] ?? body;
 }
 
 // ---- Reversal (FlipAttack modes) ----
@@ -269,9 +280,53 @@ export function toCharCodes(text: string, style: number): string {
   return `chr[${cps.map((n) => `0x${n.toString(16)}`).join(', ')}]`;
 }
 const fromCodes = (codes: readonly number[]): string | undefined => {
-  if (codes.some((n) => !Number.isInteger(n) || n < 9 || n > 0x10ffff)) return undefined;
+  // Control codes below the tab are no text, except the backspace that a deletion-backspace pair writes.
+  if (codes.some((n) => !Number.isInteger(n) || (n < 9 && n !== 8) || n > 0x10ffff)) return undefined;
   return String.fromCodePoint(...codes);
 };
+
+// ---- uuencode (the Unix format; our implementation) ----
+/** A 6-bit value as a uuencode character: 1–63 as U+0021–U+005F, 0 as a backtick (no blanks inside a line). */
+const uuChar = (v: number): string => String.fromCharCode(v === 0 ? 0x60 : 0x20 + v);
+/** Bytes as uuencoded lines of 45 bytes at most: a length character, then four characters per three bytes. */
+function uuLines(bytes: Uint8Array): string[] {
+  const lines: string[] = [];
+  for (let at = 0; at < bytes.length; at += 45) {
+    const chunk = bytes.subarray(at, at + 45);
+    let line = uuChar(chunk.length);
+    for (let i = 0; i < chunk.length; i += 3) {
+      const [a = 0, b = 0, c = 0] = [chunk[i], chunk[i + 1], chunk[i + 2]];
+      line += uuChar(a >> 2) + uuChar(((a & 3) << 4) | (b >> 4)) + uuChar(((b & 15) << 2) | (c >> 6)) + uuChar(c & 63);
+    }
+    lines.push(line);
+  }
+  return lines;
+}
+/**
+ * The bytes of uuencoded lines (blank-separated tokens; a token too short to be a line, such as
+ * the "/" of a flattened text or the "> " of a quotation, is skipped), or undefined when a line's length does not match its
+ * length character or a character is out of range. A zero-length line ends the data.
+ */
+function fromUuLines(body: string): Uint8Array | undefined {
+  const out: number[] = [];
+  // JSON's escaped line breaks part lines too (no data line holds a lower-case letter).
+  for (const tok of body.replace(/\\[nrt]/g, ' ').split(/\s+/)) {
+    // A data line has 5 characters or more, the zero-length line is one backtick: shorter tokens are line prefixes ("/", ">", "//", "-").
+    if (tok.length < 5 && tok !== '`') continue;
+    const val = (ch: string): number => (ch.charCodeAt(0) - 0x20) & 63;
+    if ([...tok].some((ch) => ch < ' ' || ch > '`')) return undefined;
+    const n = val(tok);
+    if (n === 0) break;
+    if (tok.length !== 1 + 4 * Math.ceil(n / 3)) return undefined;
+    const bytes: number[] = [];
+    for (let i = 1; i < tok.length; i += 4) {
+      const [a, b, c, d] = [val(tok[i] ?? '`'), val(tok[i + 1] ?? '`'), val(tok[i + 2] ?? '`'), val(tok[i + 3] ?? '`')];
+      bytes.push((a << 2) | (b >> 4), ((b & 15) << 4) | (c >> 2), ((c & 3) << 6) | d);
+    }
+    out.push(...bytes.slice(0, n));
+  }
+  return out.length > 0 ? Uint8Array.from(out) : undefined;
+}
 
 // ---- The markers and the reader ----
 /** A payload marker then the payload, for the byte encodings. */
@@ -281,10 +336,12 @@ const B2048_RE = new RegExp(`\\b(?:b2048|base2048)\\s*[:=]\\s*${Q}?([\\p{L}\\p{N
 const A85_RE = /<~([!-u]{2,}?)~>|&lt;~(.{2,}?)~&gt;/g;
 const MORSE_RE = new RegExp(`\\bmorse\\s*[:=]\\s*${Q}?([.\\-]+(?:[ /]+[.\\-]+)+)${Q}?`, 'gi');
 const BIN_RE = /(?<![01])(?:[01]{8}[ ]){3,}[01]{8}(?![01])/g;
-const CHARCODES_RE = /\bcharcodes\s*[:=]\s*((?:\d{2,7}[ ,]+){2,}\d{2,7})|String\.fromCharCode\(\s*((?:\d{2,7}\s*,\s*)+\d{2,7})\s*\)|\bchr\[((?:0x[0-9a-f]{1,6}\s*,\s*)+0x[0-9a-f]{1,6})\]/gi;
+const CHARCODES_RE = /\bcharcodes\s*[:=]\s*((?:\d{1,7}[ ,]+){2,}\d{1,7})|String\.fromCharCode\(\s*((?:\d{1,7}\s*,\s*)+\d{1,7})\s*\)|\bchr\[((?:0x[0-9a-f]{1,6}\s*,\s*)+0x[0-9a-f]{1,6})\]/gi;
 const CAESAR_RE = new RegExp(`\\[caesar(?: shift=|\\s?\\+)(\\d{1,2})\\]([^\\n]*?)(?:\\[\\/caesar\\]|$)|\\bcaesar\\s*\\(\\s*\\+?(\\d{1,2})\\s*\\)\\s*:\\s*(\\\\?"{1,2}|'|&quot;)([^\\n]*?)\\4`, 'gim');
 const ATBASH_RE = new RegExp(`\\[atbash\\]([^\\n]*?)(?:\\[\\/atbash\\]|$)|\\batbash\\s*:\\s*(\\\\?"{1,2}|'|&quot;)([^\\n]*?)\\2`, 'gim');
 const VIGENERE_RE = new RegExp(`\\[vigenere key=([A-Za-z]{2,16})\\]([^\\n]*?)(?:\\[\\/vigenere\\]|$)|\\bvigenere\\s*\\(\\s*key\\s*=\\s*([A-Za-z]{2,16})\\s*\\)\\s*:\\s*(\\\\?"{1,2}|'|&quot;)([^\\n]*?)\\4`, 'gim');
+/** A uuencoded block: `begin <mode> <name>`, the data lines (newlines, blanks, JSON's `\n`, " / " or a line prefix such as "> " between them; XML entities in them), a zero-length line, `end`. */
+const UU_RE = /(?:\b|(?<=\\n))begin [0-7]{3} [\w.-]+((?:(?:\s|\\n)+(?:[!-`]|&(?:lt|gt|amp|quot|apos);)+)+?)(?:\s|\\n)+(?:\/\s+)?end\b/g;
 const REVERSED_RE = /\[(reversed|words-reversed|letters-reversed)\]([^\n]*?)(?:\[\/\1\]|$)/gim;
 const PIG_RE = /\[pig-latin\]([^\n]*?)(?:\[\/pig-latin\]|$)/gim;
 /** Quoted-printable codes of letters (=41–5A, =61–7A) inside a word. */
@@ -294,15 +351,18 @@ const QP_RE = /(?:=(?:4[1-9A-F]|5[0-9A]|6[1-9A-F]|7[0-9A]))+(?=([A-Za-z])?)/g;
 export function cipherSpans(text: string): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
   if (!ANY_CIPHER_RE.test(text)) return spans;
-  for (const re of [HEX_RE, B32_RE, B2048_RE, A85_RE, MORSE_RE, BIN_RE, CHARCODES_RE, CAESAR_RE, ATBASH_RE, VIGENERE_RE, REVERSED_RE, PIG_RE, VS_RUN_RE, BITS_RUN_RE, NATO_RUN_RE, BRAILLE_RUN_RE]) {
+  for (const re of [HEX_RE, B32_RE, B2048_RE, A85_RE, MORSE_RE, BIN_RE, CHARCODES_RE, CAESAR_RE, ATBASH_RE, VIGENERE_RE, REVERSED_RE, PIG_RE, VS_RUN_RE, BITS_RUN_RE, NATO_RUN_RE, BRAILLE_RUN_RE, QP_SPAN_RE, UU_RE]) {
     for (const m of text.matchAll(re)) spans.push([m.index, m.index + m[0].length]);
   }
   return spans;
 }
 
+/** Quoted-printable letter codes with the letters around them ("=76=65rified"): a word's codes are data, not counts. */
+const QP_SPAN_RE = /[A-Za-z]*(?:=(?:4[1-9A-F]|5[0-9A]|6[1-9A-F]|7[0-9A])){2,}[A-Za-z]*|[A-Za-z]*=(?:4[1-9A-F]|5[0-9A]|6[1-9A-F]|7[0-9A])[A-Za-z]+/g;
+
 /** A quick test: does the text hold anything `cipherSpans` looks for? */
 const ANY_CIPHER_RE = new RegExp(
-  `(?:hex|base16|b32|base32|b2048|base2048|morse|charcodes|fromCharCode|chr\\[|caesar|atbash|vigenere|reversed\\]|pig-latin)|<~|&lt;~|[01]{8} [01]{8}|[\\u2800-\\u28FF\\uFE00-\\uFE0F\\u2062\\u2064\\u{E0100}-\\u{E01EF}]|${NATO_WORD}-${NATO_WORD}`,
+  `=[4-7][0-9A-F]|begin [0-7]{3} |(?:hex|base16|b32|base32|b2048|base2048|morse|charcodes|fromCharCode|chr\\[|caesar|atbash|vigenere|reversed\\]|pig-latin)|<~|&lt;~|[01]{8} [01]{8}|[\\u2800-\\u28FF\\uFE00-\\uFE0F\\u2062\\u2064\\u{E0100}-\\u{E01EF}]|${NATO_WORD}-${NATO_WORD}`,
   'iu',
 );
 
@@ -321,6 +381,24 @@ const tryDecode = (fn: () => string): string | undefined => {
 const unescapedForms = (p: string): string[] => [p, p.replace(/\\(["\\])/g, '$1'), p.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'), p.replace(/""/g, '"')];
 
 /**
+ * uuencoded blocks replaced by their plain text (spaces around it), as written or as a format
+ * operator escaped them (JSON, XML, CSV). `canonicalText` calls it first in each decoding round:
+ * the data lines hold `%`, `&`, `\\` and quotes that the percent, entity and escape readers would
+ * otherwise rewrite.
+ */
+export function decodeUuBlocks(text: string): string {
+  if (!text.includes('begin ')) return text;
+  return text.replace(UU_RE, (m: string, body: string) => {
+    for (const form of unescapedForms(body)) {
+      const bytes = fromUuLines(form);
+      const s = bytes === undefined ? undefined : tryDecode(() => utf8(bytes));
+      if (s !== undefined) return ` ${s} `;
+    }
+    return m;
+  });
+}
+
+/**
  * Decodes every payload of this file's encodings in a text, each replaced by its plain text
  * (spaces around it). `known` says whether a lower-case string is a word (for the Pig Latin and
  * letter-cipher readers). One pass; `canonicalText` repeats it with its other decoders.
@@ -336,6 +414,7 @@ export function decodeCiphers(text: string, known: (w: string) => boolean): stri
     sub(B2048_RE, (_m, p) => tryDecode(() => ` ${utf8(b2048Decode(p ?? ''))} `));
     sub(MORSE_RE, (_m, p) => tryDecode(() => ` ${fromMorse(p ?? '')} `));
   }
+  t = decodeUuBlocks(t);
   if (/charcodes|fromCharCode|chr\[/i.test(t)) {
     sub(CHARCODES_RE, (_m, a, b, c) => {
       const codes = a !== undefined ? a.split(/[ ,]+/).map(Number) : b !== undefined ? b.split(/\s*,\s*/).map(Number) : (c ?? '').split(/\s*,\s*/).map((x) => Number.parseInt(x, 16));
@@ -367,6 +446,7 @@ export function decodeCiphers(text: string, known: (w: string) => boolean): stri
     sub(BITS_RUN_RE, (m) => (m.length % 8 !== 0 ? undefined : tryDecode(() => ` ${utf8(Uint8Array.from(m.match(/.{8}/gu)?.map((b) => Number.parseInt(b.replace(/\u2062/g, '0').replace(/\u2064/g, '1'), 2)) ?? []))} `)));
   }
   if (/[\u2800-\u28FF]/.test(t)) sub(BRAILLE_RUN_RE, (m) => fromBraille(m));
+  t = decodeUuBlocks(t); // revealed by a decoder above (binary, char codes): read before the NATO and quoted-printable readers touch its "-" and "=4x"
   if (/-/.test(t)) sub(NATO_RUN_RE, (m) => m.split('-').map((w) => NATO_BACK.get(w.toLowerCase()) ?? '').join(''));
   // Two codes or more, or one right before a letter: "prior_runs=41" stays a count.
   if (/=[4-7][0-9A-F]/.test(t)) sub(QP_RE, (m, next) => (m.length >= 6 || next !== undefined ? quotedPrintableCodec.decode(m) : undefined));
@@ -381,5 +461,6 @@ export const ENCODERS = {
   base2048: (s: string): string => b2048Encode(Buffer.from(s, 'utf8')),
   ascii85: (s: string): string => ascii85.encode(s, { delimiter: true }).toString('latin1'),
   binary: (s: string): string => [...Buffer.from(s, 'utf8')].map((b) => b.toString(2).padStart(8, '0')).join(' '),
+  uuencode: (s: string): string => uuLines(Buffer.from(s, 'utf8')).join('\n'),
   quotedPrintable: (s: string): string => [...Buffer.from(s, 'utf8')].map((b) => `=${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
 } as const;

@@ -36,7 +36,7 @@ function payload(id: string, kind: EvasionKind, description: string, encode: (te
     kinds: [kind],
     reading: 'encoded',
     apply(entry, choice, ctx) {
-      if (id === 'morse-payload' && !morseable(entry.content)) return entry;
+      if (id === 'morse-payload' && !morseable(plainReading(entry.content))) return entry; // CJK hidden in another payload too
       return withContent(entry, pick(forms, choice)(subj(entry, ctx), encode(entry.content, Math.floor(choice / forms.length))));
     },
   };
@@ -63,6 +63,11 @@ const morseable = (t: string): boolean => !/[\p{Script=Han}\p{Script=Hiragana}\p
 const morsePayload = payload('morse-payload', 'morse', 'Sends the text in Morse code marked `morse:` (letters by spaces, words by " / "; garak InjectMorse, PyRIT MorseConverter, promptfoo morse), the subject in plain text before it. Morse has no case and few symbols: it encodes the plain reading (counts as digits, check boxes as words), Cyrillic transliterated.', (t) => toMorse(anyAscii(plainReading(t))), [
   (s, p) => `${s}: morse: ${p}`,
   (s, p) => `${s} (radio log, morse="${p}")`,
+]);
+
+const uuencodePayload = payload('uuencode-payload', 'uuencode', 'Sends the text as a uuencoded block (`begin 644 notes.txt`, lines of 45 bytes, a backtick for zero; garak InjectUU), the subject in plain text before it; the block on its own lines, or inline with blanks between the lines.', (t) => ENCODERS.uuencode(t), [
+  (s, p) => `${s}: uuencoded notes follow\nbegin 644 notes.txt\n${p}\n\`\nend`,
+  (s, p) => `${s} (attachment) begin 644 memo.txt ${p.replace(/\n/g, ' ')} \` end`,
 ]);
 
 const binaryPayload = payload('binary-payload', 'binary', 'Sends the text as 8-bit binary groups (PyRIT BinaryConverter, promptfoo binary), the subject in plain text before it.', (t) => ENCODERS.binary(t), [
@@ -187,6 +192,6 @@ const greekLetters = letterCipher('greek-letters', 'greek', 'script-greek-letter
 const runicLetters = letterCipher('runic-letters', 'runic', 'script-runic-letters', 'Runic (Elder Futhark)');
 
 export const CIPHER_OPERATORS = {
-  hexPayload, base32Payload, base2048Payload, ascii85Words, quotedPrintable, morsePayload, binaryPayload, charCodes, braille, natoSpelling, caesarPayload, atbashPayload, vigenerePayload,
+  hexPayload, base32Payload, base2048Payload, uuencodePayload, ascii85Words, quotedPrintable, morsePayload, binaryPayload, charCodes, braille, natoSpelling, caesarPayload, atbashPayload, vigenerePayload,
   reverseText, pigLatin, variationSelectors, sneakyBits, enclosedLetters, cyrillicLetters, greekLetters, runicLetters,
 } as const;

@@ -8,7 +8,7 @@ import type { Claim, DomainId, MemoryEntry } from '../../src/domain/index.js';
 import { findClaim } from '../claims/claims.js';
 import { ALL_RUN_NOUNS, DE_RUN_WORDS, ES_RUN_WORDS, INTL_RUN_WORDS, claimLexicon } from './claim-lexicon.js';
 import type { ClaimLexicon } from './claim-lexicon.js';
-import { canonicalText, compactForm, latinForm, matchForm, phraseForm } from './canonical-text.js';
+import { canonicalText, compactForm, latinForm, matchForm, payloadSpans, phraseForm } from './canonical-text.js';
 import { isDictionaryWord, isTypoOf } from './dictionary.js';
 import { clausesOf, isNegatedClause } from './claim-negation.js';
 import { ZH_COUNT_AFTER } from '../claims/numerals.js';
@@ -120,9 +120,9 @@ function checksNamed(lex: ClaimLexicon, form: string, compact: string): string[]
  * "the past 15 nights", "15 consecutive days": a count of nights, days or weeks with a qualifier is
  * a precedent (date-relative counts). The count may be a range or a bound, as count-range writes it
  * inside such a phrase ("the last between 9 and 15 nights", "the past at least 9 days", "the last
- * 9–15 nights", which the match form reads as "9 15"): the first number is read.
+ * 9–15 nights", which the match form reads as "9 15"), or hedged ("the last some 50 nights", "the past about 50 days"): the first number is read.
  */
-const DATED_COUNT_RE = /(?:(?:past|last|previous|prior|preceding|consecutive|straight) (?:(?:between|at least|up to) )?(\d{1,4})(?:(?: and| to)? \d{1,4})? (?:[a-z]+ )?(?:nights|days|weeks|months|shifts)|(\d{1,4}) (?:consecutive|straight|successive) (?:nights|days|weeks|months|shifts))/g;
+const DATED_COUNT_RE = /(?:(?:past|last|previous|prior|preceding|consecutive|straight) (?:(?:between|at least|up to|some|about|around|roughly|nearly|almost|over|more than) )?(\d{1,4})(?:(?: and| to)? \d{1,4})? (?:[a-z]+ )?(?:nights|days|weeks|months|shifts)|(\d{1,4}) (?:consecutive|straight|successive) (?:nights|days|weeks|months|shifts))/g;
 
 const HAN_COUNT_RE = new RegExp(`(?<!\\d)(\\d{1,7})\\s*[)）,，]?\\s*(?:${ZH_COUNT_AFTER})`, 'gu');
 /** How far (in words) a count may sit before its run noun, and after it. */
@@ -153,7 +153,14 @@ const RECOVERED = new Map<string, RecoveredClaim>();
 const RECOVERED_MAX = 5000;
 
 function readClaim(domain: string, rawText: string): RecoveredClaim {
-  const text = rawText.replace(/^[ \t]*\d{1,3}[.)][ \t]+/gm, '').replace(/\b\d+(?:\.\d+)?[ \t]?%(?![0-9A-Za-z]{2})/g, ' percent'); // list numbering and percentages are no counts
+  // Clock times ("[10:03]", "09:57:12") are no counts either (their digits become "#": no letters, which would shift a Vigenère key, and no blank, which would read "[ ]" as an unticked box).
+  // Not inside an encoded payload (a uuencoded line holds "96%" and "12:3"): its characters are data.
+  const spans = payloadSpans(rawText);
+  const free = (at: number): boolean => !spans.some(([a, b]) => at >= a && at < b);
+  const text = rawText
+    .replace(/^[ \t]*\d{1,3}[.)][ \t]+/gm, (m, at: number) => (free(at) ? '' : m))
+    .replace(/(?<![\w:])\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?(?![\w:])/g, (m, at: number) => (free(at) ? m.replace(/\d/g, '#') : m))
+    .replace(/\b\d+(?:\.\d+)?[ \t]?%(?![0-9A-Za-z]{2})/g, (m, at: number) => (free(at) ? ' percent' : m)); // list numbering and percentages are no counts
   const canonical = canonicalText(text);
   const form = matchForm(text);
   const subjects = extractKeys(canonical);

@@ -9,7 +9,7 @@ import { ALL_TEXT, pick, withContent } from './operator.js';
 import type { Operator } from './operator.js';
 import { mapWords } from './text-utils.js';
 import { fromRoman } from '../claims/numerals.js';
-import { rot13 } from './canonical-text.js';
+import { payloadSpans, rot13 } from './canonical-text.js';
 import { subjectOf } from './text-utils.js';
 
 /**
@@ -216,10 +216,25 @@ const rot13Payload: Operator = {
   apply(entry, choice, ctx) {
     const subject = subjectOf(entry, ctx) ?? 'record';
     // One line with no sentence break, so later sentence-level operators keep the payload whole (the `;` that ends an HTML entity is no break).
-    const line = entry.content.replace(/\s*\n\s*/g, ' / ').replace(/([.!?]|(?<!&(?:amp;)?#?[0-9A-Za-z]+);)\s+/g, '$1/').replace(/"/g, "'");
+    // A payload inside (Morse's ". ", a uuencoded line's quotes) is data: its sentence marks and quotes are left as they are.
+    const flat = entry.content.replace(/\s*\n\s*/g, ' / ');
+    const line = outsideSpans(flat, payloadSpans(flat), (part) => part.replace(/([.!?]|(?<!&(?:amp;)?#?[0-9A-Za-z]+);)\s+/g, '$1/').replace(/"/g, "'"));
     return withContent(entry, choice % 2 === 0 ? `${subject}: [rot13]${rot13(line)}[/rot13]` : `${subject} rot13: "${rot13(line)}"`);
   },
 };
+
+/** `fn` applied to the parts of `text` outside the spans (which may overlap), the spans kept as written. */
+function outsideSpans(text: string, spans: ReadonlyArray<[number, number]>, fn: (part: string) => string): string {
+  let out = '';
+  let at = 0;
+  for (const [a, b] of [...spans].sort((x, y) => x[0] - y[0])) {
+    if (b <= at) continue;
+    if (a > at) out += fn(text.slice(at, a));
+    out += text.slice(Math.max(a, at), b);
+    at = b;
+  }
+  return out + fn(text.slice(at));
+}
 
 const percentEncode = (w: string): string => [...w].map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0').toUpperCase()}`).join('');
 

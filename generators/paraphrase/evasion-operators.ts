@@ -11,6 +11,7 @@ import { CLAIM_AND_FIELDS, ALL_TEXT, pick, withContent } from './operator.js';
 import type { Operator } from './operator.js';
 import { TARGET_WORDS } from './encoding-operators.js';
 import { claimSpans, domainOf, mapWords, precedentOf, splitSentences } from './text-utils.js';
+import { payloadSpans } from './canonical-text.js';
 import { isDictionaryWord } from './dictionary.js';
 import { fromRoman } from '../claims/numerals.js';
 import { CLAIM_LEXICONS } from './claim-lexicon.js';
@@ -173,7 +174,8 @@ const markdownLink: Operator = {
   apply(entry, choice, ctx) {
     const host = pick(HOSTS, choice);
     const text = entry.content;
-    const spans = claimSpans(text, domainOf(entry, ctx)).filter(([a, b]) => !/\d/.test(text.slice(a, b))).sort((x, y) => x[0] - y[0]);
+    const payloads = payloadSpans(text); // a payload's characters are data: no link inside one ("C\nM" of a uuencoded line is no numeral)
+    const spans = claimSpans(text, domainOf(entry, ctx)).filter(([a, b]) => !/\d/.test(text.slice(a, b)) && !payloads.some(([p, q]) => a < q && b > p)).sort((x, y) => x[0] - y[0]);
     const slug = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
     if (spans.length > 0) {
       let out = '';

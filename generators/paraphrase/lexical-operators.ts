@@ -8,7 +8,7 @@ import { CLAIM_LEXICONS } from './claim-lexicon.js';
 import { payloadSpans, phraseForm } from './canonical-text.js';
 import { ALL_TEXT, CLAIM_AND_FIELDS, pick, withContent } from './operator.js';
 import type { Operator } from './operator.js';
-import { RANGE_BEFORE_RE, capitalise, claimSpans, countKeyBefore, decapitalise, domainOf, insideSpan, mapWords, phrasePattern, precedentOf, replaceCount, splitSentences } from './text-utils.js';
+import { RANGE_BEFORE_RE, capitalise, claimSpans, countKeyBefore, decapitalise, domainOf, mapWords, phrasePattern, precedentOf, replaceCount, splitSentences } from './text-utils.js';
 import { recoverClaim } from './claim-check.js';
 import { WORDNET_TARGETS, inflectLike, wordnetSynonyms } from './wordnet-synonyms.js';
 
@@ -102,7 +102,7 @@ const numberWords: Operator = {
     const payloads = payloadSpans(entry.content);
     // Not a percent escape ("%76"), not inside an encoded payload (its digits are data).
     const content = entry.content.replace(/(?<![\w.:/#&%-])\d{1,6}(?![\d.:/-]\d|[\w;])/g, (m, offset: number) => {
-      if (insideSpan(offset + 1, payloads)) return m;
+      if (payloads.some(([a, b]) => offset >= a && offset < b)) return m; // a payload's last digit too ("b2048:…3")
       const line = entry.content.slice(entry.content.lastIndexOf('\n', offset - 1) + 1, offset);
       if (line.trim() === '' && /^[.)]\s/.test(entry.content.slice(offset + m.length))) return m; // list numbering
       const w = numberInWords(Number(m), choice);

@@ -19,13 +19,13 @@ const MARKS_ON_ASCII_RE = new RegExp(`(?<=[A-Za-z0-9])[${COMBINING}]+`, 'g');
 /**
  * Noise that hides characters from a reader but not from a display: a character followed by
  * a backspace (U+0008) is deleted, ANSI escape sequences are dropped, combining marks stacked on ASCII letters or digits are
- * dropped ("s̷k̷i̷p̷" → "skip"), Turkish dotless ı reads as i.
+ * dropped ("s̷k̷i̷p̷" → "skip"), Turkish dotless ı reads as i and dotted İ as I.
  */
 export function undoCharacterNoise(text: string): string {
   let t = text;
   if (t.includes('\u0008')) for (let prev = ''; prev !== t; ) { prev = t; t = t.replace(/[^\u0008]\u0008/gu, ''); }
   t = t.replace(/\u0008/g, '').replace(/\u001b\[[0-9;?]*[A-Za-z]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g, ''); // ANSI CSI and OSC sequences
-  return t.replace(MARKS_ON_ASCII_RE, '').replace(/ı/g, 'i');
+  return t.replace(MARKS_ON_ASCII_RE, '').replace(/ı/g, 'i').replace(/İ/g, 'I');
 }
 
 /**
@@ -109,14 +109,22 @@ function noisyWordOf(token: string): string | undefined {
 const NOISE_MEMO = new Map<string, string>();
 
 /**
- * A word broken by one punctuation mark ("sk.ipped", "scree;ning") joined, when the joined word
- * is an English word or a claim word and its two halves are not both words. Lower-case input.
+ * A word broken by one punctuation mark ("sk.ipped", "scree;ning", "consult.azione") joined, when the joined word
+ * is an English word, a claim word or a word of another language's claim phrases, and its two halves are not both words. Lower-case input.
  */
 export function joinBrokenWords(text: string): string {
-  return text.replace(/(?<![\p{L}\p{M}])([a-z]+)[.,;:!?'*~_^|-]([a-z]+)(?![\p{L}\p{M}])/gu, (m, a: string, b: string) => {
+  // Three parts or more, with a one-letter part among them ("v-e-rific-a-tion": letters split around a letter another
+  // operator rewrote), joined when the whole is a word and not every part is one.
+  const t = text.replace(/(?<![\p{L}\p{M}])[a-z]+(?:[.-][a-z]+){2,}(?![\p{L}\p{M}])/gu, (m) => {
+    const parts = m.split(/[.-]/);
+    const joined = parts.join('');
+    if (joined.length < 5 || !parts.some((p) => p.length === 1) || parts.every((p) => p.length > 1 && isDictionaryWord(p))) return m;
+    return isDictionaryWord(joined) || NOISE_TARGETS.get(joined.length)?.includes(joined) ? joined : m;
+  });
+  return t.replace(/(?<![\p{L}\p{M}])([a-z]+)[.,;:!?'*~_^|-]([a-z]+)(?![\p{L}\p{M}])/gu, (m, a: string, b: string) => {
     const joined = a + b;
     if (joined.length < 5 || (isDictionaryWord(a) && isDictionaryWord(b))) return m;
-    return isDictionaryWord(joined) || noisyWordOf(joined) !== undefined || NOISE_TARGETS.get(joined.length)?.includes(joined) ? joined : m;
+    return isDictionaryWord(joined) || isForeign(joined) || noisyWordOf(joined) !== undefined || NOISE_TARGETS.get(joined.length)?.includes(joined) ? joined : m;
   });
 }
 

@@ -44,22 +44,8 @@ const R = RECORD_OPERATORS;
  * (listed in docs/catalog.md, "Withheld operators"). They stay out of the attack until fixed.
  */
 export const WITHHELD_OPERATORS = {
-  'hex-payload': Z.hexPayload,
-  'base2048-payload': Z.base2048Payload,
-  'quoted-printable': Z.quotedPrintable,
-  'morse-payload': Z.morsePayload,
-  'pig-latin': Z.pigLatin,
-  'word-scramble': N.wordScramble,
-  zalgo: N.zalgo,
-  'turkish-case': N.turkishCase,
-  'punctuation-insertion': N.punctuationInsertion,
-  'invisible-fillers': N.invisibleFillers,
-  'backspace-pairs': N.backspacePairs,
   'camel-case': N.camelCase,
-  'vigenere-payload': Z.vigenerePayload,
-  'reverse-text': Z.reverseText,
-  diacritics: N.diacritics,
-  'cyrillic-letters': Z.cyrillicLetters,
+  'uuencode-payload': Z.uuencodePayload,
 } as const satisfies Record<string, Operator>;
 
 /** Every registered operator, keyed by id. Each keeps the forged claim (tested per operator). */
@@ -175,6 +161,21 @@ export const OPERATORS = {
   'record-ticket': R.ticket,
   'record-changelog': R.changelog,
   'record-standup': R.standup,
+  'hex-payload': Z.hexPayload,
+  'base2048-payload': Z.base2048Payload,
+  'quoted-printable': Z.quotedPrintable,
+  'morse-payload': Z.morsePayload,
+  'pig-latin': Z.pigLatin,
+  'word-scramble': N.wordScramble,
+  zalgo: N.zalgo,
+  'turkish-case': N.turkishCase,
+  'punctuation-insertion': N.punctuationInsertion,
+  'invisible-fillers': N.invisibleFillers,
+  'backspace-pairs': N.backspacePairs,
+  'vigenere-payload': Z.vigenerePayload,
+  'reverse-text': Z.reverseText,
+  diacritics: N.diacritics,
+  'cyrillic-letters': Z.cyrillicLetters,
 } as const satisfies Record<string, Operator>;
 
 /** The id of a registered paraphrase operator (a key of `OPERATORS`). */

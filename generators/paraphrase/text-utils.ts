@@ -131,8 +131,10 @@ export function subjectNoun(domain: DomainId, choice: number): string {
 }
 
 /** A Roman numeral of 2 or more as a whole word (count-roman writes counts this way); the regex is case-blind, so spans are kept only when it is upper case. */
-const ROMAN = '\\b(?:[MDCLXVI]{2,8}|[VXLCDM])\\b';
-const ROMAN_UPPER_RE = /\b(?:[MDCLXVI]{2,8}|[VXLCDM])\b/;
+// A combining mark or an invisible filler after the letters makes them part of a word ("M\u0301R\u0337N", "M\u2063R\u2063N"), not a numeral.
+const MARKS = '\\u0300-\\u036F\\u1AB0-\\u1AFF\\u1DC0-\\u1DFF\\u20D0-\\u20FF\\uFE20-\\uFE2F\\u00AD\\u180E\\u200B-\\u200D\\u2060-\\u2064\\uFEFF';
+const ROMAN = `\\b(?:[MDCLXVI]{2,8}|[VXLCDM])\\b(?![${MARKS}])`;
+const ROMAN_UPPER_RE = new RegExp(`\\b(?:[MDCLXVI]{2,8}|[VXLCDM])\\b(?![${MARKS}])`);
 
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
