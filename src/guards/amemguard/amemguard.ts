@@ -143,20 +143,7 @@ function admitAlone(t0: number): Verdict {
  * guard.lessons.topLessons(entry.content, 4);
  */
 export function createAMemGuard(options: AMemGuardOptions = {}): AMemGuard {
-  const k = options.k ?? 8;
-  const dbscan: DbscanParams = { eps: options.eps ?? AMEMGUARD_DBSCAN.eps, minSamples: options.minSamples ?? AMEMGUARD_DBSCAN.minSamples };
-  const lessonCapacity = options.lessonCapacity ?? 10_000;
-  if (!Number.isInteger(k) || k < 0) throw new UsageError(`amemguard: k must be an integer >= 0, got ${k}`);
-  if (!(dbscan.eps > 0)) throw new UsageError(`amemguard: eps must be > 0, got ${dbscan.eps}`);
-  if (!Number.isInteger(dbscan.minSamples) || dbscan.minSamples < 1) throw new UsageError(`amemguard: minSamples must be an integer >= 1, got ${dbscan.minSamples}`);
-  if (!Number.isInteger(lessonCapacity) || lessonCapacity < 1) throw new UsageError(`amemguard: lessonCapacity must be an integer >= 1, got ${lessonCapacity}`);
-  const retrieval = options.retrieval ?? RETRIEVAL_DEFAULTS.mode;
-  const retrievalTerms = options.retrievalTerms ?? RETRIEVAL_DEFAULTS.terms;
-  const retrievalPerTerm = options.retrievalPerTerm ?? RETRIEVAL_DEFAULTS.perTerm;
-  if (retrieval !== 'terms' && retrieval !== 'bm25') throw new UsageError(`amemguard: retrieval must be terms|bm25, got ${JSON.stringify(retrieval)}`);
-  if (!Number.isInteger(retrievalTerms) || retrievalTerms < 1) throw new UsageError(`amemguard: retrievalTerms must be an integer >= 1, got ${retrievalTerms}`);
-  if (!Number.isInteger(retrievalPerTerm) || retrievalPerTerm < 1) throw new UsageError(`amemguard: retrievalPerTerm must be an integer >= 1, got ${retrievalPerTerm}`);
-
+  const { k, dbscan, lessonCapacity, retrieval, retrievalTerms, retrievalPerTerm } = amemGuardSettings(options);
   const extractor = options.extractor ?? createHeuristicChainExtractor();
   const embedder = options.embedder ?? createLexicalEmbedder();
   const judge = options.judge;
@@ -187,21 +174,8 @@ export function createAMemGuard(options: AMemGuardOptions = {}): AMemGuard {
   };
   const isSync = !judge && typeof extractor !== 'function' && !embedder.async;
 
-  // Sync path only: chain + embedding per content. The heuristic extractor ignores the query,
-  // so the cache is used only with it; it never changes a verdict, it only saves time.
-  const cache = new Map<string, [string, number[]]>();
-  const cacheable = typeof extractor !== 'function' && extractor.id === 'heuristic' && !embedder.async;
-  const embedCached = (content: string, query: string): [string, number[]] => {
-    const hit = cacheable ? cache.get(content) : undefined;
-    if (hit) return hit;
-    const chain = renderChains((extractor as ChainExtractor).extract(content, query));
-    const value: [string, number[]] = [chain, (embedder as Embedder).embed([chain])[0] ?? []];
-    if (cacheable) {
-      if (cache.size >= 1024) cache.clear();
-      cache.set(content, value);
-    }
-    return value;
-  };
+  // Sync path only: chain + embedding per content, cached (chainEmbedCache).
+  const embedCached = chainEmbedCache(extractor as ChainExtractor, embedder as Embedder);
 
   const checkSync = (entry: MemoryEntry, ctx: GuardContext): Verdict => {
     const t0 = nowUs();
@@ -238,15 +212,7 @@ export function createAMemGuard(options: AMemGuardOptions = {}): AMemGuard {
       const chains = chainLists.map(renderChains);
       let result: ConsensusFilterResult;
       if (judge) {
-        let raw = '';
-        let failure: string | undefined;
-        try {
-          const answer: unknown = await judge(buildJudgePrompt(query, chains));
-          if (typeof answer === 'string') raw = answer;
-          else failure = 'judge returned a non-string';
-        } catch (err) {
-          failure = errorMessage(err);
-        }
+        const { raw, failure } = await askJudge(judge, () => buildJudgePrompt(query, chains));
         if (failure !== undefined && onJudgeError === 'error') {
           return errorVerdict('unavailable', `amemguard judge failed: ${failure}`, nowUs() - t0);
         }
@@ -265,6 +231,59 @@ export function createAMemGuard(options: AMemGuardOptions = {}): AMemGuard {
   return isSync
     ? { id: 'amemguard', mode: 'sync', config, lessons, check: checkSync }
     : { id: 'amemguard', mode: 'async', config, lessons, check: checkAsync };
+}
+
+/** The numeric and retrieval options of {@link createAMemGuard} with their defaults, checked. @throws UsageError naming the option. */
+function amemGuardSettings(options: AMemGuardOptions) {
+  const k = options.k ?? 8;
+  const dbscan: DbscanParams = { eps: options.eps ?? AMEMGUARD_DBSCAN.eps, minSamples: options.minSamples ?? AMEMGUARD_DBSCAN.minSamples };
+  const lessonCapacity = options.lessonCapacity ?? 10_000;
+  if (!Number.isInteger(k) || k < 0) throw new UsageError(`amemguard: k must be an integer >= 0, got ${k}`);
+  if (!(dbscan.eps > 0)) throw new UsageError(`amemguard: eps must be > 0, got ${dbscan.eps}`);
+  if (!Number.isInteger(dbscan.minSamples) || dbscan.minSamples < 1) throw new UsageError(`amemguard: minSamples must be an integer >= 1, got ${dbscan.minSamples}`);
+  if (!Number.isInteger(lessonCapacity) || lessonCapacity < 1) throw new UsageError(`amemguard: lessonCapacity must be an integer >= 1, got ${lessonCapacity}`);
+  const retrieval = options.retrieval ?? RETRIEVAL_DEFAULTS.mode;
+  const retrievalTerms = options.retrievalTerms ?? RETRIEVAL_DEFAULTS.terms;
+  const retrievalPerTerm = options.retrievalPerTerm ?? RETRIEVAL_DEFAULTS.perTerm;
+  if (retrieval !== 'terms' && retrieval !== 'bm25') throw new UsageError(`amemguard: retrieval must be terms|bm25, got ${JSON.stringify(retrieval)}`);
+  if (!Number.isInteger(retrievalTerms) || retrievalTerms < 1) throw new UsageError(`amemguard: retrievalTerms must be an integer >= 1, got ${retrievalTerms}`);
+  if (!Number.isInteger(retrievalPerTerm) || retrievalPerTerm < 1) throw new UsageError(`amemguard: retrievalPerTerm must be an integer >= 1, got ${retrievalPerTerm}`);
+  return { k, dbscan, lessonCapacity, retrieval, retrievalTerms, retrievalPerTerm };
+}
+
+/**
+ * The sync path's chain and embedding per content. The heuristic extractor ignores the query,
+ * so the cache is used only with it (at most 1,024 contents, then cleared); it never changes a
+ * verdict, it only saves time.
+ */
+function chainEmbedCache(extractor: ChainExtractor, embedder: Embedder): (content: string, query: string) => [string, number[]] {
+  const cache = new Map<string, [string, number[]]>();
+  const cacheable = typeof extractor !== 'function' && extractor.id === 'heuristic' && !embedder.async;
+  return (content, query) => {
+    const hit = cacheable ? cache.get(content) : undefined;
+    if (hit) return hit;
+    const chain = renderChains(extractor.extract(content, query));
+    const value: [string, number[]] = [chain, embedder.embed([chain])[0] ?? []];
+    if (cacheable) {
+      if (cache.size >= 1024) cache.clear();
+      cache.set(content, value);
+    }
+    return value;
+  };
+}
+
+/** Asks the judge the prompt `prompt()` makes (a throw there is a judge failure too): its answer (`raw`, empty on a failure) and why it failed (a throw, or an answer that is not a string). */
+async function askJudge(judge: NonNullable<AMemGuardOptions['judge']>, prompt: () => string): Promise<{ raw: string; failure?: string }> {
+  let raw = '';
+  let failure: string | undefined;
+  try {
+    const answer: unknown = await judge(prompt());
+    if (typeof answer === 'string') raw = answer;
+    else failure = 'judge returned a non-string';
+  } catch (err) {
+    failure = errorMessage(err);
+  }
+  return failure === undefined ? { raw } : { raw, failure };
 }
 
 function num(raw: Record<string, unknown>, key: string): number | undefined {
