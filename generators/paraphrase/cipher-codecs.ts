@@ -12,7 +12,6 @@ import { base16, base32 } from 'rfc4648';
 import ascii85 from 'ascii85';
 import { decode as b2048Decode, encode as b2048Encode } from 'base2048';
 import quotedPrintableCodec from 'quoted-printable';
-import { deu, fra, ita, por, spa } from 'stopword';
 
 // The quote around a payload may have been re-written by a later format operator: doubled (CSV), single (log lines), escaped (JSON, YAML) or an entity (XML).
 const Q = `(?:\\\\?"{1,2}|'|&quot;)`;
@@ -236,8 +235,21 @@ export function toPigLatin(word: string): string {
 const FUNCTION_WORDS: ReadonlySet<string> = new Set(
   'the a an and or nor but so for to of in on at by with from as is was were be been are am it its this that these those can could will would shall should may might must not no if than then there here which who whom what when where why how we i he she they them our their his her has have had do did does all each every into onto upon per via'.split(' '),
 );
-/** Function words of the other languages the translation operators write (the `stopword` lists), diacritics folded. */
-const FOREIGN_FUNCTION_WORDS: ReadonlySet<string> = new Set([...spa, ...deu, ...fra, ...por, ...ita].map((w) => w.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase()));
+/**
+ * Function words of the other languages the translation operators write (Spanish, French,
+ * Portuguese, Italian, German; our list, diacritics folded): articles, prepositions,
+ * conjunctions, pronouns and auxiliaries that start with a vowel, the ones Pig Latin writes with
+ * "way" and a reader could take for an English word with its "w" moved ("ont" / "wont").
+ */
+const FOREIGN_FUNCTION_WORDS: ReadonlySet<string> = new Set(
+  [
+    'a', 'al', 'algo', 'antes', 'aqui', 'asi', 'aun', 'e', 'el', 'ella', 'ellos', 'en', 'entre', 'era', 'es', 'esa', 'ese', 'eso', 'esta', 'este', 'esto', 'estan', 'estaba', 'ha', 'han', 'o', 'otra', 'otro', 'u', 'un', 'una', 'uno', 'y', 'ya',
+    'au', 'aux', 'avec', 'avait', 'avant', 'ainsi', 'alors', 'apres', 'aussi', 'autre', 'elle', 'elles', 'est', 'et', 'etait', 'ete', 'etre', 'eu', 'il', 'ils', 'on', 'ont', 'ou', 'une',
+    'ao', 'aos', 'as', 'ate', 'isso', 'isto', 'os', 'outra', 'outro', 'um', 'uma', 'foi', 'em',
+    'ad', 'agli', 'ai', 'alla', 'alle', 'allo', 'anche', 'ancora', 'essere', 'gli', 'i', 'il', 'in', 'io', 'ogni', 'altri', 'altro',
+    'auf', 'aus', 'als', 'also', 'am', 'an', 'auch', 'ein', 'eine', 'einem', 'einen', 'einer', 'eines', 'er', 'es', 'im', 'ist', 'ihr', 'ihre', 'oder', 'ob', 'ohne', 'um', 'und', 'unter', 'uber',
+  ].map((w) => w.normalize('NFD').replace(/\p{M}+/gu, '')),
+);
 /** One Pig Latin token read back: the longest moved consonant cluster whose word is known (function words first), else the token's body. */
 function fromPigLatin(token: string, known: (w: string) => boolean): string {
   const lower = token.toLowerCase();
