@@ -9,7 +9,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { DomainId, FuzzCase } from '../domain/fuzz-case.js';
-import type { Guard, Phase } from '../domain/guard.js';
+import { oneCallAtATime, type Guard, type Phase } from '../domain/guard.js';
 import { caseId } from '../corpus/case-id.js';
 import { appendRegressions, loadRegressions, newRegressionRecord, regressionFile } from '../corpus/regressions.js';
 import { canonicalGuardOptions } from '../guards/guard-options.js';
@@ -139,10 +139,10 @@ export interface FuzzWorkerPool<G = unknown> {
  * parallel runner (which starts worker threads once the guard's measured time says they
  * pay); `lanes` 1 runs it in-process, and `reason` says why. Pure.
  */
-export function autoWorkers(i: { cpus: number; cells: number; guardMode: 'sync' | 'async'; timeLimited: boolean; pool: boolean }): { lanes: number; reason?: string } {
+export function autoWorkers(i: { cpus: number; cells: number; oneCallAtATime: boolean; timeLimited: boolean; pool: boolean }): { lanes: number; reason?: string } {
   if (i.cpus <= 1) return { lanes: 1, reason: 'this machine has 1 CPU' };
   if (i.cells <= 1) return { lanes: 1, reason: `the campaign has ${i.cells} property cell${i.cells === 1 ? '' : 's'}` };
-  if (i.guardMode !== 'sync') return { lanes: 1, reason: "the guard is async: its calls already overlap (--concurrency), so threads would not share its time; ask --workers N to try" };
+  if (!i.oneCallAtATime) return { lanes: 1, reason: 'the guard is async: its calls already overlap (--concurrency), so threads would not share its time; ask --workers N to try' };
   if (i.timeLimited) return { lanes: 1, reason: '--time shares the wall clock among the cells; ask --workers N to split it over lanes' };
   if (!i.pool) return { lanes: 1, reason: 'no worker pool was given' };
   return { lanes: Math.max(1, Math.floor(i.cpus)) };
@@ -335,7 +335,7 @@ async function runPropertyCampaign<G>(o: FuzzOptions<G>, plan: CellPlan, progres
   const auto = o.workers === 'auto';
   let workers = o.workers === 'auto' ? 1 : (o.workers ?? 1);
   if (auto) {
-    const a = autoWorkers({ cpus: os.availableParallelism(), cells: cells.length, guardMode: o.guard.mode, timeLimited: o.timeLimitMs !== undefined, pool: pool?.guardMs !== undefined });
+    const a = autoWorkers({ cpus: os.availableParallelism(), cells: cells.length, oneCallAtATime: oneCallAtATime(o.guard), timeLimited: o.timeLimitMs !== undefined, pool: pool?.guardMs !== undefined });
     workers = a.lanes;
     if (a.reason !== undefined) progress.log(`workers: auto: one thread: ${a.reason}`);
   }

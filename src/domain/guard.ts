@@ -86,3 +86,12 @@ export interface SyncGuard extends Guard {
 
 /** Builds a guard from options (a registry entry). */
 export type GuardFactory = (options?: Record<string, unknown>) => Guard;
+
+/**
+ * True when the guard answers one call at a time: a sync guard, or one whose calls cannot
+ * overlap (`concurrencyLimit` 1, as the module adapter gives a module whose `check` is
+ * synchronous). Only worker threads can share such a guard's time (`fuzz --workers auto`).
+ */
+export function oneCallAtATime(guard: Pick<Guard, 'mode' | 'concurrencyLimit'>): boolean {
+  return guard.mode === 'sync' || guard.concurrencyLimit === 1;
+}

@@ -7,7 +7,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { WORKER_PAYBACK_MS, workerStartDecision, type WorkerStartInput } from '../../src/fuzz/parallel.js';
 import { autoWorkers } from '../../src/campaign/fuzz.js';
 import { timedGuard } from '../../src/fuzz/query-meter.js';
-import type { Guard } from '../../src/domain/guard.js';
+import { loadModuleGuard } from '../../src/guards/adapters/module-guard.js';
+import { oneCallAtATime, type Guard } from '../../src/domain/guard.js';
 import type { Verdict } from '../../src/domain/verdict.js';
 import { makeEntry } from '../fixtures/guards/make-entry.js';
 
@@ -64,17 +65,32 @@ describe('workerStartDecision at the guard basis', () => {
 });
 
 describe('autoWorkers', () => {
-  const base = { cpus: 2, cells: 15, guardMode: 'sync' as const, timeLimited: false, pool: true };
+  const base = { cpus: 2, cells: 15, oneCallAtATime: true, timeLimited: false, pool: true };
   it('a sync guard on 2 CPUs gets 2 lanes (threads start later, when the guard time says they pay)', () => {
     expect(autoWorkers(base)).toEqual({ lanes: 2 });
     expect(autoWorkers({ ...base, cpus: 8 })).toEqual({ lanes: 8 });
   });
   it('one thread, with the reason, for one CPU, an async guard, --time, a single cell or no worker pool', () => {
     expect(autoWorkers({ ...base, cpus: 1 })).toEqual({ lanes: 1, reason: 'this machine has 1 CPU' });
-    expect(autoWorkers({ ...base, guardMode: 'async' }).reason).toMatch(/the guard is async: its calls already overlap \(--concurrency\)/);
+    expect(autoWorkers({ ...base, oneCallAtATime: false }).reason).toMatch(/the guard is async: its calls already overlap \(--concurrency\)/);
     expect(autoWorkers({ ...base, timeLimited: true }).reason).toMatch(/^--time shares the wall clock/);
     expect(autoWorkers({ ...base, cells: 1 }).reason).toBe('the campaign has 1 property cell');
     expect(autoWorkers({ ...base, pool: false }).lanes).toBe(1);
+  });
+});
+
+describe('oneCallAtATime', () => {
+  it('a sync guard, or a module guard whose check is synchronous (async wrapper, one call in flight), but not an async guard with calls in flight', () => {
+    expect(oneCallAtATime({ mode: 'sync' })).toBe(true);
+    expect(oneCallAtATime({ mode: 'async', concurrencyLimit: 1 })).toBe(true);
+    expect(oneCallAtATime({ mode: 'async' })).toBe(false);
+    expect(oneCallAtATime({ mode: 'async', concurrencyLimit: 4 })).toBe(false);
+  });
+  it('the module adapter keeps a sync module (as examples/atr-guard.mjs is) one call at a time, and an async one not', async () => {
+    const sync = await loadModuleGuard('test/fixtures/guards/named-guard.cjs');
+    const slow = await loadModuleGuard('test/fixtures/guards/slow-module-guard.mjs');
+    expect([sync.mode, oneCallAtATime(sync)]).toEqual(['async', true]);
+    expect(oneCallAtATime(slow)).toBe(false);
   });
 });
 

@@ -15,7 +15,7 @@ import type { GateThresholds } from '../../report/gate.js';
 import { parseShard, shardBlobName, type ShardSpec } from '../../report/merge.js';
 import { cliCommand } from '../../campaign/cli-command.js';
 import type { FuzzOptions, FuzzResult, FuzzWorkerPool } from '../../campaign/fuzz.js';
-import type { Guard } from '../../domain/guard.js';
+import { oneCallAtATime, type Guard } from '../../domain/guard.js';
 import type { MemoryStore } from '../../memory/index.js';
 import { FAMILY_IDS } from '../../../generators/family-ids.js';
 import { checkBenignFile, defaultRunId, foreignCode, MAX_TIMEOUT_MS, parseList, parsePhase, parseSeed, positiveInt, reportsDir, writableDir, writableFile } from '../context.js';
@@ -282,7 +282,7 @@ function startLine(s: FuzzSettings, guardId: string): string {
  */
 async function workerPoolOf(s: FuzzSettings, guard: Guard, store: MemoryStore): Promise<FuzzWorkerPool<FuzzWorkerGuard> | undefined> {
   const { guardSpec, guardOptions, timeoutMs, concurrency, recheck, cellTimeLimitMs, stop, shrinkBudget, cacheOn } = s;
-  const pooled = s.workers === 'auto' ? guard.mode === 'sync' : s.workers > 1;
+  const pooled = s.workers === 'auto' ? oneCallAtATime(guard) : s.workers > 1;
   const { fuzzWorkerPool, localCellRunner } = pooled ? await import('../fuzz-worker.js') : { fuzzWorkerPool: undefined, localCellRunner: undefined };
   const meter = { ms: 0 };
   return fuzzWorkerPool && localCellRunner
