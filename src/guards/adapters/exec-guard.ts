@@ -182,41 +182,68 @@ function validInt(name: string, value: number, min: number, command: string): nu
  */
 export function createExecGuard(command: string, options: ExecGuardOptions = {}): ExecGuard {
   const settings = execGuardSettings(command, options);
-  const { timeoutMs, concurrency, inputFailureLimit, circuitThreshold, restartDelayMs, warn } = settings;
-  // Pool: `concurrency` processes, one request each, one at a time per input.
-  // Failure memory: inputs that crash or time out are not sent again; the circuit stops calls to a dead guard.
+  const { timeoutMs, concurrency, inputFailureLimit, circuitThreshold } = settings;
+  const pool = new ExecPool(settings);
+  // p-limit lets at most `concurrency` checks in, and each holds one slot.
   const limit = pLimit(concurrency);
-  const slots: Slot[] = Array.from({ length: concurrency }, () => ({ proc: null, busy: false, pending: null, failuresInARow: 0, starts: 0, stderrTail: [], noise: { count: 0, first: '' }, wroteStdout: false, answered: 0 }));
-  const memory = new InputFailureMemory(inputFailureLimit);
-  const perInput = new PerInputQueue();
-  const circuit = new Circuit({ threshold: circuitThreshold, cooldownMs: settings.cooldownMs, maxCooldownMs: Math.max(settings.cooldownMs, MAX_COOLDOWN_MS) });
-  const counts = { sent: 0, notResent: 0, refused: 0, crashes: 0, timeouts: 0, maxInFlight: 0, skippedLines: 0, resent: 0 };
-  let inFlight = 0;
-  let seq = 0;
-  let closed = false;
+  return {
+    id: `exec:${command}`,
+    mode: 'async',
+    config: { adapter: 'exec', command, timeoutMs, inputFailureLimit, circuitThreshold } satisfies ExecGuardConfig,
+    check: (entry, ctx) => limit(() => pool.checkOne(entry, ctx)),
+    stats: () => pool.stats(),
+    close: () => pool.close(),
+  };
+}
 
-  function onLine(slot: Slot, line: string): void {
+/**
+ * The pool behind an exec guard: `concurrency` process slots, one request each, one at a time
+ * per input (transport in {@link spawnGuardProcess}, protocol in `readAnswerLine`); failure
+ * memory: inputs that crash or time out are not sent again, and the circuit stops calls to a
+ * dead guard.
+ */
+class ExecPool {
+  readonly #s: ExecSettings;
+  readonly #slots: Slot[];
+  readonly #memory: InputFailureMemory;
+  readonly #perInput = new PerInputQueue();
+  readonly #circuit: Circuit;
+  readonly #counts = { sent: 0, notResent: 0, refused: 0, crashes: 0, timeouts: 0, maxInFlight: 0, skippedLines: 0, resent: 0 };
+  #inFlight = 0;
+  #seq = 0;
+  #closed = false;
+
+  constructor(settings: ExecSettings) {
+    this.#s = settings;
+    this.#slots = Array.from({ length: settings.concurrency }, () => ({ proc: null, busy: false, pending: null, failuresInARow: 0, starts: 0, stderrTail: [], noise: { count: 0, first: '' }, wroteStdout: false, answered: 0 }));
+    this.#memory = new InputFailureMemory(settings.inputFailureLimit);
+    this.#circuit = new Circuit({ threshold: settings.circuitThreshold, cooldownMs: settings.cooldownMs, maxCooldownMs: Math.max(settings.cooldownMs, MAX_COOLDOWN_MS) });
+  }
+
+  /** Protocol: one stdout line of a slot's process, read against its pending request (an answer settles it; other lines are noise). */
+  #onLine(slot: Slot, line: string): void {
     const p = slot.pending;
     if (!p) return;
     const r = readAnswerLine(line, p.id, p.elapsed()); // the guard's time ends with its line; reading it is ours
-    if ('noise' in r) noteNoise(slot, r.noise);
+    if ('noise' in r) this.#noteNoise(slot, r.noise);
     else if ('outcome' in r) {
       if ('ok' in r.outcome) slot.answered++;
       settle(slot, r.outcome);
     }
   }
 
-  function noteNoise(slot: Slot, text: string): void {
+  /** Counts a stdout line that is not an answer; the first of the guard's is warned about once. */
+  #noteNoise(slot: Slot, text: string): void {
     if (slot.noise.count === 0) slot.noise.first = excerpt(text, 120);
     slot.noise.count++;
-    if (counts.skippedLines++ === 0) {
-      warn(`exec guard ${JSON.stringify(command)} wrote a stdout line that is not an answer; it is skipped, and so is every later one (stdout is for answer lines, logs go to stderr): ${JSON.stringify(excerpt(text, 120))}`);
+    if (this.#counts.skippedLines++ === 0) {
+      this.#s.warn(`exec guard ${JSON.stringify(this.#s.command)} wrote a stdout line that is not an answer; it is skipped, and so is every later one (stdout is for answer lines, logs go to stderr): ${JSON.stringify(excerpt(text, 120))}`);
     }
   }
 
   /** A free slot: a running idle process first, else the idle slot whose process is down. */
-  function takeSlot(): Slot {
-    const slot = slots.find((s) => !s.busy && s.proc !== null) ?? slots.find((s) => !s.busy);
+  #takeSlot(): Slot {
+    const slot = this.#slots.find((s) => !s.busy && s.proc !== null) ?? this.#slots.find((s) => !s.busy);
     // p-limit lets at most `concurrency` checks in, and each holds one slot.
     if (!slot) throw new Error('exec guard: no free process slot (internal error)');
     slot.busy = true;
@@ -224,27 +251,27 @@ export function createExecGuard(command: string, options: ExecGuardOptions = {})
   }
 
   /** Sends one line to a process of the pool and waits for what becomes of it. */
-  async function send(slot: Slot, id: number, line: string): Promise<{ outcome: Outcome; elapsedUs: number }> {
+  async #send(slot: Slot, id: number, line: string): Promise<{ outcome: Outcome; elapsedUs: number }> {
     if (!slot.proc) {
       const c = slot.failuresInARow;
-      await sleep(c <= 1 ? 0 : Math.min(restartDelayMs * 2 ** (c - 2), MAX_RESTART_DELAY_MS));
-      if (closed) return { outcome: { crashed: 'exec guard was closed' }, elapsedUs: 0 };
-      slot.proc = spawnGuardProcess(slot, settings, onLine);
+      await sleep(c <= 1 ? 0 : Math.min(this.#s.restartDelayMs * 2 ** (c - 2), MAX_RESTART_DELAY_MS));
+      if (this.#closed) return { outcome: { crashed: 'exec guard was closed' }, elapsedUs: 0 };
+      slot.proc = spawnGuardProcess(slot, this.#s, (sl, line) => this.#onLine(sl, line));
     }
     const child = slot.proc;
     slot.noise = { count: 0, first: '' };
     const elapsed = startStopwatch();
-    counts.sent++;
-    inFlight++;
-    counts.maxInFlight = Math.max(counts.maxInFlight, inFlight);
+    this.#counts.sent++;
+    this.#inFlight++;
+    this.#counts.maxInFlight = Math.max(this.#counts.maxInFlight, this.#inFlight);
     try {
       const outcome = await new Promise<Outcome>((resolve) => {
         const timer = setTimeout(() => {
           if (slot.pending?.id !== id) return;
-          settle(slot, { timeout: `exec guard did not answer within ${timeoutMs} ms${stdoutNote(slot)}` });
+          settle(slot, { timeout: `exec guard did not answer within ${this.#s.timeoutMs} ms${stdoutNote(slot)}` });
           slot.proc = null;
           kill(child, 'SIGKILL');
-        }, timeoutMs);
+        }, this.#s.timeoutMs);
         slot.pending = {
           id,
           elapsed,
@@ -257,12 +284,13 @@ export function createExecGuard(command: string, options: ExecGuardOptions = {})
       });
       return { outcome, elapsedUs: elapsed() };
     } finally {
-      inFlight--;
+      this.#inFlight--;
     }
   }
 
-  async function checkOne(entry: MemoryEntry, ctx: GuardContext): Promise<Verdict> {
-    if (closed) return errorVerdict('unavailable', 'exec guard was closed', 0);
+  /** One check: the request encoded at the call (the caller's store view), then queued behind any check of the same input. Never rejects. */
+  async checkOne(entry: MemoryEntry, ctx: GuardContext): Promise<Verdict> {
+    if (this.#closed) return errorVerdict('unavailable', 'exec guard was closed', 0);
     let body: string;
     let key: string;
     try {
@@ -272,94 +300,95 @@ export function createExecGuard(command: string, options: ExecGuardOptions = {})
     } catch (cause) {
       return errorVerdict('threw', `could not encode the request: ${cause instanceof Error ? cause.message : String(cause)}`, 0);
     }
-    return perInput.run(key, () => decide(entry, key, body));
+    return this.#perInput.run(key, () => this.#decide(entry, key, body));
   }
 
   /** Answers from the per-input memory or the circuit, or sends the request to a free process. */
-  async function decide(entry: MemoryEntry, key: string, body: string): Promise<Verdict> {
-    if (closed) return errorVerdict('unavailable', 'exec guard was closed', 0);
-    const known = memory.blocked(key);
+  async #decide(entry: MemoryEntry, key: string, body: string): Promise<Verdict> {
+    if (this.#closed) return errorVerdict('unavailable', 'exec guard was closed', 0);
+    const known = this.#memory.blocked(key);
     if (known) {
-      counts.notResent++;
-      const what = known.kind === 'crashed' ? `${INPUT_CRASHES_GUARD}: it crashed the exec guard` : `${INPUT_TIMES_OUT_GUARD}: the exec guard did not answer it within ${timeoutMs} ms`;
+      this.#counts.notResent++;
+      const what = known.kind === 'crashed' ? `${INPUT_CRASHES_GUARD}: it crashed the exec guard` : `${INPUT_TIMES_OUT_GUARD}: the exec guard did not answer it within ${this.#s.timeoutMs} ms`;
       return errorVerdict(known.kind, `${what} ${known.record[known.kind]} times, so it is not sent again (last: ${known.record.last})`, 0);
     }
-    const gate = circuit.admit();
+    const gate = this.#circuit.admit();
     if (!gate.pass) {
-      counts.refused++;
+      this.#counts.refused++;
       return errorVerdict('unavailable', `exec guard is down: ${gate.reason}`, 0);
     }
-    const slot = takeSlot();
+    const slot = this.#takeSlot();
     try {
-      let id = ++seq;
-      let { outcome, elapsedUs } = await send(slot, id, `{"id":${id},${body}\n`);
-      if ('crashed' in outcome && outcome.recycled === true && !closed) {
+      let id = ++this.#seq;
+      let { outcome, elapsedUs } = await this.#send(slot, id, `{"id":${id},${body}\n`);
+      if ('crashed' in outcome && outcome.recycled === true && !this.#closed) {
         // Once, to a fresh process: a guard that ends itself after N requests blames no input.
-        counts.resent++;
-        id = ++seq;
-        ({ outcome, elapsedUs } = await send(slot, id, `{"id":${id},${body}\n`));
+        this.#counts.resent++;
+        id = ++this.#seq;
+        ({ outcome, elapsedUs } = await this.#send(slot, id, `{"id":${id},${body}\n`));
       }
       if ('ok' in outcome || 'malformed' in outcome) {
         slot.failuresInARow = 0;
-        circuit.success(gate.probe);
+        this.#circuit.success(gate.probe);
         return 'ok' in outcome ? outcome.ok : errorVerdict('malformed', outcome.malformed, elapsedUs);
       }
-      if (closed) return errorVerdict('unavailable', 'exec guard was closed', elapsedUs);
+      if (this.#closed) return errorVerdict('unavailable', 'exec guard was closed', elapsedUs);
       slot.failuresInARow++;
-      circuit.failure(key, gate.probe);
+      this.#circuit.failure(key, gate.probe);
       const kind = 'crashed' in outcome ? 'crashed' : 'timeout';
       const message = 'crashed' in outcome ? outcome.crashed : outcome.timeout;
-      if (kind === 'crashed') counts.crashes++;
-      else counts.timeouts++;
-      const n = memory.record(key, kind, message, excerpt(entry.content, 120));
-      const left = inputFailureLimit - n;
-      const note = left > 0 ? `failure ${n} of this input; after ${inputFailureLimit} it is not sent again` : `failure ${n} of this input; it is not sent again`;
+      if (kind === 'crashed') this.#counts.crashes++;
+      else this.#counts.timeouts++;
+      const n = this.#memory.record(key, kind, message, excerpt(entry.content, 120));
+      const left = this.#s.inputFailureLimit - n;
+      const note = left > 0 ? `failure ${n} of this input; after ${this.#s.inputFailureLimit} it is not sent again` : `failure ${n} of this input; it is not sent again`;
       return errorVerdict(kind, `${message} (${note})`, elapsedUs);
     } finally {
       slot.busy = false;
     }
   }
 
-  return {
-    id: `exec:${command}`,
-    mode: 'async',
-    config: { adapter: 'exec', command, timeoutMs, inputFailureLimit, circuitThreshold } satisfies ExecGuardConfig,
-    check: (entry, ctx) => limit(() => checkOne(entry, ctx)),
-    stats: () => ({
-      ...counts,
-      processes: slots.filter((s) => s.starts > 0).map((s) => ({ starts: s.starts, restarts: s.starts - 1 })),
+  /** What the pool did so far (see {@link ExecGuardStats}). */
+  stats(): ExecGuardStats {
+    const circuit = this.#circuit;
+    return {
+      ...this.#counts,
+      processes: this.#slots.filter((s) => s.starts > 0).map((s) => ({ starts: s.starts, restarts: s.starts - 1 })),
       circuit: circuit.state,
       timesOpened: circuit.timesOpened,
-      failingInputs: memory.records(),
-    }),
-    close: async () => {
-      closed = true;
-      const children: ChildProcessWithoutNullStreams[] = [];
-      for (const slot of slots) {
-        const child = slot.proc;
-        slot.proc = null;
-        settle(slot, { crashed: 'exec guard was closed' });
-        if (child && child.exitCode === null && child.signalCode === null) children.push(child);
-      }
-      await Promise.all(children.map((child) => stop(child)));
-    },
-  };
-
-  function stop(child: ChildProcessWithoutNullStreams): Promise<void> {
-    return new Promise<void>((res) => {
-      // SIGTERM, then SIGKILL after 1 s, then stop waiting after 1 s more.
-      const force = setTimeout(() => {
-        kill(child, 'SIGKILL');
-        setTimeout(res, 1000).unref();
-      }, 1000);
-      child.once('close', () => {
-        clearTimeout(force);
-        res();
-      });
-      child.stdin.end();
-      kill(child, 'SIGTERM');
-    });
+      failingInputs: this.#memory.records(),
+    };
   }
+
+  /** Settles every pending request as closed and stops the running processes. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const children: ChildProcessWithoutNullStreams[] = [];
+    for (const slot of this.#slots) {
+      const child = slot.proc;
+      slot.proc = null;
+      settle(slot, { crashed: 'exec guard was closed' });
+      if (child && child.exitCode === null && child.signalCode === null) children.push(child);
+    }
+    await Promise.all(children.map((child) => stopProcess(child)));
+  }
+}
+
+/** Ends a guard process: SIGTERM, then SIGKILL after 1 s, then stops waiting after 1 s more. */
+function stopProcess(child: ChildProcessWithoutNullStreams): Promise<void> {
+  return new Promise<void>((res) => {
+    // SIGTERM, then SIGKILL after 1 s, then stop waiting after 1 s more.
+    const force = setTimeout(() => {
+      kill(child, 'SIGKILL');
+      setTimeout(res, 1000).unref();
+    }, 1000);
+    child.once('close', () => {
+      clearTimeout(force);
+      res();
+    });
+    child.stdin.end();
+    kill(child, 'SIGTERM');
+  });
 }
 
 
