@@ -92,6 +92,9 @@ const tier = (name: 'fast' | 'full'): TestProjectInlineConfiguration => ({
     include: ['test/**/*.test.ts'],
     exclude: [...configDefaults.exclude, ...(name === 'fast' ? FULL_TIER_ONLY : [])],
     env: { FARMA_TEST_TIER: name },
+    // The full tier first fills the calibration cache with the leave-one-source-out calibrations
+    // that many of its files share (test/helpers/warm-calibrations.ts), so no one test pays for all.
+    ...(name === 'full' ? { globalSetup: ['test/helpers/warm-calibrations.ts'] } : {}),
   },
 });
 
