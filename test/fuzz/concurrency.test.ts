@@ -54,15 +54,19 @@ function slowSentinel(id = 'slow-sentinel'): Guard & { maxInFlight: number } {
 
 async function campaign(concurrency: number, dir: string) {
   const guard = slowSentinel();
-  const r = await fuzzIn(dir, { guardSpec: './slow-sentinel.ts', guard, store, domains: ['ehr'], families: ['seed', 'amplification', 'adaptive', 'benign'], runs: 40, seed: 777, concurrency });
+  const r = await fuzzIn(dir, { guardSpec: './slow-sentinel.ts', guard, store, domains: ['ehr'], families: ['seed', 'amplification', 'adaptive', 'benign'], runs: 30, seed: 777, concurrency });
   // The run folder is the only thing allowed to differ (it is in replay commands and the corpus path): reportJson writes it <dir>.
   const corpus = loadRegressions(path.join(dir, 'corpus', 'slow-sentinel.jsonl')).records.map((x) => x.value);
   return { json: reportJson(dir), corpus, maxInFlight: guard.maxInFlight, report: r.report };
 }
 
+/** The campaign at N = 1, run once and shared by the comparison and the replay test (whichever asks first runs it). */
+let atOne: ReturnType<typeof campaign> | undefined;
+const campaignAtOne = (): ReturnType<typeof campaign> => (atOne ??= campaign(1, mkdtempSync(path.join(tmpdir(), 'farma-conc-1-'))));
+
 describe('concurrency: identical results for every N', () => {
   it('report.json (less timing), counterexamples and corpus records are identical for N = 1, 3 and 8; N calls are in flight', async () => {
-    const one = await campaign(1, mkdtempSync(path.join(tmpdir(), 'farma-conc-1-')));
+    const one = await campaignAtOne();
     const three = await campaign(3, mkdtempSync(path.join(tmpdir(), 'farma-conc-3-')));
     const eight = await campaign(8, mkdtempSync(path.join(tmpdir(), 'farma-conc-8-')));
     // The campaign found something, so the comparison covers counterexamples and corpus records.
@@ -92,9 +96,8 @@ describe('concurrency: identical results for every N', () => {
   }, 60_000);
 
   it('replay gives the same results in the same order at N = 1 and N = 8', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'farma-conc-replay-'));
-    const r = await campaign(1, dir);
-    const records = r.corpus;
+    // The corpus of the N = 1 campaign (the same records at any N, as the first test checks).
+    const records = (await campaignAtOne()).corpus;
     const a = await replayRecords(records, slowSentinel(), store, { concurrency: 1 });
     const b = await replayRecords(records, slowSentinel(), store, { concurrency: 8 });
     const view = (s: typeof a) => s.results.map((x) => [x.id, x.status, x.verdict.decision]);
