@@ -51,7 +51,7 @@ describe('same seed, same cases and verdicts', () => {
     expect(new Set(tasks.map((t) => t.seed)).size).toBe(CELLS.length);
   });
 
-  // The in-process outcome is computed once and shared by the three pool tests below, so each
+  // The in-process outcome is computed once and shared by the four pool tests below, so each
   // test runs one pool (worker threads start slowly on a loaded machine).
   let sequentialKeyword: Promise<CampaignOutcome> | undefined;
   const sequentialOnce = (): Promise<CampaignOutcome> => (sequentialKeyword ??= inProcess(createGuard('keyword')));
@@ -87,7 +87,7 @@ describe('same seed, same cases and verdicts', () => {
   }, 60_000);
 
   it('`fuzz --workers 2` with its start policy gives the same outcome whether the worker starts mid-run or never', async () => {
-    const sequential = await inProcess(createGuard('keyword'));
+    const sequential = await sequentialOnce();
     const common = { ...fuzzWorkerPool(), guardId: 'keyword', guard: { spec: 'keyword' }, cells: CELLS, phase: 'write' as const, runsPerCell: RUNS, seed: SEED, maxFailures: 2, workers: 2 };
     const decisions: WorkerDecision[] = [];
     const run = async (policy: WorkerStartPolicy): Promise<CampaignOutcome> => {
