@@ -5,36 +5,23 @@
  * report.json files is in the corpus, once, and the file parses with no issue.
  * The corpus append is serialised by proper-lockfile (src/corpus/regressions.ts).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadRegressions, regressionFile } from '../../src/corpus/regressions.js';
-
-const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
-
-function fuzz(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'fuzz', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { spawnCli } from '../helpers/spawn-cli.js';
 
 describe('two fuzz runs into one corpus at once', () => {
   it('keep every finding of both runs', async () => {
     const tmp = mkdtempSync(join(tmpdir(), 'farma-concurrent-'));
     const corpus = join(tmp, 'corpus');
-    const common = ['--guard', 'none', '--runs', '50', '--corpus', corpus, '--no-real', '--quiet', '--family', 'seed,naive,benign'];
+    // Two forged families over the three domains, two findings shrunk per cell: up to 12 findings
+    // per run to append (a benign cell finds nothing against `none`, and each shrink costs time).
+    const common = ['fuzz', '--guard', 'none', '--runs', '20', '--max-failures', '2', '--corpus', corpus, '--no-real', '--quiet', '--family', 'seed,naive'];
     const [a, b] = await Promise.all([
-      fuzz([...common, '--seed', '101', '--out', join(tmp, 'a')]),
-      fuzz([...common, '--seed', '202', '--out', join(tmp, 'b')]),
+      spawnCli([...common, '--seed', '101', '--out', join(tmp, 'a')]),
+      spawnCli([...common, '--seed', '202', '--out', join(tmp, 'b')]),
     ]);
     expect(a.code, a.stderr).toBe(1); // guard `none` fails the forgery property
     expect(b.code, b.stderr).toBe(1);
