@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 
@@ -92,6 +93,11 @@ const tier = (name: 'fast' | 'full'): TestProjectInlineConfiguration => ({
     include: ['test/**/*.test.ts'],
     exclude: [...configDefaults.exclude, ...(name === 'fast' ? FULL_TIER_ONLY : [])],
     env: { FARMA_TEST_TIER: name },
+    // vitest's default worker count is availableParallelism() - 1: on two cores one worker, which
+    // ran the fast tier's files one after another (122 s wall at load 2). Its files are small, so
+    // two run at once; the full tier, whose files start worker threads and processes of their
+    // own, keeps the default.
+    ...(name === 'fast' ? { maxWorkers: Math.max(2, availableParallelism() - 1) } : {}),
     // The full tier first fills the calibration cache with the leave-one-source-out calibrations
     // that many of its files share (test/helpers/warm-calibrations.ts), so no one test pays for all.
     ...(name === 'full' ? { globalSetup: ['test/helpers/warm-calibrations.ts'] } : {}),
