@@ -30,6 +30,8 @@ export interface KnownIds {
 function show(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v);
   if (typeof v === 'function') return 'a function';
+  // JSON writes Infinity and NaN as null, which is not what the file says.
+  if (typeof v === 'number' && !Number.isFinite(v)) return String(v);
   try {
     return JSON.stringify(v) ?? String(v);
   } catch {

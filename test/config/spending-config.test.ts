@@ -39,6 +39,9 @@ describe('the spending fields of the config schema', () => {
     expect(bad({ maxQueries: 1.5 })).toMatch(/"maxQueries" must be a positive integer, got 1\.5/);
     expect(bad({ shrinkBudget: 0 })).toMatch(/"shrinkBudget" must be a positive integer/);
     expect(bad({ costPerQuery: -1 })).toMatch(/"costPerQuery" must be a number >= 0, got -1/);
+    // JSON.stringify would print these as null: the message names the value the file holds.
+    expect(bad({ costPerQuery: Infinity })).toBe('f.ts: "costPerQuery" must be a number >= 0, got Infinity');
+    expect(bad({ precision: Number.NaN })).toBe('f.ts: "precision" must be a half-width in (0, 0.5], got NaN');
     expect(bad({ cache: 'off' })).toMatch(/"cache" must be true or false/);
     expect(bad({ workers: 0 })).toBe('f.ts: "workers" must be "auto" or a positive integer up to 64, got 0');
     expect(bad({ workers: 'many' })).toMatch(/"workers" must be "auto" or a positive integer up to 64, got "many"/);
