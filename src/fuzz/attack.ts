@@ -351,7 +351,8 @@ export async function runAttack(o: AttackOptions): Promise<AttackOutcome> {
       const built = check(b.base, steps);
       if (built.kept) return { steps: [...steps], case: built.case };
       res.discarded += 1;
-      const a = arm(steps);
+      // The operator the constraint names as the one whose step lost the claim, else the last one.
+      const a = (Object.hasOwn(arms, built.operator) ? arms[built.operator] : undefined) ?? arm(steps);
       if (a) a.discarded += 1;
       return undefined;
     },
@@ -442,6 +443,16 @@ export interface TreePolicy {
    * single arm of the shared statistics first); after that, transferred tries and fresh queries alternate.
    */
   freshFirst?: number;
+  /**
+   * Share of a base's budget after which an expansion of a node that never earned a reward and
+   * whose verdict carried no F to follow (decision feedback, or a layer that computes none) adds
+   * operators up to `maxDepth` at once instead of one, each by UCB1 over the arms not yet in it
+   * (default 1/2): when single operators and
+   * short sequences have failed and there is no gradient to follow, each query tests a whole
+   * fresh sequence, so it holds many pairs and triples of operators at once (a guard with a hole
+   * that needs two or three kinds of rewriting at once is reached this way).
+   */
+  deepAfter?: number;
 }
 
 interface TreeNode {
@@ -499,6 +510,9 @@ function rewardOf(parent: TreeNode, child: GoalResult): number {
  * operator. The operator arm is picked by UCB1 (Auer et al. 2002) over all arms, shared by the
  * bases of the run, so what works against this guard is tried first. Reward: the share of F
  * removed when the goal is scored, else 1 for a success and 0 otherwise.
+ * Two additions (`TreePolicy`): transferred tries of the pool's compositions (`ctx.pool`)
+ * alternate with fresh queries after a base's first one; and once half a base's budget is spent,
+ * a node with no reward and no F is extended by several operators at once (deep expansion).
  * @example runAttack({ ..., method: mcts({ alpha: 0 }) })
  */
 export function mcts(policy: TreePolicy = {}): SearchMethod {
@@ -523,8 +537,10 @@ export function mcts(policy: TreePolicy = {}): SearchMethod {
         return { armPlays: new Map(ctx.arms.map((a) => [a, { plays: 0, reward: 0 }])), firstOrder, armTotal: 0, step: 0 };
       })()) as MctsShared;
       const { armPlays, firstOrder } = shared;
-      const pickArm = (): string => {
-        const unplayed = firstOrder.find((a) => (armPlays.get(a)?.plays ?? 0) === 0);
+      /** UCB1 over the arms, leaving out `skip` (the arms already in this expansion) while others remain. */
+      const pickArm = (skip: readonly string[] = []): string => {
+        const left = (a: string): boolean => skip.length === 0 || skip.length >= firstOrder.length || !skip.includes(a);
+        const unplayed = firstOrder.find((a) => (armPlays.get(a)?.plays ?? 0) === 0 && left(a));
         if (unplayed !== undefined) return unplayed;
         const lnT = Math.log(Math.max(shared.armTotal, 1));
         const ucb = (a: string): number => {
@@ -538,6 +554,7 @@ export function mcts(policy: TreePolicy = {}): SearchMethod {
         let best = -Infinity;
         let tied: string[] = [];
         for (const a of firstOrder) {
+          if (!left(a)) continue;
           const u = ucb(a);
           if (u > best + 1e-12) {
             best = u;
@@ -556,6 +573,7 @@ export function mcts(policy: TreePolicy = {}): SearchMethod {
       const poolQuota = Math.ceil((ctx.budget - 1) * (policy.poolShare ?? 0.5));
       const freshFirst = Math.max(1, policy.freshFirst ?? 1);
       const encodedFrom = Math.ceil(ctx.budget * (policy.encodedAfter ?? 1 / 3));
+      const deepFrom = Math.ceil(ctx.budget * (policy.deepAfter ?? 1 / 2));
       const roots: Root[] = ctx.bases.map((b) => ({ b, steps: [], depth: 0, f: b.start.goal.score, scored: b.start.goal.scored, children: [], visits: 0, reward: 0 }));
       for (;;) {
         const live = roots.filter((r) => r.b.live);
@@ -595,19 +613,34 @@ export function mcts(policy: TreePolicy = {}): SearchMethod {
           path.push(cur);
         }
         for (const n of path) n.visits += 1;
-        const a = pickArm();
-        const steps = [...cur.steps, { op: a, choice: rng.nextInt(1024) }];
         const b = root.b;
-        const candidate = ctx.propose(b, steps);
+        // Deep expansion: half the budget spent, no reward under this node, and no F to follow.
+        const deep = b.result.queries >= deepFrom && cur.reward === 0 && !cur.scored && cur.depth < ctx.maxDepth;
+        // One arm by UCB1; a deep expansion adds more, each by UCB1 over the arms not yet in it.
+        const added: string[] = [];
+        const steps = [...cur.steps];
+        for (let k = deep ? ctx.maxDepth - cur.depth : 1; k > 0; k--) {
+          const a = pickArm(added);
+          added.push(a);
+          steps.push({ op: a, choice: rng.nextInt(1024) });
+        }
+        let candidate = ctx.propose(b, steps);
+        // A deep rewrite that lost the claim falls back to the one-arm step (a base whose deep
+        // rewrites always lose it is still searched one operator at a time).
+        if (candidate === undefined && added.length > 1) {
+          steps.splice(cur.steps.length + 1);
+          added.splice(1);
+          candidate = ctx.propose(b, steps);
+        }
         if (candidate === undefined) {
-          playArm(a, 0);
+          for (const a of added) playArm(a, 0);
           if (b.result.discarded >= maxDiscards) ctx.finish(b);
           continue;
         }
         const { verdict, goal } = await ctx.query(b, candidate);
         const reward = rewardOf(cur, goal);
-        playArm(a, reward);
-        const node: TreeNode = { steps, depth: cur.depth + 1, f: goal.score, scored: goal.scored, children: [], visits: 0, reward: 0 };
+        for (const a of added) playArm(a, reward);
+        const node: TreeNode = { steps, depth: steps.length, f: goal.score, scored: goal.scored, children: [], visits: 0, reward: 0 };
         if (verdict.decision !== 'error') cur.children.push(node);
         const share = Math.max(beta, 1 - 0.1 * cur.depth);
         for (const n of path.reverse()) n.reward += reward * share;

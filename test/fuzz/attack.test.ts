@@ -59,7 +59,7 @@ const toyTransformation = (arms: string[]): Transformation => ({
 const toyConstraint: Constraint = {
   check: (_base, steps, rewritten) => {
     const lost = steps.findIndex((s) => s.op === 'lose');
-    return lost < 0 ? { kept: true, case: rewritten } : { kept: false, operator: steps.at(-1)!.op, operators: steps.map((s) => s.op) };
+    return lost < 0 ? { kept: true, case: rewritten } : { kept: false, operator: steps[lost]!.op, operators: steps.map((s) => s.op) };
   },
 };
 const toyParts = (arms: string[]) => ({ transformation: toyTransformation(arms), constraint: toyConstraint });
