@@ -89,6 +89,11 @@ describe('the config file drives the run, and flags override it', () => {
     expect(r.report.cells.find((c) => c.family === 'naive')).toMatchObject({ runs: 20, stopped: 'runs' });
     expect(r.report.cells.find((c) => c.family === 'adaptive')?.runs).toBe(30);
     expect(r.report.attack.sampling).toBeUndefined();
+    // The flags that turn the file's exhaustive: true and cache: false back.
+    const back = await fuzz(project(`{ precision: 0.5, exhaustive: true, cache: false, attack: { bases: 30 } }`), '--no-exhaustive', '--cache');
+    expect(back.report.cells.find((c) => c.family === 'naive')).toMatchObject({ runs: 1, stopped: 'settled' });
+    expect(back.report.attack.sampling).toEqual([{ domain: 'ehr', bases: 10, cap: 30, stopped: 'settled' }]);
+    expect(back.report.timing.queries?.cache).toBe(true);
   }, 60_000);
 
   it('an unknown operator in attack.operators exits 2 naming the config field', async () => {

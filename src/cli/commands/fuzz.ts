@@ -179,10 +179,12 @@ function addFuzzOptions(command: Command): Command {
     .option('--precision <w>', `sequential stopping: a failing cell stops once the Wilson 95% half-width of its rate is at most w, in (0, 0.5] (default ${RUN_DEFAULTS.precision}); --runs is the cap`)
     .option('--target <rate>', `sequential stopping: a holding cell stops once the Wilson 95% upper bound of its rate is below this rate in (0,1] (default ${RUN_DEFAULTS.target}; --max-fpr / --max-bypass set it for their cells)`)
     .option('--exhaustive', 'no sequential stopping: every cell runs --runs cases')
+    .option('--no-exhaustive', 'sequential stopping on, over a config file\'s exhaustive: true')
     .option('--max-queries <n>', 'guard queries for the whole campaign, shared out before it starts so every cell still ends with an interval (real sets measured on a prefix, no leave-one-source-out check)')
     .option('--shrink-budget <n>', 'guard queries one shrink may spend; past it the smallest failing case found so far is reported')
     .option('--cost-per-query <amount>', 'price of one guard query (any unit): the summary and report add a cost line')
     .option('--no-cache', 'ask the guard every time, even for a request already answered in this run (same entry, path and store state); use it for a stateful guard')
+    .option('--cache', 'the verdict cache on, over a config file\'s cache: false')
     .option('--cell-time <seconds>', `wall-clock bound per cell (domain × family); a cell that reaches it stops and reports "interrupted" with what ran (default ${RUN_DEFAULTS.cellTimeS})`)
     .addOption(quietOption())
     .option('--json', 'print one JSON document on stdout (report.json plus exit: { code, deciding, lines } and reportDir); the summary and the closing lines go to stderr');
