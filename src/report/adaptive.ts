@@ -642,7 +642,7 @@ export function renderAttackSection(a: AttackReport): string {
   for (const c of a.cells) out.push(ratesRow(`${c.domain} / ${c.family}`, c));
   out.push('');
   out.push(
-    `Claim preservation: ${a.proposed} rewrites proposed, ${a.discarded} discarded because they lost the forged claim (never queried, never counted as flips). Guard queries: ${a.totalQueries} (minimisation included), ${a.queryErrors} of them errors.`,
+    `Claim preservation: ${a.proposed} rewrites proposed, ${a.discarded} discarded because they lost the forged claim (never queried, never counted as flips). Candidates evaluated: ${a.totalQueries} (minimisation included), ${a.queryErrors} of them errors; each is one query of the attack budget, while the run's query accounting (attack mode) counts every guard call: a candidate's attacker writes too, and the re-checks of the flips.`,
   );
   out.push('');
   if (a.overall.asrByReading) {

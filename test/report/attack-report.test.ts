@@ -59,6 +59,8 @@ describe('attack accounting (TextAttack style)', () => {
     const md = renderAttackSection(a);
     expect(md).toContain('detection under attack');
     expect(md).toContain('| **rap** |');
+    // The attack counts candidates; the query accounting counts guard calls: the line says which.
+    expect(md).toContain('Candidates evaluated: 40 (minimisation included)');
   });
 });
 
