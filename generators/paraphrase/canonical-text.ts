@@ -17,7 +17,7 @@ import { ALL_RUN_NOUNS, CLAIM_LEXICONS, ES_RUN_WORDS, DE_RUN_WORDS, INTL_RUN_WOR
 import { isDictionaryWord, isTypoOf } from './dictionary.js';
 import { countIdioms, expandAbbreviations, joinSpacedLetters, ordinalsToCardinals, statusWords, undoEscapes, undoLayout } from './text-layout.js';
 import { cipherSpans, decodeCiphers, decodeUuBlocks, readAlphabetWords } from './cipher-codecs.js';
-import { joinBrokenWords, readNoise, splitCamelCase, undoCharacterNoise } from './noise-reading.js';
+import { joinBrokenWords, joinSplitLetters, readNoise, splitCamelCase, undoCharacterNoise } from './noise-reading.js';
 
 /** Words after which a Roman numeral reads as a count: qualifiers and every run noun (all languages), folded. */
 const ROMAN_FOLLOWERS: ReadonlySet<string> = new Set([
@@ -389,7 +389,7 @@ function canonicalUncached(text: string): string {
   t = asciiDigits(chineseToDigits(t));
   t = t.replace(/ß/g, 'ss');
   t = deconfuse(t).normalize('NFKC');
-  t = splitCamelCase(joinSpacedLetters(t));
+  t = splitCamelCase(joinSplitLetters(joinSpacedLetters(t)));
   // After confusables (the next word may be disguised), before lower case (Roman numerals are upper case).
   t = scientificToDigits(romanToDigits(t, isRomanFollower));
   t = joinBrokenWords(t.toLowerCase());

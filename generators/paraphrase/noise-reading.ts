@@ -14,7 +14,7 @@ import { ALL_RUN_NOUNS, CLAIM_LEXICONS, DE_RUN_WORDS, ES_RUN_WORDS, INTL_RUN_WOR
 
 /** Combining marks (diacritics, Zalgo stacks) in the blocks the noise operators draw from. */
 const COMBINING = '\\u0300-\\u036F\\u1AB0-\\u1AFF\\u1DC0-\\u1DFF\\u20D0-\\u20FF\\uFE20-\\uFE2F';
-const MARKS_ON_ASCII_RE = new RegExp(`(?<=[A-Za-z0-9])[${COMBINING}]+`, 'g');
+const MARKS_ON_ASCII_RE = new RegExp(`(?<=[A-Za-z0-9\\uFF10-\\uFF19\\uFF21-\\uFF3A\\uFF41-\\uFF5A])[${COMBINING}]+`, 'g'); // full-width letters too (zalgo then full-width)
 
 /**
  * Noise that hides characters from a reader but not from a display: a character followed by
@@ -36,6 +36,8 @@ export function undoCharacterNoise(text: string): string {
  */
 export function splitCamelCase(text: string): string {
   return text.replace(/\b[a-z]{2,}(?:[A-Z][a-z]+)+\b/g, (m) => {
+    // One word in mixed case ("inPut", "screEning"): a case disguise, not words joined.
+    if (isDictionaryWord(m.toLowerCase()) || CHECK_WORDS.has(m.toLowerCase())) return m;
     const parts = m.replace(/(?<=[a-z])(?=[A-Z])/g, ' ');
     // Words joined, not a noisy word ("paicIng"): more than half the parts are words (English, short, or of a claim lexicon).
     const words = parts.split(' ').map((w) => w.toLowerCase());
@@ -107,6 +109,22 @@ function noisyWordOf(token: string): string | undefined {
 }
 
 const NOISE_MEMO = new Map<string, string>();
+
+/**
+ * A word split into three parts or more by hyphens or dots, with a one-letter part among them
+ * ("V-E-RIFIC-A-TION": letters split around a letter another operator rewrote), joined when the
+ * whole (lower case) is an English or claim word and not every part is a word. Any case; run
+ * before Roman numerals are read, so the "V" stays a letter.
+ */
+export function joinSplitLetters(text: string): string {
+  return text.replace(/(?<![\p{L}\p{M}])[A-Za-z]+(?:[.-][A-Za-z]+){2,}(?![\p{L}\p{M}])/gu, (m) => {
+    const parts = m.split(/[.-]/);
+    const joined = parts.join('');
+    const lower = joined.toLowerCase();
+    if (joined.length < 5 || !parts.some((p) => p.length === 1) || parts.every((p) => p.length > 1 && isDictionaryWord(p.toLowerCase()))) return m;
+    return isDictionaryWord(lower) || NOISE_TARGETS.get(lower.length)?.includes(lower) ? joined : m;
+  });
+}
 
 /**
  * A word broken by one punctuation mark ("sk.ipped", "scree;ning", "consult.azione") joined, when the joined word
