@@ -150,6 +150,19 @@ export interface WorkerStartInput {
 }
 
 /**
+ * The cases still to run, as the start policy estimates them: a cell not started counts at the
+ * mean size of the cells the calling thread finished (sequential stopping ends most cells
+ * before `runsPerCell`); the current cell at that size, less what it ran. Before any cell
+ * finished, the wall basis counts `runsPerCell` per cell (its historical rule) and the guard
+ * basis the current cell's cases so far (a lower bound: a fast guard whose first cell settles
+ * early is never taken for a slow campaign). Pure.
+ */
+export function casesLeftEstimate(i: { basis: 'wall' | 'guard'; finishedCells: number; finishedCases: number; doneInCell: number; runsInCell: number; runsPerCell: number; cellsLeft: number }): number {
+  const cellSize = i.finishedCells > 0 ? Math.min(i.runsPerCell, i.finishedCases / i.finishedCells) : i.basis === 'guard' ? Math.max(1, i.doneInCell) : i.runsPerCell;
+  return Math.max(0, Math.min(i.runsInCell, cellSize) - i.doneInCell) + i.cellsLeft * cellSize;
+}
+
+/**
  * Whether worker threads pay now: `start` when at least `minRemainingMs` of work is left at
  * the measured rate, a cell is left to hand out, and a CPU is idle (load below `cpus − 0.5`).
  * Otherwise `reason` says why not (`undefined`: keep the reason given before). Pure.
@@ -486,15 +499,12 @@ class ParallelCampaign<G> {
     if (cases === 0) return;
     const cellsLeft = this.#tasks.length - this.#next;
     const doneMs = policy.guardMs ? policy.guardMs() : this.#localMs + (performance.now() - cellStartedAt);
-    // A cell is estimated at the mean size of the cells this thread finished (sequential
-    // stopping ends most before `runs`), at `runs` before any finished.
-    const runsPerCell = this.#o.runsPerCell;
-    const cellSize = this.#localCells > 0 ? Math.min(runsPerCell, this.#localCases / this.#localCells) : runsPerCell;
+    const basis = policy.guardMs ? 'guard' : 'wall';
     const d = workerStartDecision({
       msPerCase: doneMs / cases,
-      basis: policy.guardMs ? 'guard' : 'wall',
+      basis,
       doneMs,
-      casesLeft: Math.max(0, Math.min(runsInCell, cellSize) - doneInCell) + cellsLeft * cellSize,
+      casesLeft: casesLeftEstimate({ basis, finishedCells: this.#localCells, finishedCases: this.#localCases, doneInCell, runsInCell, runsPerCell: this.#o.runsPerCell, cellsLeft }),
       cellsLeft,
       minRemainingMs: policy.minRemainingMs,
       cpus: policy.cpus,

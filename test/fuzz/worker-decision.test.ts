@@ -4,7 +4,7 @@
  * pure functions of measured figures: these tests inject them and never read a clock.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { WORKER_PAYBACK_MS, workerStartDecision, type WorkerStartInput } from '../../src/fuzz/parallel.js';
+import { casesLeftEstimate, WORKER_PAYBACK_MS, workerStartDecision, type WorkerStartInput } from '../../src/fuzz/parallel.js';
 import { autoWorkers } from '../../src/campaign/fuzz.js';
 import { timedGuard } from '../../src/fuzz/query-meter.js';
 import { loadModuleGuard } from '../../src/guards/adapters/module-guard.js';
@@ -61,6 +61,23 @@ describe('workerStartDecision at the guard basis', () => {
   it('the wall basis (--workers N) keeps its wording: the whole campaign on one thread', () => {
     const d = workerStartDecision(afterFirstCell(0.05, { basis: 'wall', doneMs: 1000 }));
     expect(d.reason).toBe('the campaign is about 1.0 s of work on one thread, less than a worker thread needs to pay back its start-up (5 s of work left)');
+  });
+});
+
+describe('casesLeftEstimate', () => {
+  const first = { finishedCells: 0, finishedCases: 0, doneInCell: 128, runsInCell: 1000, runsPerCell: 1000, cellsLeft: 14 };
+  it('before any cell finished, the guard basis counts the current cell so far per cell left (the wall basis: --runs)', () => {
+    expect(casesLeftEstimate({ ...first, basis: 'guard' })).toBe(14 * 128);
+    expect(casesLeftEstimate({ ...first, basis: 'wall' })).toBe(1000 - 128 + 14 * 1000);
+  });
+  it('after some cells, their mean size, capped at --runs', () => {
+    expect(casesLeftEstimate({ ...first, basis: 'guard', finishedCells: 2, finishedCases: 70, doneInCell: 10 })).toBe(35 - 10 + 14 * 35);
+    expect(casesLeftEstimate({ ...first, basis: 'guard', finishedCells: 1, finishedCases: 5000, doneInCell: 0 })).toBe(1000 + 14 * 1000);
+  });
+  it('SENTINEL as measured at load 15 (0.46 ms of guard time per case, 128 cases into its first cell) stays on one thread; a 30 ms guard (75 ms per case) does not', () => {
+    const casesLeft = casesLeftEstimate({ ...first, basis: 'guard' });
+    expect(workerStartDecision(afterFirstCell(0.46, { casesLeft, load: 0 })).start).toBe(false);
+    expect(workerStartDecision(afterFirstCell(75, { casesLeft, load: 0 })).start).toBe(true);
   });
 });
 
