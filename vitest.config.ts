@@ -31,7 +31,7 @@ const report = process.env.FARMA_TEST_REPORT ?? '.tmp/vitest-report.json';
  */
 export const FULL_TIER_ONLY: readonly string[] = [
   'test/robustness/determinism.test.ts', // 169 s: campaigns in-process, on 1 and 2 worker threads
-  'test/robustness/secrets.test.ts', // 134 s: fuzz, check, replay and fpr through the CLI
+  'test/robustness/secrets.test.ts', // 134 s: fuzz, check, replay and fpr through the CLI (in-process since 2026-12-02 but one run: 54 s at load 15)
   'test/robustness/real-set-errors.test.ts', // 107 s: fuzz with the real sets
   'test/robustness/parallel-campaign.test.ts', // 77 s: worker threads
   'test/fuzz/golden-run.test.ts', // 74 s: two default-size runs (snapshot)
@@ -65,7 +65,7 @@ export const FULL_TIER_ONLY: readonly string[] = [
   'test/robustness/guard-failures.test.ts', // 13 s
   'test/generators/benign-diversity.test.ts', // 12 s: 10,000-case samples
   'test/robustness/signals.test.ts', // 51 s alone (added after the measurement): SIGTERM/SIGHUP through the CLI
-  'test/robustness/secret-channels.test.ts', // 40 s in the fast tier of a fresh clone under load (added after the measurement): CLI runs
+  'test/robustness/secret-channels.test.ts', // 40 s in the fast tier of a fresh clone under load (added after the measurement): CLI runs (in-process since 2026-12-02: 15 s at load 15)
   'test/fuzz/flaky-and-crash.test.ts', // 42 s in the fast tier of a fresh clone under load
   'test/generators/benign-trajectory.test.ts', // 35 s in the fast tier of a fresh clone under load: 150-case samples per assertion
   // Measured in the fast tier of a fresh clone (2026-12-02 00:09, load 17-24), added after the suite was measured:
