@@ -13,7 +13,10 @@
  *   linkage, `lexicalOverlap` >= 0.3); the size of the entry's own group and of the largest
  *   rival group are drawn jointly;
  * - how similar a near-repeat is to what it repeats (the overlap, drawn per near-repeat);
- * - how many of the entry's near-repeats are steps of its own episode.
+ * - how many of the entry's near-repeats are steps of its own episode;
+ * - how often a near-repeat is an *entity-sharing reframe* (the same entities in another frame:
+ *   another template rendered with the root's slot values, `entityReframe`) instead of a twin;
+ * - how often a text is a *short observation* (cut to a few content words).
  *
  * No `chain`: the entry is drawn with two twins (renders of its template with fresh slots), a
  * rival step with two twins, the filler steps, a few alternates and a few extra renders whose
