@@ -58,7 +58,8 @@ export function mapWords(text: string, fn: (word: string, ordinal: number) => st
   const spans = [...keySpans(text), ...payloadSpans(text), ...protect];
   let n = 0;
   // A word starts after a JSON/YAML escape such as `\n` (whose letter is not part of it), or where no word character, backslash or entity mark is just before.
-  return text.replace(/(?:(?<=\\[nrt])|(?<![\w@$&#\\-]))[A-Za-z]+(?![\w@$-])/g, (word, offset: number) => {
+  // A run of ASCII letters that goes on with another letter or a mark ("cl" of "clínicas") is no word of its own.
+  return text.replace(/(?:(?<=\\[nrt])|(?<![\w@$&#\\\p{L}\p{M}-]))[A-Za-z]+(?![\w@$\p{L}\p{M}-])/gu, (word, offset: number) => {
     if (spans.some(([a, b]) => offset >= a && offset < b)) return word;
     return fn(word, n++);
   });
