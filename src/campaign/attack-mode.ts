@@ -15,7 +15,7 @@ import type { Verdict } from '../domain/verdict.js';
 import { errorVerdict } from '../domain/verdict.js';
 import { CompositionPool, runAttack, type AttackFeedback, type BaseResult } from '../fuzz/attack.js';
 import { cellSeed, type CampaignOutcome } from '../fuzz/campaign.js';
-import type { ScratchStore } from '../fuzz/evaluate.js';
+import { splitSetup, type ScratchStore } from '../fuzz/evaluate.js';
 import { judge } from '../fuzz/oracle.js';
 import { cellSettled, DEFAULT_RECHECK, recheckFinding, type CellOutcome, type CellStopRule, type Counterexample } from '../fuzz/property.js';
 import { failureSignature } from '../fuzz/signature.js';
@@ -73,6 +73,13 @@ export interface AttackModeOptions {
    * attacked in one batch.
    */
   stop?: CellStopRule;
+  /**
+   * Guard calls each domain may make in all (`--max-queries`' share per attack domain): the
+   * bases, their candidates with every attacker write, minimisation and the re-checks of its
+   * flips. The attack stops before a call that would pass it (`stopped: 'budget'`); a flip whose
+   * re-checks no longer fit is counted in the cell but not kept as a counterexample. Default: no cap.
+   */
+  maxQueriesPerDomain?: number;
 }
 
 export interface AttackModeResult {
@@ -112,6 +119,11 @@ export async function runAttackMode(o: AttackModeOptions): Promise<AttackModeRes
     const seed = cellSeed(o.seed, domain, 'adaptive');
     const bases = fc.sample(attackBases(domain), { numRuns: o.bases, seed });
     let done = 0;
+    // Under a cap, the re-checks of the counterexamples are held back from the search: at most
+    // half the share, for `maxFailures` flips costing as much as the costliest base.
+    const cap = o.maxQueriesPerDomain;
+    const recheckCost = (c: FuzzCase): number => DEFAULT_RECHECK * (splitSetup(c).attacker.length + 1);
+    const reserve = cap === undefined ? 0 : Math.min(Math.floor(cap / 2), o.maxFailures * Math.max(0, ...bases.map(recheckCost)));
     const out = await runAttack({
       guard: o.guard,
       store: o.store,
@@ -124,9 +136,11 @@ export async function runAttackMode(o: AttackModeOptions): Promise<AttackModeRes
       ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
       onBase: () => o.onDomain?.(domain, ++done, bases.length),
       pool,
+      ...(cap !== undefined ? { maxGuardCalls: Math.max(1, cap - reserve) } : {}),
       ...(o.stop ? { sequential: { chunk: ATTACK_STOP_CHUNK, settled: (rs: readonly BaseResult[]) => attackSettled(o.stop as CellStopRule, rs) } } : {}),
     });
-    sampling.push({ domain, bases: out.results.length, cap: o.bases, stopped: out.stopped === 'settled' ? 'settled' : 'cap' });
+    sampling.push({ domain, bases: out.results.length, cap: o.bases, stopped: out.stopped === 'bases' ? 'cap' : out.stopped });
+    let spent = out.guardCalls;
     totalQueries += out.totalQueries;
     transfer.domains.push({ domain, ...(out.firstFlip ? { firstFlipQueries: out.firstFlip.runQueries } : {}) });
     if (out.firstFlip && !transfer.firstFlip) transfer.firstFlip = { domain, queries: queriesBefore + out.firstFlip.runQueries };
@@ -152,6 +166,8 @@ export async function runAttackMode(o: AttackModeOptions): Promise<AttackModeRes
       flipVerdicts.push({ original: r.original.verdict, rewrite: r.flip.verdict });
       const signature = failureSignature(r.flip.case, r.flip.verdict, 'violated');
       if (seen.has(signature) || found.length >= o.maxFailures) continue;
+      if (cap !== undefined && spent + recheckCost(r.flip.case) > cap) continue;
+      spent += recheckCost(r.flip.case);
       seen.add(signature);
       // Re-checked like property-mode findings: a flip that does not reproduce every time is flaky.
       const checked = await recheckFinding(o.guard, r.flip.case, r.flip.verdict, o.store, o.phase, DEFAULT_RECHECK, o.timeoutMs);
@@ -182,12 +198,12 @@ export async function runAttackMode(o: AttackModeOptions): Promise<AttackModeRes
       counterexamples: found,
       interrupted: false,
       elapsedMs: performance.now() - started,
-      stopped: out.stopped === 'settled' ? 'settled' : 'runs',
+      stopped: out.stopped === 'bases' ? 'runs' : out.stopped,
     });
   }
   transfer.poolSize = pool.size;
   transfer.pool = pool.top(10);
-  const report = summariseAttack({ budget: o.budget, feedback: o.feedback ?? ATTACK_DEFAULTS.feedback, rows, arms, totalQueries, operatorGroups: groups, operatorReadings: operatorReadingMap(), transfer, ...(o.stop ? { sampling } : {}) });
+  const report = summariseAttack({ budget: o.budget, feedback: o.feedback ?? ATTACK_DEFAULTS.feedback, rows, arms, totalQueries, operatorGroups: groups, operatorReadings: operatorReadingMap(), transfer, ...(o.stop || sampling.some((x) => x.stopped === 'budget') ? { sampling } : {}) });
   return { cells, report, flips, originals, flipVerdicts };
 }
 

@@ -404,7 +404,8 @@ async function runAttackPhase<G>(o: FuzzOptions<G>, progress: Progress, onCellEn
   const t0 = performance.now();
   const attackBudget = a.budget ?? ATTACK_DEFAULTS.budget;
   let bases = a.bases ?? Math.min(o.runs, ATTACK_DEFAULTS.bases);
-  // Under --max-queries a domain's bases are cut so that its worst case (every base attacked to the end) fits its share.
+  // Under --max-queries a domain's bases are cut to its share at --attack-budget per base, and
+  // its guard calls (attacker writes and re-checks included) are capped at the share.
   if (sp.budget) bases = Math.max(1, Math.min(bases, Math.floor(sp.budget.attackPerDomain / attackBudget)));
   progress.log(`adaptive attack: ${plural(o.domains.length, 'domain')}, up to ${plural(bases, 'forged base')} each${o.stop ? ' (fewer once the bypass rate under attack is settled)' : ''}, ${attackBudget} queries per rejected base at most`);
   const result = await runAttackMode({
@@ -420,6 +421,7 @@ async function runAttackPhase<G>(o: FuzzOptions<G>, progress: Progress, onCellEn
     maxFailures: o.maxFailures,
     ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
     ...(o.stop ? { stop: o.stop } : {}),
+    ...(sp.budget ? { maxQueriesPerDomain: sp.budget.attackPerDomain } : {}),
   });
   for (const c of result.cells) onCellEnd(c);
   sp.spend.ms.attack = performance.now() - t0;

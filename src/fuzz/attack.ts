@@ -28,7 +28,7 @@ import type { FuzzCase } from '../domain/fuzz-case.js';
 import type { Guard, Phase } from '../domain/guard.js';
 import type { Verdict } from '../domain/verdict.js';
 import { UsageError } from '../domain/errors.js';
-import { evaluateCase, type ScratchStore } from './evaluate.js';
+import { evaluateCase, splitSetup, type ScratchStore } from './evaluate.js';
 import { attackGoal, type AttackFeedback, type GoalResult } from './goal.js';
 import { CompositionPool } from './pool.js';
 import { seededInts, type Rng } from './rng.js';
@@ -77,6 +77,13 @@ export interface AttackOptions {
   pool?: CompositionPool;
   /** Try the pool's compositions on later bases (default true); false: fresh search only (the pool is still filled). */
   transfer?: boolean;
+  /**
+   * Hard cap on the run's guard calls (an entry and each attacker write before it, minimisation
+   * included; `--max-queries`' attack share). A base or candidate whose calls would pass it is not
+   * evaluated: the run ends with `stopped: 'budget'`, minimisation keeps its smallest flip so far.
+   * The first base is always evaluated. Default: no cap.
+   */
+  maxGuardCalls?: number;
 }
 
 /** `skipped`: admitted unmutated; `flipped`: a rewrite was admitted; `held`: budget spent; `error`: the guard errored. */
@@ -154,8 +161,10 @@ export interface AttackOutcome {
   /** The transfer pool after the run (the one passed in, or the run's own). */
   pool: CompositionPool;
   elapsedMs: number;
-  /** `settled`: `sequential.settled` stopped the attack before the last base (`results` then holds fewer bases than given); `bases`: every base was attacked. */
-  stopped: 'settled' | 'bases';
+  /** `settled`: `sequential.settled` stopped the attack before the last base (`results` then holds fewer bases than given); `budget`: `maxGuardCalls` stopped it; `bases`: every base was attacked. */
+  stopped: 'settled' | 'budget' | 'bases';
+  /** Guard calls made (entries and attacker writes, minimisation included). */
+  guardCalls: number;
 }
 
 /** A rejected base under attack, as a search method sees it. */
@@ -263,7 +272,12 @@ export async function runAttack(o: AttackOptions): Promise<AttackOutcome> {
     return op === undefined ? undefined : arms[op];
   };
 
+  // Guard calls: one per attacker write in the case's setup, plus the entry.
+  let guardCalls = 0;
+  let overBudget = false;
+  const fits = (c: FuzzCase): boolean => o.maxGuardCalls === undefined || guardCalls + splitSetup(c).attacker.length + 1 <= o.maxGuardCalls;
   const evaluate = async (c: FuzzCase, minimising = false): Promise<Evaluated> => {
+    guardCalls += splitSetup(c).attacker.length + 1;
     totalQueries += 1;
     if (!minimising) searchQueries += 1;
     const verdict = await evaluateCase(o.guard, c, o.store, o.phase, o.timeoutMs);
@@ -276,6 +290,10 @@ export async function runAttack(o: AttackOptions): Promise<AttackOutcome> {
   const attacked: Tracked[] = [];
   for (let index = from; index < to; index++) {
     const base = o.bases[index] as FuzzCase;
+    if (results.length > 0 && !fits(base)) {
+      overBudget = true;
+      break;
+    }
     const start = await evaluate(base);
     const { verdict } = start;
     const status: BaseStatus = start.goal.judgement === 'violated' ? 'skipped' : start.goal.judgement === 'error' ? 'error' : 'held';
@@ -322,6 +340,7 @@ export async function runAttack(o: AttackOptions): Promise<AttackOutcome> {
         const fewer = current.steps.filter((_, j) => j !== i);
         const built = check(base, fewer);
         if (!built.kept) continue;
+        if (!fits(built.case)) return { ...current, queries };
         queries += 1;
         const e = await evaluate(built.case, true);
         if (e.goal.judgement === 'violated') {
@@ -367,6 +386,10 @@ export async function runAttack(o: AttackOptions): Promise<AttackOutcome> {
         tracked.tried.add(c.transfer);
         res.poolTries += 1;
       }
+      if (!fits(c.case)) {
+        overBudget = true;
+        throw new BudgetSpent();
+      }
       const e = await evaluate(c.case);
       res.queries += 1;
       const a = arm(c.steps);
@@ -406,16 +429,27 @@ export async function runAttack(o: AttackOptions): Promise<AttackOutcome> {
     const attacked = await evaluateBases(from, Math.min(o.bases.length, from + chunk));
     // 2. The search method over the rejected bases.
     for (const b of attacked) if (!b.live) finish(b);
-    if (attacked.some((b) => b.live)) await method.run(contextOf(attacked));
+    try {
+      if (attacked.some((b) => b.live)) await method.run(contextOf(attacked));
+    } catch (e) {
+      if (!(e instanceof BudgetSpent)) throw e;
+    }
     for (const b of attacked) finish(b);
+    if (overBudget) {
+      stopped = 'budget';
+      break;
+    }
     if (o.sequential && from + chunk < o.bases.length && o.sequential.settled(results)) {
       stopped = 'settled';
       break;
     }
   }
 
-  return { results, arms, budget: o.budget, feedback, seed: o.seed, totalQueries, searchQueries, ...(firstFlip ? { firstFlip } : {}), pool, elapsedMs: performance.now() - started, stopped };
+  return { results, arms, budget: o.budget, feedback, seed: o.seed, totalQueries, searchQueries, ...(firstFlip ? { firstFlip } : {}), pool, elapsedMs: performance.now() - started, stopped, guardCalls };
 }
+
+/** Thrown by `SearchContext.query` when the candidate's guard calls would pass `maxGuardCalls`; ends the search method's run. */
+class BudgetSpent extends Error {}
 
 // ---- MCTS-Explore ------------------------------------------------------------------------
 

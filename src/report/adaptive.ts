@@ -403,7 +403,8 @@ interface GroupReadingRow {
 /**
  * How many bases one domain's attack drew, and why it stopped: `settled` (the stop rule of
  * `--precision` / `--target`: the bypass rate under attack was settled) or `cap` (it reached
- * `--attack-bases`, or its query-budget share, before the rate settled).
+ * `--attack-bases` before the rate settled) or `budget` (its share of `--max-queries` was spent:
+ * the next base or candidate could have passed it).
  */
 export interface AttackSampling {
   domain: string;
@@ -411,7 +412,7 @@ export interface AttackSampling {
   bases: number;
   /** Most bases it could draw (`--attack-bases`, or its query-budget share). */
   cap: number;
-  stopped: 'settled' | 'cap';
+  stopped: 'settled' | 'cap' | 'budget';
 }
 
 /** The attack-mode part of a fuzz report (`report.json` → `attack`). */
@@ -714,7 +715,7 @@ export function renderAttackSection(a: AttackReport): string {
 
 /** `ehr 40 of up to 200 (settled)`: one domain's bases and why it stopped. */
 function samplingText(x: AttackSampling): string {
-  return `${x.domain} ${x.bases} of up to ${x.cap} (${x.stopped === 'settled' ? 'settled' : 'cap reached'})`;
+  return `${x.domain} ${x.bases} of up to ${x.cap} (${x.stopped === 'settled' ? 'settled' : x.stopped === 'budget' ? 'budget' : 'cap reached'})`;
 }
 
 /** One line of the console summary per domain: original detection, under attack, ASR, queries per flip. */
