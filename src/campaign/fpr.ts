@@ -130,6 +130,10 @@ export async function leaveOneSourceOut(
 ): Promise<LosoRow[]> {
   const rows: LosoRow[] = [];
   for (const left of sets) {
+    // A sync guard and the sync calibration leave only microtasks in this loop, and signal
+    // handlers (SIGINT, SIGTERM: they abort `o.signal`) run as macrotasks: yield one turn of the
+    // event loop before each source so a signal is seen within one calibration.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     if (o.signal?.aborted) break;
     const cal = calibrationFor(sets.filter((s) => s !== left && s.entries.length > 0));
     const e = await naturalEstimate(o, cal, onDomain);

@@ -38,6 +38,17 @@ describe('leave-one-source-out after Ctrl-C', () => {
     expect(guard.calls).toBe(0);
   });
 
+  it('sees an abort that comes from a macrotask (a signal handler) before the next calibration', async () => {
+    // SIGTERM and SIGINT handlers run as macrotasks; with a sync guard and the sync calibration
+    // the loop must still give them a turn, or a signal waits for every calibration to finish.
+    const ctl = new AbortController();
+    const guard = abortingGuard(new AbortController());
+    setImmediate(() => ctl.abort());
+    const rows = await leaveOneSourceOut({ guard, store, domains: ['ehr'], runs: 5, seed: 1, phase: 'write', signal: ctl.signal }, sets, () => undefined);
+    expect(rows).toEqual([]);
+    expect(guard.calls).toBe(0);
+  });
+
   it('finishes the calibration in progress and stops there, keeping its row', { timeout: 240_000 }, async () => {
     expect(sets).toHaveLength(3);
     const ctl = new AbortController();
