@@ -35,7 +35,7 @@ describe('exit code 2 for usage and input errors', () => {
     [['fuzz', '--seed', ''], /--seed must be an integer/],
     [['fuzz', '--max-fpr', ''], /--max-fpr must be a rate/],
     [['fuzz', '--timeout', '99999999999'], /--timeout must be at most 2147483647/],
-    [['fuzz', '--workers', '0'], /--workers must be a positive integer/],
+    [['fuzz', '--workers', '0'], /--workers must be "auto" or a positive integer, got "0"/],
     [['replay', '--corpus', '/nonexistent/corpus'], /no such corpus directory/],
     [['replay', '--id', ''], /--id needs an id/],
   ])('%j', async (argv, message) => {
