@@ -135,18 +135,26 @@ export function costOf(queries: number, costPerQuery: number): number {
  * pass-through of a built-in guard stays trusted: its verdicts are the built-in guard's own.
  */
 export function countingGuard(guard: Guard, tally: QueryTally): Guard {
-  const counted: Guard = {
+  return sameGuardWith(guard, (entry, ctx) => {
+    tally.queries += 1;
+    return guard.check(entry, ctx);
+  });
+}
+
+/**
+ * `guard` with another `check` (a wrapper that calls the guard's own): its id, mode, config,
+ * cache opt-out and concurrency limit kept, and a built-in guard's trust mark with them.
+ */
+function sameGuardWith(guard: Guard, check: Guard['check']): Guard {
+  const wrapped = {
     id: guard.id,
     mode: guard.mode,
     ...(guard.config !== undefined ? { config: guard.config } : {}),
     ...(guard.cacheVerdicts !== undefined ? { cacheVerdicts: guard.cacheVerdicts } : {}),
     ...(guard.concurrencyLimit !== undefined ? { concurrencyLimit: guard.concurrencyLimit } : {}),
-    check: (entry, ctx) => {
-      tally.queries += 1;
-      return guard.check(entry, ctx);
-    },
-  };
-  return isTrustedGuard(guard) ? markTrustedGuard(counted) : counted;
+    check,
+  } as Guard;
+  return isTrustedGuard(guard) ? markTrustedGuard(wrapped) : wrapped;
 }
 
 /**
@@ -155,27 +163,19 @@ export function countingGuard(guard: Guard, tally: QueryTally): Guard {
  * A pass-through of a built-in guard stays trusted.
  */
 export function timedGuard(guard: Guard, meter: { ms: number }): Guard {
-  const timed: Guard = {
-    id: guard.id,
-    mode: guard.mode,
-    ...(guard.config !== undefined ? { config: guard.config } : {}),
-    ...(guard.cacheVerdicts !== undefined ? { cacheVerdicts: guard.cacheVerdicts } : {}),
-    ...(guard.concurrencyLimit !== undefined ? { concurrencyLimit: guard.concurrencyLimit } : {}),
-    check: (entry, ctx) => {
-      const t0 = performance.now();
-      let out: Verdict | Promise<Verdict>;
-      try {
-        out = guard.check(entry, ctx);
-      } catch (e) {
-        meter.ms += performance.now() - t0;
-        throw e;
-      }
-      if (typeof (out as { then?: unknown }).then === 'function') return Promise.resolve(out).finally(() => (meter.ms += performance.now() - t0));
+  return sameGuardWith(guard, ((entry, ctx) => {
+    const t0 = performance.now();
+    let out: Verdict | Promise<Verdict>;
+    try {
+      out = guard.check(entry, ctx);
+    } catch (e) {
       meter.ms += performance.now() - t0;
-      return out;
-    },
-  };
-  return isTrustedGuard(guard) ? markTrustedGuard(timed) : timed;
+      throw e;
+    }
+    if (typeof (out as { then?: unknown }).then === 'function') return Promise.resolve(out).finally(() => (meter.ms += performance.now() - t0));
+    meter.ms += performance.now() - t0;
+    return out;
+  }) as Guard['check']);
 }
 
 /**
