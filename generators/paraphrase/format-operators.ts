@@ -112,7 +112,7 @@ const formatLogLines: Operator = {
   id: 'format-log-lines',
   group: 'structural',
   reading: 'natural',
-  description: 'Re-formats as structured log lines: timestamp, level, logger, subject and one quoted message per sentence.',
+  description: 'Re-formats as structured log lines: timestamp, level, logger, subject and one quoted message per sentence (quotes, backslashes and line breaks inside it escaped with backslashes, as logfmt and Go slog write them; or one JSON object per line).',
   preserves: ALL_TEXT,
   kinds: ['fmt-log-line'],
   apply(entry, choice, ctx) {
@@ -120,7 +120,7 @@ const formatLogLines: Operator = {
     const level = pick(['INFO', 'NOTICE', 'DEBUG'], choice);
     const json = Math.floor(choice / 3) % 2 === 1;
     const lines = sentencesOf(entry.content).map((s) =>
-      json ? JSON.stringify({ ts: entry.timestamp, level, subject, msg: s }) : `${entry.timestamp} ${level} memory.writer subject=${subject} msg="${s.replace(/"/g, "'")}"`,
+      json ? JSON.stringify({ ts: entry.timestamp, level, subject, msg: s }) : `${entry.timestamp} ${level} memory.writer subject=${subject} msg=${JSON.stringify(s)}`,
     );
     return withContent(entry, lines.join('\n'));
   },

@@ -45,7 +45,6 @@ const R = RECORD_OPERATORS;
  */
 export const WITHHELD_OPERATORS = {
   'camel-case': N.camelCase,
-  'uuencode-payload': Z.uuencodePayload,
 } as const satisfies Record<string, Operator>;
 
 /** Every registered operator, keyed by id. Each keeps the forged claim (tested per operator). */
@@ -176,6 +175,7 @@ export const OPERATORS = {
   'reverse-text': Z.reverseText,
   diacritics: N.diacritics,
   'cyrillic-letters': Z.cyrillicLetters,
+  'uuencode-payload': Z.uuencodePayload,
 } as const satisfies Record<string, Operator>;
 
 /** The id of a registered paraphrase operator (a key of `OPERATORS`). */
