@@ -8,10 +8,11 @@
 import { claimPreserved } from '../generators/paraphrase/claim-check.js';
 import type { MemoryEntry } from '../src/domain/index.js';
 import { HELD_OUT_PROBES } from '../test/fixtures/held-out-evasions.js';
-import { CATALOG_PROBE_BASES } from '../test/fixtures/catalog-probes.js';
+import { probeBasesFor } from '../test/fixtures/catalog-probes.js';
 import { CIPHER_OPERATORS } from '../generators/paraphrase/cipher-operators.js';
 import { NOISE_OPERATORS } from '../generators/paraphrase/noise-operators.js';
 import { RECORD_OPERATORS } from '../generators/paraphrase/record-operators.js';
+import { SCRIPT_OPERATORS } from '../generators/paraphrase/script-operators.js';
 import type { Operator } from '../generators/paraphrase/operator.js';
 
 const entry = (content: string): MemoryEntry => ({ id: 'probe', store: 'reasoning', content, source: 'AGENT', trust: 'VERIFIED', traceType: 'decision_log', timestamp: '2026-03-14T09:30:00.000Z' });
@@ -28,15 +29,16 @@ for (const p of HELD_OUT_PROBES) {
 console.log(`\n${ok} of ${HELD_OUT_PROBES.length} probes read correctly (carrying recognised and twin refused).`);
 
 // Catalog operators: each applied (choices 0..3) to the probe texts of
-// `test/fixtures/catalog-probes.ts` and to their negated, supposed and unticked twins.
-const CATALOG_OPS: Operator[] = [...Object.values(CIPHER_OPERATORS), ...Object.values(NOISE_OPERATORS), ...Object.values(RECORD_OPERATORS)];
+// `test/fixtures/catalog-probes.ts` (the Chinese ones for the Chinese character swaps) and to their negated, supposed and unticked twins.
+const CATALOG_OPS: Operator[] = [...Object.values(CIPHER_OPERATORS), ...Object.values(NOISE_OPERATORS), ...Object.values(RECORD_OPERATORS), ...Object.values(SCRIPT_OPERATORS)];
 let catalogOk = 0;
 console.log('\n| operator | reading | kept (of 8) | negated refused | supposed refused | unticked refused |');
 console.log('| --- | --- | --- | --- | --- | --- |');
 for (const op of CATALOG_OPS) {
   const rule = op.preserves.includes('precedent') ? 'exact' : 'count';
   const tally = { kept: 0, negated: 0, hypothetical: 0, unticked: 0 };
-  for (const b of CATALOG_PROBE_BASES) {
+  const bases = probeBasesFor(op);
+  for (const b of bases) {
     for (let choice = 0; choice < 4; choice++) {
       const run = (text: string): MemoryEntry[] => {
         const out = op.apply(entry(text), choice, { domain: b.domain, claim: b.claim });
@@ -46,7 +48,7 @@ for (const op of CATALOG_OPS) {
       for (const k of ['negated', 'hypothetical', 'unticked'] as const) if (!claimPreserved(b.domain, b.claim, run(b.twins[k]), rule, { original: b.carrying })) tally[k]++;
     }
   }
-  const n = CATALOG_PROBE_BASES.length * 4;
+  const n = bases.length * 4;
   if (tally.kept === n && tally.negated === n && tally.hypothetical === n && tally.unticked === n) catalogOk++;
   console.log(`| ${op.id} | ${op.reading ?? '-'} | ${tally.kept}/${n} | ${tally.negated}/${n} | ${tally.hypothetical}/${n} | ${tally.unticked}/${n} |`);
 }

@@ -182,11 +182,14 @@ const EVASION_KINDS = taxonomy(
     'variation-selectors': 'the text as invisible variation selectors after an emoji (garak InjectUnicodeVariantSelectors, PyRIT VariationSelectorSmuggler)',
     'sneaky-bits': 'the text as invisible bits U+2062/U+2064 (garak InjectSneakyBits, PyRIT SneakyBitsSmuggler)',
     'enclosed-letters': 'letters as enclosed-letter emoji: circled, squared, regional indicators (PyRIT EmojiConverter)',
+    'math-obfuscation': 'letters written as arithmetic whose value is the character code (PyRIT MathObfuscationConverter)',
   }),
   axis('script', {
     'script-cyrillic-letters': 'English words spelled letter for letter in Cyrillic letters',
     'script-greek-letters': 'English words spelled letter for letter in Greek letters',
     'script-runic-letters': 'English words spelled letter for letter in Runic (Elder Futhark) letters',
+    'zh-homophone': 'characters of Chinese check names swapped for homophones, same toned pinyin (TextAttack ChineseHomophoneCharacterSwap)',
+    'zh-morphonym': 'characters of Chinese check names swapped for look-alike characters (TextAttack ChineseMorphonymCharacterSwap)',
   }),
   axis('noise', {
     'char-deletion': 'one inner letter deleted (TextAttack WordSwapRandomCharacterDeletion)',

@@ -297,6 +297,50 @@ const fromCodes = (codes: readonly number[]): string | undefined => {
   return String.fromCodePoint(...codes);
 };
 
+// ---- Letters as arithmetic (our form, after PyRIT's MathObfuscationConverter) ----
+/**
+ * A word with each character written as an arithmetic expression of small whole numbers whose
+ * value is the character's code: `math{9*12+7,97+10,...}`, no blanks, so sentence, clause and
+ * whitespace operators keep it whole. `style` picks among product-plus, sum and product-minus forms.
+ */
+export function toMathCodes(word: string, style: number): string {
+  const exprs = [...word].map((c, i) => {
+    const n = c.codePointAt(0) ?? 0;
+    const a = 3 + ((style + i * 5) % 9); // a factor from 3 to 11
+    const b = Math.floor(n / a);
+    switch ((style + i) % 3) {
+      case 0:
+        return n - a * b === 0 ? `${a}*${b}` : `${a}*${b}+${n - a * b}`;
+      case 1: {
+        const h = Math.floor(n / 2) + (i % 7);
+        return `${h}+${n - h}`;
+      }
+      default:
+        return `${a}*${b + 1}-${a * (b + 1) - n}`;
+    }
+  });
+  return `math{${exprs.join(',')}}`;
+}
+/** The value of `a*b+c`-style expressions (whole numbers, `*` before `+` and `-`), or undefined when it is not one. */
+function evalArithmetic(expr: string): number | undefined {
+  if (!/^\d{1,5}(?:[*+-]\d{1,5}){0,4}$/.test(expr)) return undefined;
+  let total = 0;
+  for (const m of expr.matchAll(/([+-]?)(\d+(?:\*\d+)*)/g)) {
+    const term = (m[2] ?? '').split('*').reduce((acc, x) => acc * Number(x), 1);
+    total += m[1] === '-' ? -term : term;
+  }
+  return total;
+}
+/** A word written by `toMathCodes`: the marker, then comma-separated expressions between braces. */
+const MATH_RE = /\bmath\{(\d{1,5}(?:[*+-]\d{1,5}){0,4}(?:,\d{1,5}(?:[*+-]\d{1,5}){0,4})*)\}/gi;
+/** The characters of a `math{...}` word, or undefined when an expression is not one or gives no printable character. */
+function fromMathCodes(body: string): string | undefined {
+  const codes = body.split(',').map(evalArithmetic);
+  if (codes.some((n) => n === undefined || n < 32 || n > 0x10ffff)) return undefined;
+  const s = String.fromCodePoint(...(codes as number[]));
+  return printable(s) ? s : undefined;
+}
+
 // ---- uuencode (the Unix format; our implementation) ----
 /** A 6-bit value as a uuencode character: 1–63 as U+0021–U+005F, 0 as a backtick (no blanks inside a line). */
 const uuChar = (v: number): string => String.fromCharCode(v === 0 ? 0x60 : 0x20 + v);
@@ -363,7 +407,7 @@ const QP_RE = /(?:=(?:4[1-9A-F]|5[0-9A]|6[1-9A-F]|7[0-9A]))+(?=([A-Za-z])?)/g;
 export function cipherSpans(text: string): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
   if (!ANY_CIPHER_RE.test(text)) return spans;
-  for (const re of [HEX_RE, B32_RE, B2048_RE, A85_RE, MORSE_RE, BIN_RE, CHARCODES_RE, CAESAR_RE, ATBASH_RE, VIGENERE_RE, REVERSED_RE, PIG_RE, VS_RUN_RE, BITS_RUN_RE, NATO_RUN_RE, BRAILLE_RUN_RE, QP_SPAN_RE, UU_RE]) {
+  for (const re of [HEX_RE, B32_RE, B2048_RE, A85_RE, MORSE_RE, BIN_RE, CHARCODES_RE, MATH_RE, CAESAR_RE, ATBASH_RE, VIGENERE_RE, REVERSED_RE, PIG_RE, VS_RUN_RE, BITS_RUN_RE, NATO_RUN_RE, BRAILLE_RUN_RE, QP_SPAN_RE, UU_RE]) {
     for (const m of text.matchAll(re)) spans.push([m.index, m.index + m[0].length]);
   }
   return spans;
@@ -374,7 +418,7 @@ const QP_SPAN_RE = /[A-Za-z]*(?:=(?:4[1-9A-F]|5[0-9A]|6[1-9A-F]|7[0-9A])){2,}[A-
 
 /** A quick test: does the text hold anything `cipherSpans` looks for? */
 const ANY_CIPHER_RE = new RegExp(
-  `=[4-7][0-9A-F]|begin [0-7]{3} |(?:hex|base16|b32|base32|b2048|base2048|morse|charcodes|fromCharCode|chr\\[|caesar|atbash|vigenere|reversed\\]|pig-latin)|<~|&lt;~|[01]{8} [01]{8}|[\\u2800-\\u28FF\\uFE00-\\uFE0F\\u2062\\u2064\\u{E0100}-\\u{E01EF}]|${NATO_WORD}-${NATO_WORD}`,
+  `=[4-7][0-9A-F]|begin [0-7]{3} |(?:hex|base16|b32|base32|b2048|base2048|morse|charcodes|math\\{|fromCharCode|chr\\[|caesar|atbash|vigenere|reversed\\]|pig-latin)|<~|&lt;~|[01]{8} [01]{8}|[\\u2800-\\u28FF\\uFE00-\\uFE0F\\u2062\\u2064\\u{E0100}-\\u{E01EF}]|${NATO_WORD}-${NATO_WORD}`,
   'iu',
 );
 
@@ -434,6 +478,7 @@ export function decodeCiphers(text: string, known: (w: string) => boolean): stri
       return s !== undefined && printable(s) ? ` ${s} ` : undefined;
     });
   }
+  if (/math\{/i.test(t)) sub(MATH_RE, (_m, body) => fromMathCodes(body ?? ''));
   if (t.includes('~')) {
     sub(A85_RE, (_m, a, b) => {
       for (const form of unescapedForms(a ?? b ?? '')) {

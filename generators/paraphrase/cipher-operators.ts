@@ -17,7 +17,7 @@ import { subjectOf } from './text-utils.js';
 import { canonicalText } from './canonical-text.js';
 import { wordOperator } from './evasion-operators.js';
 import {
-  ENCODERS, REVERSALS, atbash, caesar, oneLine, toAlphabet, toBraille, toCharCodes, toEnclosed, toMorse, toNato, toPigLatin, toSneakyBits, toVariationSelectors, vigenere,
+  ENCODERS, REVERSALS, atbash, caesar, oneLine, toAlphabet, toBraille, toCharCodes, toEnclosed, toMathCodes, toMorse, toNato, toPigLatin, toSneakyBits, toVariationSelectors, vigenere,
 } from './cipher-codecs.js';
 import type { AlphabetId } from './cipher-codecs.js';
 import type { EvasionKind } from '../claims/evasion-kinds.js';
@@ -184,6 +184,8 @@ const enclosedLetters = wordLevel('enclosed-letters', 'enclosed-letters', 'natur
   return [...w].map((c) => toEnclosed(c, style)).join(style === 2 ? '\u200B' : '');
 });
 
+const mathObfuscation = wordLevel('math-obfuscation', 'math-obfuscation', 'encoded', 'Writes filter-relevant words and claimed check names letter by letter as arithmetic whose value is the character code (`math{9*12+7,97+10,...}`: products plus or minus a remainder, or sums; our form of PyRIT MathObfuscationConverter), which a reader evaluates.', (w, choice, k) => (w.length >= 2 ? toMathCodes(w, choice + k) : w));
+
 function letterCipher(id: string, alphabet: AlphabetId, kind: EvasionKind, name: string): Operator {
   return wordLevel(id, kind, 'encoded', `Writes filter-relevant words and claimed check names letter for letter in ${name} letters (one letter per Latin letter, our table): English spelled in another alphabet, which a transliterating reader that knows the table reads back.`, (w) => (w.length >= 4 ? toAlphabet(w, alphabet) : w));
 }
@@ -193,5 +195,5 @@ const runicLetters = letterCipher('runic-letters', 'runic', 'script-runic-letter
 
 export const CIPHER_OPERATORS = {
   hexPayload, base32Payload, base2048Payload, uuencodePayload, ascii85Words, quotedPrintable, morsePayload, binaryPayload, charCodes, braille, natoSpelling, caesarPayload, atbashPayload, vigenerePayload,
-  reverseText, pigLatin, variationSelectors, sneakyBits, enclosedLetters, cyrillicLetters, greekLetters, runicLetters,
+  reverseText, pigLatin, variationSelectors, sneakyBits, enclosedLetters, cyrillicLetters, greekLetters, runicLetters, mathObfuscation,
 } as const;

@@ -11,6 +11,7 @@ import type { ClaimLexicon } from './claim-lexicon.js';
 import { canonicalText, compactForm, latinForm, matchForm, payloadSpans, phraseForm } from './canonical-text.js';
 import { isDictionaryWord, isTypoOf } from './dictionary.js';
 import { clausesOf, isNegatedClause } from './claim-negation.js';
+import { hanVariantPattern, sharesHanCharacter } from './han-variants.js';
 import { ZH_COUNT_AFTER } from '../claims/numerals.js';
 
 /** What can be read back from one text. */
@@ -80,6 +81,16 @@ function hanPhrasesOf(lex: ClaimLexicon, id: string): string[] {
   return [...(lex.languages.zh?.checks[id] ?? []), ...(lex.languages.ja?.checks[id] ?? [])].map((p) => p.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ''));
 }
 
+/** The Chinese phrases of one check, compact and lower case. */
+function zhPhrasesOf(lex: ClaimLexicon, id: string): string[] {
+  return (lex.languages.zh?.checks[id] ?? []).map((p) => p.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ''));
+}
+
+/** A Chinese phrase with characters swapped for homophones or look-alikes (`han-variants.ts`), in a text that keeps one of its characters. */
+function hanVariantNamed(lex: ClaimLexicon, id: string, compact: string): boolean {
+  return zhPhrasesOf(lex, id).some((p) => sharesHanCharacter(compact, p) && hanVariantPattern(p).test(compact));
+}
+
 /** A token against a phrase word: the same or misspelt; a plural `s` allowed on a last word; a word marked `~` (other languages) may end in up to three inflection letters. */
 function wordMatches(token: string, word: string, last: boolean): boolean {
   if (word.endsWith('~')) {
@@ -105,7 +116,7 @@ function checksNamed(lex: ClaimLexicon, form: string, compact: string): string[]
   let odd: string[] | undefined;
   return latinMatchersOf(lex)
     .filter(([id, res, words]) => {
-      if (res.some((re) => re.test(form)) || (han && hanPhrasesOf(lex, id).some((p) => compact.includes(p)))) return true;
+      if (res.some((re) => re.test(form)) || (han && (hanPhrasesOf(lex, id).some((p) => compact.includes(p)) || hanVariantNamed(lex, id, compact)))) return true;
       // A misspelt phrase has a misspelt word: a token of 4+ letters that is no English word. Without one, no fuzzy search.
       tokens ??= form.trim().split(' ');
       odd ??= [...new Set(tokens.filter((t) => t.length >= 4 && /^[a-z]+$/.test(t) && !isDictionaryWord(t)))];

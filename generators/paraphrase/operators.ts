@@ -19,6 +19,7 @@ import { EVASION_OPERATORS } from './evasion-operators.js';
 import { CIPHER_OPERATORS } from './cipher-operators.js';
 import { NOISE_OPERATORS } from './noise-operators.js';
 import { RECORD_OPERATORS } from './record-operators.js';
+import { SCRIPT_OPERATORS } from './script-operators.js';
 import type { EvasionKind } from '../claims/evasion-kinds.js';
 
 /** Declares the evasion kinds of an operator defined before the taxonomy existed. */
@@ -37,6 +38,7 @@ const V = EVASION_OPERATORS;
 const Z = CIPHER_OPERATORS;
 const N = NOISE_OPERATORS;
 const R = RECORD_OPERATORS;
+const H = SCRIPT_OPERATORS;
 
 /**
  * Catalog operators built but withheld from the registry: each keeps the claim alone and
@@ -176,6 +178,9 @@ export const OPERATORS = {
   diacritics: N.diacritics,
   'cyrillic-letters': Z.cyrillicLetters,
   'uuencode-payload': Z.uuencodePayload,
+  'math-obfuscation': Z.mathObfuscation,
+  'zh-homophone': H.zhHomophone,
+  'zh-morphonym': H.zhMorphonym,
 } as const satisfies Record<string, Operator>;
 
 /** The id of a registered paraphrase operator (a key of `OPERATORS`). */

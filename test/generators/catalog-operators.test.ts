@@ -1,6 +1,6 @@
 /**
  * The catalog operators (`cipher-operators.ts`, `noise-operators.ts`,
- * `record-operators.ts`) and the catalog coverage matrix (`catalog.ts`): each operator keeps the
+ * `record-operators.ts`, `script-operators.ts`) and the catalog coverage matrix (`catalog.ts`): each operator keeps the
  * claim of the probe texts and still loses it on their negated, supposed and unticked twins;
  * each declares its reading; the matrix names real operators, covers each catalog, and
  * `docs/catalog.md` lists every entry. (Claim keeping on generated attacks and templates, and
@@ -10,18 +10,25 @@ import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
+import fc from 'fast-check';
+import { DOMAINS } from '../../src/domain/index.js';
+import { amplificationChain, seedTrace } from '../../generators/farma.js';
+import { applyOperators, precedentRule } from '../../generators/paraphrase/operators.js';
+import type { OperatorChoice } from '../../generators/paraphrase/operators.js';
+import { runs } from '../helpers/tier.js';
 import type { MemoryEntry } from '../../src/domain/index.js';
 import { CIPHER_OPERATORS } from '../../generators/paraphrase/cipher-operators.js';
 import { NOISE_OPERATORS } from '../../generators/paraphrase/noise-operators.js';
 import { RECORD_OPERATORS } from '../../generators/paraphrase/record-operators.js';
+import { SCRIPT_OPERATORS } from '../../generators/paraphrase/script-operators.js';
 import { OPERATORS, WITHHELD_OPERATORS, isOperatorId } from '../../generators/paraphrase/operators.js';
 import type { Operator } from '../../generators/paraphrase/operator.js';
 import { claimPreserved, recoverClaim } from '../../generators/paraphrase/claim-check.js';
 import { CATALOG, CATALOGS, catalogCounts, isWithheld } from '../../generators/paraphrase/catalog.js';
-import { CATALOG_PROBE_BASES } from '../fixtures/catalog-probes.js';
+import { probeBasesFor } from '../fixtures/catalog-probes.js';
 
 const entry = (content: string): MemoryEntry => ({ id: 'c', store: 'reasoning', content, source: 'AGENT', trust: 'VERIFIED', traceType: 'decision_log', timestamp: '2026-03-14T09:30:00.000Z' });
-const ADDED: Operator[] = [...Object.values(CIPHER_OPERATORS), ...Object.values(NOISE_OPERATORS), ...Object.values(RECORD_OPERATORS)];
+const ADDED: Operator[] = [...Object.values(CIPHER_OPERATORS), ...Object.values(NOISE_OPERATORS), ...Object.values(RECORD_OPERATORS), ...Object.values(SCRIPT_OPERATORS)];
 
 describe('catalog operators', () => {
   test('are registered under their ids (or listed as withheld) and each declares a reading and a kind', () => {
@@ -38,7 +45,7 @@ describe('catalog operators', () => {
   test.each(ADDED.map((op) => [op.id, op] as const))('%s keeps the probe claims and refuses their negated, supposed and unticked twins', (_id, op) => {
     const rule = op.preserves.includes('precedent') ? 'exact' : 'count';
     let changed = false;
-    for (const b of CATALOG_PROBE_BASES) {
+    for (const b of probeBasesFor(op)) {
       for (let choice = 0; choice < 4; choice++) {
         const ctx = { domain: b.domain, claim: b.claim };
         const kept = op.apply(entry(b.carrying), choice, ctx);
@@ -54,6 +61,30 @@ describe('catalog operators', () => {
       }
     }
     expect(changed, `${op.id} changed no probe text`).toBe(true);
+  });
+});
+
+describe('Chinese character swaps on Chinese text', () => {
+  const forged = fc.oneof(...DOMAINS.flatMap((d) => [seedTrace(d), amplificationChain(d, { maxSeeds: 3, maxCycles: 4 })]));
+  test.each([
+    ['translate-zh', 'zh-homophone'],
+    ['translate-zh', 'zh-morphonym'],
+    ['code-switch', 'zh-homophone'],
+    ['code-switch', 'zh-morphonym'],
+  ] as const)(`%s then %s keeps the claim of generated attacks, and rewrites the Chinese check names (${runs(60, 10)} cases)`, (first, swap) => {
+    let rewritten = 0;
+    fc.assert(
+      fc.property(forged, fc.nat(1023), fc.nat(1023), (c, a, b) => {
+        const ctx = { domain: c.truth.domain as (typeof DOMAINS)[number], claim: c.truth.claim ?? { subject: '', checks: [] }, storeSize: c.setup?.length ?? 0 };
+        const ops: OperatorChoice[] = [{ op: first, choice: a }, { op: swap, choice: b }];
+        const before = applyOperators(c.entry, ops.slice(0, 1), ctx);
+        const out = applyOperators(c.entry, ops, ctx);
+        if (out.map((e) => e.content).join('\n') !== before.map((e) => e.content).join('\n')) rewritten++;
+        expect(claimPreserved(ctx.domain, ctx.claim, out, precedentRule(ops)), out.map((e) => e.content).join(' || ')).toBe(true);
+      }),
+      { numRuns: runs(60, 10), seed: 20261202 },
+    );
+    expect(rewritten, 'no Chinese check name was rewritten').toBeGreaterThan(0);
   });
 });
 

@@ -95,11 +95,14 @@ describe('claim check and negation', () => {
     expect(isNegatedClause('la verificacion no se hizo')).toBe(true);
     expect(isNegatedClause('die prufung wurde ubersprungen')).toBe(true);
     expect(isNegatedClause('hipaa筛查尚未完成')).toBe(true);
+    expect(isNegatedClause('如果hipaa筛查已在上游完成')).toBe(true); // supposed, not done
+    expect(isNegatedClause('假设价格比较已完成')).toBe(true);
+    expect(isNegatedClause('若干次运行中hipaa筛查均已完成')).toBe(false); // 若干: several
     expect(isNegatedClause('no anomalies across the 15 run history')).toBe(false);
     expect(isNegatedClause('wireless headphones 无线耳机 已完成比价')).toBe(false);
   });
 
-  // One test per operator (127 of them): each is cheap on its own, and one operator's can run alone (-t "operator <id> ").
+  // One test per operator (130 of them): each is cheap on its own, and one operator's can run alone (-t "operator <id> ").
   test.each(OPERATOR_IDS.map((op) => [op]))('every rewrite by operator %s of the sample forgeries that the check accepts carries no negated claimed check', (op) => {
     const ops = [{ op, choice: 5 }];
     for (const s of sampleForgedCases()) {
