@@ -182,6 +182,7 @@ const EVASION_KINDS = taxonomy(
     'variation-selectors': 'the text as invisible variation selectors after an emoji (garak InjectUnicodeVariantSelectors, PyRIT VariationSelectorSmuggler)',
     'sneaky-bits': 'the text as invisible bits U+2062/U+2064 (garak InjectSneakyBits, PyRIT SneakyBitsSmuggler)',
     'enclosed-letters': 'letters as enclosed-letter emoji: circled, squared, regional indicators (PyRIT EmojiConverter)',
+    ipa: 'words in the International Phonetic Alphabet between slashes (PyRIT IPAConverter)',
     'math-obfuscation': 'letters written as arithmetic whose value is the character code (PyRIT MathObfuscationConverter)',
   }),
   axis('script', {

@@ -124,7 +124,7 @@ const PYRIT: readonly Row[] = [
   ['ImageRotationConverter', na('image')],
   ['IndexSelectionStrategy', na('not-a-transform'), SELECTION],
   ['InsertPunctuationConverter', m('punctuation-insertion')],
-  ['IPAConverter', gap('English in the International Phonetic Alphabet: the claim check cannot spell IPA back into words without a pronouncing dictionary both ways')],
+  ['IPAConverter', m('ipa-words'), 'filter words and check names; CMU dictionary pronunciations restricted to the words rewritten'],
   ['JsonStringConverter', m('format-json', 'escape-sequences')],
   ['KeywordSelectionStrategy', na('not-a-transform'), SELECTION],
   ['LeetspeakConverter', m('leetspeak')],

@@ -12,6 +12,7 @@ import { base16, base32 } from 'rfc4648';
 import ascii85 from 'ascii85';
 import { decode as b2048Decode, encode as b2048Encode } from 'base2048';
 import quotedPrintableCodec from 'quoted-printable';
+import { IPA_RE, readIpa } from './ipa.js';
 
 // The quote around a payload may have been re-written by a later format operator: doubled (CSV), single (log lines), escaped (JSON, YAML) or an entity (XML).
 const Q = `(?:\\\\?"{1,2}|'|&quot;)`;
@@ -407,7 +408,7 @@ const QP_RE = /(?:=(?:4[1-9A-F]|5[0-9A]|6[1-9A-F]|7[0-9A]))+(?=([A-Za-z])?)/g;
 export function cipherSpans(text: string): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
   if (!ANY_CIPHER_RE.test(text)) return spans;
-  for (const re of [HEX_RE, B32_RE, B2048_RE, A85_RE, MORSE_RE, BIN_RE, CHARCODES_RE, MATH_RE, CAESAR_RE, ATBASH_RE, VIGENERE_RE, REVERSED_RE, PIG_RE, VS_RUN_RE, BITS_RUN_RE, NATO_RUN_RE, BRAILLE_RUN_RE, QP_SPAN_RE, UU_RE]) {
+  for (const re of [HEX_RE, B32_RE, B2048_RE, A85_RE, MORSE_RE, BIN_RE, CHARCODES_RE, MATH_RE, IPA_RE, CAESAR_RE, ATBASH_RE, VIGENERE_RE, REVERSED_RE, PIG_RE, VS_RUN_RE, BITS_RUN_RE, NATO_RUN_RE, BRAILLE_RUN_RE, QP_SPAN_RE, UU_RE]) {
     for (const m of text.matchAll(re)) spans.push([m.index, m.index + m[0].length]);
   }
   return spans;
@@ -418,7 +419,7 @@ const QP_SPAN_RE = /[A-Za-z]*(?:=(?:4[1-9A-F]|5[0-9A]|6[1-9A-F]|7[0-9A])){2,}[A-
 
 /** A quick test: does the text hold anything `cipherSpans` looks for? */
 const ANY_CIPHER_RE = new RegExp(
-  `=[4-7][0-9A-F]|begin [0-7]{3} |(?:hex|base16|b32|base32|b2048|base2048|morse|charcodes|math\\{|fromCharCode|chr\\[|caesar|atbash|vigenere|reversed\\]|pig-latin)|<~|&lt;~|[01]{8} [01]{8}|[\\u2800-\\u28FF\\uFE00-\\uFE0F\\u2062\\u2064\\u{E0100}-\\u{E01EF}]|${NATO_WORD}-${NATO_WORD}`,
+  `=[4-7][0-9A-F]|begin [0-7]{3} |(?:hex|base16|b32|base32|b2048|base2048|morse|charcodes|math\\{|fromCharCode|chr\\[|caesar|atbash|vigenere|reversed\\]|pig-latin)|<~|&lt;~|[01]{8} [01]{8}|[\\u2800-\\u28FF\\uFE00-\\uFE0F\\u2062\\u2064\\u{E0100}-\\u{E01EF}]|${NATO_WORD}-${NATO_WORD}|\\/[a-zæɑɔəɚɛɝɪʊʌŋθðʃʒɹɡˈˌ]{2,}\\/`,
   'iu',
 );
 
@@ -478,6 +479,7 @@ export function decodeCiphers(text: string, known: (w: string) => boolean): stri
       return s !== undefined && printable(s) ? ` ${s} ` : undefined;
     });
   }
+  t = readIpa(t);
   if (/math\{/i.test(t)) sub(MATH_RE, (_m, body) => fromMathCodes(body ?? ''));
   if (t.includes('~')) {
     sub(A85_RE, (_m, a, b) => {

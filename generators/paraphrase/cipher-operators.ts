@@ -20,6 +20,7 @@ import {
   ENCODERS, REVERSALS, atbash, caesar, oneLine, toAlphabet, toBraille, toCharCodes, toEnclosed, toMathCodes, toMorse, toNato, toPigLatin, toSneakyBits, toVariationSelectors, vigenere,
 } from './cipher-codecs.js';
 import type { AlphabetId } from './cipher-codecs.js';
+import { toIpa } from './ipa.js';
 import type { EvasionKind } from '../claims/evasion-kinds.js';
 import type { MemoryEntry } from '../../src/domain/index.js';
 import type { OperatorContext } from './operator.js';
@@ -186,6 +187,8 @@ const enclosedLetters = wordLevel('enclosed-letters', 'enclosed-letters', 'natur
 
 const mathObfuscation = wordLevel('math-obfuscation', 'math-obfuscation', 'encoded', 'Writes filter-relevant words and claimed check names letter by letter as arithmetic whose value is the character code (`math{9*12+7,97+10,...}`: products plus or minus a remainder, or sums; our form of PyRIT MathObfuscationConverter), which a reader evaluates.', (w, choice, k) => (w.length >= 2 ? toMathCodes(w, choice + k) : w));
 
+const ipaWords = wordLevel('ipa-words', 'ipa', 'encoded', 'Writes filter-relevant words and claimed check names in the International Phonetic Alphabet between slashes ("skipped" → /ˈskɪpt/; CMU Pronouncing Dictionary pronunciations, General American; PyRIT IPAConverter); words the restricted dictionary lacks (HIPAA, MRN) stay as written.', (w) => toIpa(w) ?? w);
+
 function letterCipher(id: string, alphabet: AlphabetId, kind: EvasionKind, name: string): Operator {
   return wordLevel(id, kind, 'encoded', `Writes filter-relevant words and claimed check names letter for letter in ${name} letters (one letter per Latin letter, our table): English spelled in another alphabet, which a transliterating reader that knows the table reads back.`, (w) => (w.length >= 4 ? toAlphabet(w, alphabet) : w));
 }
@@ -195,5 +198,5 @@ const runicLetters = letterCipher('runic-letters', 'runic', 'script-runic-letter
 
 export const CIPHER_OPERATORS = {
   hexPayload, base32Payload, base2048Payload, uuencodePayload, ascii85Words, quotedPrintable, morsePayload, binaryPayload, charCodes, braille, natoSpelling, caesarPayload, atbashPayload, vigenerePayload,
-  reverseText, pigLatin, variationSelectors, sneakyBits, enclosedLetters, cyrillicLetters, greekLetters, runicLetters, mathObfuscation,
+  reverseText, pigLatin, variationSelectors, sneakyBits, enclosedLetters, cyrillicLetters, greekLetters, runicLetters, mathObfuscation, ipaWords,
 } as const;

@@ -181,6 +181,7 @@ export const OPERATORS = {
   'math-obfuscation': Z.mathObfuscation,
   'zh-homophone': H.zhHomophone,
   'zh-morphonym': H.zhMorphonym,
+  'ipa-words': Z.ipaWords,
 } as const satisfies Record<string, Operator>;
 
 /** The id of a registered paraphrase operator (a key of `OPERATORS`). */

@@ -102,7 +102,7 @@ describe('claim check and negation', () => {
     expect(isNegatedClause('wireless headphones 无线耳机 已完成比价')).toBe(false);
   });
 
-  // One test per operator (130 of them): each is cheap on its own, and one operator's can run alone (-t "operator <id> ").
+  // One test per operator (131 of them): each is cheap on its own, and one operator's can run alone (-t "operator <id> ").
   test.each(OPERATOR_IDS.map((op) => [op]))('every rewrite by operator %s of the sample forgeries that the check accepts carries no negated claimed check', (op) => {
     const ops = [{ op, choice: 5 }];
     for (const s of sampleForgedCases()) {
