@@ -180,13 +180,29 @@ export function loadReactThoughts(dir: string = REACT_PROMPTS_DIR): ReactThought
 
 /**
  * Loads any JSONL export of memory entries (one entry per line; missing optional fields
- * take `validateMemoryEntry`'s defaults). Bad lines become issues naming file and line.
+ * take `validateMemoryEntry`'s defaults). Bad lines become issues naming file and line. An
+ * entry whose id is already taken in its store by an earlier line is skipped with an issue
+ * naming both lines: a store holds one entry per id, and each entry is measured over the
+ * others of its trajectory, so two of one id cannot be committed together.
  * @throws InputError when the file cannot be read.
  * @example const { entries, issues } = loadBenignJsonl('my-agent-export.jsonl')
  */
 export function loadBenignJsonl(file: string): BenignEntries {
   const { records, issues, warnings = [] } = readJsonl(file, validateMemoryEntry);
-  return { entries: records.map((r) => r.value), issues: [...issues, ...warnings].sort((a, b) => a.line - b.line) };
+  const firstLine = new Map<string, number>();
+  const entries: MemoryEntry[] = [];
+  const repeated: JsonlIssue[] = [];
+  for (const { value, line } of records) {
+    const key = `${value.store}\u0000${value.id}`;
+    const first = firstLine.get(key);
+    if (first !== undefined) {
+      repeated.push({ file, line, message: `id ${JSON.stringify(value.id)} is already taken in the ${value.store} store by line ${first}; this entry is skipped (give each entry its own id)` });
+      continue;
+    }
+    firstLine.set(key, line);
+    entries.push(value);
+  }
+  return { entries, issues: [...issues, ...warnings, ...repeated].sort((a, b) => a.line - b.line) };
 }
 
 /**

@@ -114,6 +114,27 @@ describe('loadBenignJsonl', () => {
     expect(r.issues[1]?.message).toMatch(/content/);
   });
 
+  it('skips a later entry whose id is taken in its store, naming both lines', () => {
+    const file = path.join(tmp, 'repeated-ids.jsonl');
+    writeFileSync(
+      file,
+      [
+        JSON.stringify({ id: 'r1', content: 'First entry.', source: 'AGENT' }),
+        JSON.stringify({ id: 'r2', content: 'Between them.', source: 'AGENT' }),
+        JSON.stringify({ id: 'r1', content: 'Same id, same store.', source: 'AGENT' }),
+        JSON.stringify({ id: 'r1', content: 'Same id, other store.', source: 'AGENT', store: 'general' }),
+      ].join('\n') + '\n',
+    );
+    const r = loadBenignJsonl(file);
+    expect(r.entries.map((e) => [e.id, e.content])).toEqual([
+      ['r1', 'First entry.'],
+      ['r2', 'Between them.'],
+      ['r1', 'Same id, other store.'],
+    ]);
+    expect(r.issues.map((i) => [i.file, i.line])).toEqual([[file, 3]]);
+    expect(r.issues[0]?.message).toContain('id "r1" is already taken in the reasoning store by line 1');
+  });
+
   it('throws InputError for an unreadable file', () => {
     expect(() => loadBenignJsonl(path.join(tmp, 'nope.jsonl'))).toThrow(InputError);
   });

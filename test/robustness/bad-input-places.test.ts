@@ -48,6 +48,16 @@ describe('bad input names its place', () => {
     expect(r.stderr).toContain(`--benign ${dir}: not a file`);
   });
 
+  it('fpr --benign with an id repeated on a later line warns naming file:line and measures the rest', async () => {
+    const file = path.join(dir, 'repeated-id.jsonl');
+    const line = (id: string, content: string) => JSON.stringify({ id, content, source: 'AGENT' });
+    writeFileSync(file, [line('e1', 'Checked the MRN format.'), line('e2', 'Compared two sellers.'), line('e1', 'Same id again.')].join('\n') + '\n');
+    const r = await runCli(['fpr', '--benign', file, '--no-real', '--no-loso', '--no-matched', '--runs', '5', '--domain', 'ehr', '--out', path.join(dir, 'fpr-repeated'), '-q']);
+    expect(r.stderr).not.toContain('StoreError');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`${file}:3: id "e1" is already taken in the reasoning store by line 1`);
+  });
+
   it('an array on a later JSONL line is one bad line, not "this file is a JSON array"', () => {
     const text = '{"id":"a","content":"x"}\n[1,2]\n';
     const { records, issues } = parseJsonlText(text, 'in.jsonl', validateMemoryEntry);
