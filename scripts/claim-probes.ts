@@ -13,6 +13,7 @@ import { CIPHER_OPERATORS } from '../generators/paraphrase/cipher-operators.js';
 import { NOISE_OPERATORS } from '../generators/paraphrase/noise-operators.js';
 import { RECORD_OPERATORS } from '../generators/paraphrase/record-operators.js';
 import { SCRIPT_OPERATORS } from '../generators/paraphrase/script-operators.js';
+import { WORD_OPERATORS } from '../generators/paraphrase/word-operators.js';
 import type { Operator } from '../generators/paraphrase/operator.js';
 
 const entry = (content: string): MemoryEntry => ({ id: 'probe', store: 'reasoning', content, source: 'AGENT', trust: 'VERIFIED', traceType: 'decision_log', timestamp: '2026-03-14T09:30:00.000Z' });
@@ -30,7 +31,7 @@ console.log(`\n${ok} of ${HELD_OUT_PROBES.length} probes read correctly (carryin
 
 // Catalog operators: each applied (choices 0..3) to the probe texts of
 // `test/fixtures/catalog-probes.ts` (the Chinese ones for the Chinese character swaps) and to their negated, supposed and unticked twins.
-const CATALOG_OPS: Operator[] = [...Object.values(CIPHER_OPERATORS), ...Object.values(NOISE_OPERATORS), ...Object.values(RECORD_OPERATORS), ...Object.values(SCRIPT_OPERATORS)];
+const CATALOG_OPS: Operator[] = [...Object.values(CIPHER_OPERATORS), ...Object.values(NOISE_OPERATORS), ...Object.values(RECORD_OPERATORS), ...Object.values(SCRIPT_OPERATORS), ...Object.values(WORD_OPERATORS)];
 let catalogOk = 0;
 console.log('\n| operator | reading | kept (of 8) | negated refused | supposed refused | unticked refused |');
 console.log('| --- | --- | --- | --- | --- | --- |');

@@ -218,6 +218,11 @@ const EVASION_KINDS = taxonomy(
   }),
   axis('wording', {
     contraction: 'contractions written or written out (TextAttack WordSwapContract / WordSwapExtend)',
+    'word-deletion': 'filler words outside the claim deleted (TextAttack WordDeletion)',
+    'word-swap': 'two words outside the claim swapped within a clause (TextAttack WordInnerSwapRandom, WordInterchangeRandom, RandomSwap)',
+    'synonym-insertion': 'a synonym of a word outside the claim inserted into its clause (TextAttack RandomSynonymInsertion, WordInsertionRandomSynonym)',
+    'inflection-swap': 'another inflection of words outside the claim: noun number, verb agreement (TextAttack WordSwapInflections)',
+    colloquial: 'formal words swapped for casual ones ("okayed", "same as"; PyRIT ColloquialWordswapConverter)',
   }),
   // memory-native record forms, from the bundled real sets
   axis('record', {

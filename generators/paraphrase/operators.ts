@@ -20,6 +20,7 @@ import { CIPHER_OPERATORS } from './cipher-operators.js';
 import { NOISE_OPERATORS } from './noise-operators.js';
 import { RECORD_OPERATORS } from './record-operators.js';
 import { SCRIPT_OPERATORS } from './script-operators.js';
+import { WORD_OPERATORS } from './word-operators.js';
 import type { EvasionKind } from '../claims/evasion-kinds.js';
 
 /** Declares the evasion kinds of an operator defined before the taxonomy existed. */
@@ -39,6 +40,7 @@ const Z = CIPHER_OPERATORS;
 const N = NOISE_OPERATORS;
 const R = RECORD_OPERATORS;
 const H = SCRIPT_OPERATORS;
+const W = WORD_OPERATORS;
 
 /**
  * Catalog operators built but withheld from the registry: each keeps the claim alone and
@@ -182,6 +184,11 @@ export const OPERATORS = {
   'zh-homophone': H.zhHomophone,
   'zh-morphonym': H.zhMorphonym,
   'ipa-words': Z.ipaWords,
+  'word-deletion': W.wordDeletion,
+  'word-swap': W.wordSwap,
+  'synonym-insertion': W.synonymInsertion,
+  'inflection-swap': W.inflectionSwap,
+  'colloquial-words': W.colloquialWords,
 } as const satisfies Record<string, Operator>;
 
 /** The id of a registered paraphrase operator (a key of `OPERATORS`). */

@@ -50,19 +50,34 @@ function keySpans(text: string): Array<[number, number]> {
   return spans;
 }
 
+/** Plain words (letters only), by `mapWords`' rule: see there. */
+const PLAIN_WORD_RE = /(?:(?<=\\[nrt])|(?<![\w@$&#\\\p{L}\p{M}-]))[A-Za-z]+(?![\w@$\p{L}\p{M}-])/gu;
+
+/**
+ * The plain words of a text (letters only, not part of a subject key, of an encoded payload, of
+ * a `protect` span or of a hyphenated compound), each with its offset, in order.
+ */
+export function wordSpans(text: string, protect: ReadonlyArray<[number, number]> = []): Array<{ word: string; at: number }> {
+  const spans = [...keySpans(text), ...payloadSpans(text), ...protect];
+  const out: Array<{ word: string; at: number }> = [];
+  for (const m of text.matchAll(PLAIN_WORD_RE)) if (!spans.some(([a, b]) => m.index >= a && m.index < b)) out.push({ word: m[0], at: m.index });
+  return out;
+}
+
 /**
  * Applies `fn` to each plain word (letters only, not part of a subject key or of a hyphenated
  * compound) in order; `fn` gets the word and its ordinal among plain words.
  */
 export function mapWords(text: string, fn: (word: string, ordinal: number) => string, protect: ReadonlyArray<[number, number]> = []): string {
-  const spans = [...keySpans(text), ...payloadSpans(text), ...protect];
-  let n = 0;
   // A word starts after a JSON/YAML escape such as `\n` (whose letter is not part of it), or where no word character, backslash or entity mark is just before.
   // A run of ASCII letters that goes on with another letter or a mark ("cl" of "clínicas") is no word of its own.
-  return text.replace(/(?:(?<=\\[nrt])|(?<![\w@$&#\\\p{L}\p{M}-]))[A-Za-z]+(?![\w@$\p{L}\p{M}-])/gu, (word, offset: number) => {
-    if (spans.some(([a, b]) => offset >= a && offset < b)) return word;
-    return fn(word, n++);
+  let out = '';
+  let last = 0;
+  wordSpans(text, protect).forEach(({ word, at }, n) => {
+    out += text.slice(last, at) + fn(word, n);
+    last = at + word.length;
   });
+  return out + text.slice(last);
 }
 
 /** The domain of the context, or the domain whose check lexicon best matches the text. */

@@ -129,3 +129,8 @@ export function inflectLike(original: string, synonym: string): string {
   }
   return synonym;
 }
+
+/** True when WordNet 3.1 lists `word` (lower case) as a lemma of the part of speech. Reads the index file on first use. */
+export function isLemmaOf(word: string, pos: Pos): boolean {
+  return indexText(pos).includes(`\n${word} `);
+}

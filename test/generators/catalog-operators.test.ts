@@ -1,6 +1,6 @@
 /**
  * The catalog operators (`cipher-operators.ts`, `noise-operators.ts`,
- * `record-operators.ts`, `script-operators.ts`) and the catalog coverage matrix (`catalog.ts`): each operator keeps the
+ * `record-operators.ts`, `script-operators.ts`, `word-operators.ts`) and the catalog coverage matrix (`catalog.ts`): each operator keeps the
  * claim of the probe texts and still loses it on their negated, supposed and unticked twins;
  * each declares its reading; the matrix names real operators, covers each catalog, and
  * `docs/catalog.md` lists every entry. (Claim keeping on generated attacks and templates, and
@@ -21,6 +21,7 @@ import { CIPHER_OPERATORS } from '../../generators/paraphrase/cipher-operators.j
 import { NOISE_OPERATORS } from '../../generators/paraphrase/noise-operators.js';
 import { RECORD_OPERATORS } from '../../generators/paraphrase/record-operators.js';
 import { SCRIPT_OPERATORS } from '../../generators/paraphrase/script-operators.js';
+import { WORD_OPERATORS } from '../../generators/paraphrase/word-operators.js';
 import { OPERATORS, WITHHELD_OPERATORS, isOperatorId } from '../../generators/paraphrase/operators.js';
 import type { Operator } from '../../generators/paraphrase/operator.js';
 import { claimPreserved, recoverClaim } from '../../generators/paraphrase/claim-check.js';
@@ -28,7 +29,7 @@ import { CATALOG, CATALOGS, catalogCounts, isWithheld } from '../../generators/p
 import { probeBasesFor } from '../fixtures/catalog-probes.js';
 
 const entry = (content: string): MemoryEntry => ({ id: 'c', store: 'reasoning', content, source: 'AGENT', trust: 'VERIFIED', traceType: 'decision_log', timestamp: '2026-03-14T09:30:00.000Z' });
-const ADDED: Operator[] = [...Object.values(CIPHER_OPERATORS), ...Object.values(NOISE_OPERATORS), ...Object.values(RECORD_OPERATORS), ...Object.values(SCRIPT_OPERATORS)];
+const ADDED: Operator[] = [...Object.values(CIPHER_OPERATORS), ...Object.values(NOISE_OPERATORS), ...Object.values(RECORD_OPERATORS), ...Object.values(SCRIPT_OPERATORS), ...Object.values(WORD_OPERATORS)];
 
 describe('catalog operators', () => {
   test('are registered under their ids (or listed as withheld) and each declares a reading and a kind', () => {
