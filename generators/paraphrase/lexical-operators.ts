@@ -60,7 +60,11 @@ const claimSynonym: Operator = {
   apply(entry, choice, ctx) {
     const { checks, all, re } = synonymTable(domainOf(entry, ctx));
     let n = 0;
+    const payloads = payloadSpans(entry.content);
     const content = entry.content.replace(re, (m, ...groups: unknown[]) => {
+      // Not inside an encoded payload (a reversed block, a ROT13 span): a phrase written there in plain order would read backwards or garbled.
+      const at = groups.find((g): g is number => typeof g === 'number');
+      if (at !== undefined && payloads.some(([a, b]) => at >= a && at < b)) return m;
       const gi = groups.findIndex((g) => typeof g === 'string' && g.length > 0);
       const hit = all[gi];
       const phrases = hit ? checks[hit.ci] : undefined;
