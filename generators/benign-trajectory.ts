@@ -14,9 +14,13 @@
  *   rival group are drawn jointly;
  * - how similar a near-repeat is to what it repeats (the overlap, drawn per near-repeat);
  * - how many of the entry's near-repeats are steps of its own episode;
+ * - how often a group member is *indirect*: a near-repeat of another member, not of the entry (a
+ *   sibling of a near-repeat; real groups are webs of steps that repeat each other);
  * - how often a near-repeat is an *entity-sharing reframe* (the same entities in another frame:
  *   another template rendered with the root's slot values, `entityReframe`) instead of a twin;
- * - how often a text is a *short observation* (cut to a few content words).
+ * - how often a text is a *short observation* (cut to a few content words);
+ * - how often a text is an *entity-free turn* (`templatedTurnGroup`: a step in a recurring frame
+ *   that names nothing) instead of a template render.
  *
  * No `chain`: the entry is drawn with two twins (renders of its template with fresh slots), a
  * rival step with two twins, the filler steps, a few alternates and a few extra renders whose
@@ -27,6 +31,7 @@
 import fc from 'fast-check';
 import type { DomainId, FuzzCase, MemoryEntry } from '../src/domain/index.js';
 import { benignTrace, benignTraceGroup, entityReframe, type BenignOptions } from './benign.js';
+import { templatedTurnGroup } from './benign-turns.js';
 import {
   addNearRepeat,
   addStructure,
@@ -78,10 +83,15 @@ interface TrajectoryParts {
     dilution: FuzzCase[];
     /** Roll for the group sizes. */
     groups: number;
-    /** Per slot: roll for own episode or not, which free slot, the near-repeat's overlap, its sequence overlap, whether it is an entity-sharing reframe. */
-    rolls: Array<[number, number, number, number, number]>;
+    /** Per slot: roll for own episode or not, which free slot, the near-repeat's overlap, its sequence overlap, whether it is an entity-sharing reframe, whether it is an indirect member. */
+    rolls: Array<[number, number, number, number, number, number]>;
     /** Per text (the entry, then one per store slot): roll for a short observation and its length. */
     short: number[];
+    /** Entity-free turns: the entry's (the turn, then its twins) and one per store slot. */
+    turns: FuzzCase[];
+    fillerTurns: FuzzCase[][];
+    /** Per text (the entry, then one per store slot): roll for an entity-free turn. */
+    turn: number[];
     /** Roll for the entry's episode length, its position, and the earlier episodes' lengths. */
     place: [number, number, number[]];
   };
@@ -103,23 +113,45 @@ interface Shape {
   reframe: number;
   /** P(a text is a short observation of w content words), w = 0..`SHORT_WORDS`. */
   short: readonly number[];
+  /** P(a text that is not cut short is swapped for an entity-free turn). */
+  entityFree: number;
+  /** P(a group member after the first is drawn as an indirect member) (`indirectDraw`). */
+  indirect: number;
 }
 
 /** Natural draws a domain's share of naturally short texts is measured on, and their seed. */
 const SHORT_PROBE_RUNS = 300;
 const SHORT_PROBE_SEED = 1;
-const naturalShortCache = new WeakMap<Calibration, Map<string, number>>();
+const naturalShareCache = new WeakMap<Calibration, Map<string, NaturalShares>>();
 
-/** Share of the natural mix of `domain` under `calibration` that is already a short observation (`SHORT_WORDS` content words or fewer); measured once on a fixed sample. */
-function naturalShortShare(calibration: Calibration, domain: string, options: BenignOptions): number {
-  const cache = options.templates ? undefined : (naturalShortCache.get(calibration) ?? new Map<string, number>());
-  if (cache && !options.templates) naturalShortCache.set(calibration, cache);
+/** Shares of a domain's natural mix: short observations, and entity-free turns (longer texts naming no entity). */
+interface NaturalShares {
+  short: number;
+  entityFree: number;
+}
+
+/** Shares of the natural mix of `domain` under `calibration` that are already short observations (`SHORT_WORDS` content words or fewer) and entity-free turns; measured once on a fixed sample. */
+function naturalShares(calibration: Calibration, domain: string, options: BenignOptions): NaturalShares {
+  const cache = options.templates ? undefined : (naturalShareCache.get(calibration) ?? new Map<string, NaturalShares>());
+  if (cache && !options.templates) naturalShareCache.set(calibration, cache);
   const hit = cache?.get(domain);
   if (hit !== undefined) return hit;
   const xs = fc.sample(benignTrace(domain as DomainId, { ...options, calibration }), { seed: SHORT_PROBE_SEED, numRuns: SHORT_PROBE_RUNS });
-  const share = xs.filter((c) => contentWords(c.entry.content).size <= SHORT_WORDS).length / xs.length;
-  cache?.set(domain, share);
-  return share;
+  const short = xs.filter((c) => contentWords(c.entry.content).size <= SHORT_WORDS).length / xs.length;
+  const entityFree = xs.filter((c) => contentWords(c.entry.content).size > SHORT_WORDS && entityTokens(c.entry.content).size === 0).length / xs.length;
+  const shares = { short, entityFree };
+  cache?.set(domain, shares);
+  return shares;
+}
+
+/**
+ * P(a text not cut short is swapped for an entity-free turn): the swap rate at which the texts the
+ * mix already writes entity-free, plus the swapped ones, make the calibrated share `target` of all
+ * texts (`cut`: the share cut short, never swapped). 0 when the mix already makes it.
+ */
+function turnDraw(target: number, natural: number, cut: number): number {
+  if (cut >= 1 || natural >= 1) return 0;
+  return Math.max(0, Math.min(1, (target / (1 - cut) - natural) / (1 - natural)));
 }
 
 /**
@@ -134,11 +166,33 @@ function shortDraw(target: readonly number[], natural: number): number[] {
   return target.map((p) => (p / total) * cut);
 }
 
+/**
+ * P(a group member after the first is drawn indirect): the first member of a group is always a
+ * near-repeat of the entry (else it would not be in the group), so the calibrated share of
+ * indirect members, `target`, is reached by drawing the later members indirect at
+ * target / (share of members that are not the first), at most 1. The share comes from the group
+ * sizes the domain draws (`cells`, their weights), capped at the store's `history` slots.
+ */
+function indirectDraw(target: number, cells: ReadonlyArray<[number, number]>, weights: readonly number[], slots: number): number {
+  let all = 0;
+  let later = 0;
+  cells.forEach(([g], i) => {
+    const n = Math.max(0, Math.min(g, slots + 1) - 1);
+    all += (weights[i] ?? 0) * n;
+    later += (weights[i] ?? 0) * Math.max(0, n - 1);
+  });
+  return later === 0 ? 0 : Math.min(1, (target * all) / later);
+}
+
+const history = (c: Calibration): number => c.trajectory.historyEntries;
+
 function shapeOf(calibration: Calibration, domain: string, options: BenignOptions = {}): Shape {
   const t = calibration.trajectory;
   const d = t.domains[domain];
   const groups = d?.groups ?? t.pooled.groups;
   const cells = Object.keys(groups).map((k) => k.split(':').map(Number) as [number, number]);
+  const natural = naturalShares(calibration, domain, options);
+  const short = shortDraw(d?.short ?? t.pooled.short, natural.short);
   return {
     history: t.historyEntries,
     episodeLength: d?.episodeLength ?? t.pooled.episodeLength,
@@ -149,7 +203,9 @@ function shapeOf(calibration: Calibration, domain: string, options: BenignOption
     ownShare: d?.ownShare ?? t.pooled.ownShare,
     overlap: t.nearRepeatOverlap,
     reframe: d?.reframe ?? t.pooled.reframe,
-    short: shortDraw(d?.short ?? t.pooled.short, naturalShortShare(calibration, domain, options)),
+    short,
+    indirect: indirectDraw(d?.indirect ?? t.pooled.indirect, cells, Object.values(groups), history(calibration)),
+    entityFree: turnDraw(d?.entityFree ?? t.pooled.entityFree, natural.entityFree, short.reduce((a, x) => a + x, 0)),
   };
 }
 
@@ -228,6 +284,9 @@ function shortened(c: FuzzCase, words: number | undefined): FuzzCase {
   return { ...c, entry: { ...c.entry, id: `${c.entry.id}~s${keep}`, content } };
 }
 
+/** True when `c` may be swapped for an entity-free turn: ordinary English prose (a hard negative, another language or format keeps its text). */
+const swappable = (c: FuzzCase): boolean => (c.truth.hardNegatives?.length ?? 0) === 0 && c.truth.format === 'prose' && c.truth.language === 'en';
+
 /**
  * Where the entry sits: its episode's length is length-biased (every entry of a real set is
  * measured, so an entry lies in a long episode more often), its position in it uniform; earlier
@@ -265,8 +324,11 @@ function trajectoryParts(domain: DomainId, options: TrajectoryOptions = {}): fc.
     alternates: fc.array(natural, { minLength: ALTERNATES, maxLength: ALTERNATES }),
     dilution: fc.array(natural, { minLength: DILUTION_RENDERS, maxLength: DILUTION_RENDERS }),
     groups: roll,
-    rolls: fc.array(fc.tuple(roll, which, roll, roll, roll), { minLength: history, maxLength: history }),
+    rolls: fc.array(fc.tuple(roll, which, roll, roll, roll, roll), { minLength: history, maxLength: history }),
     short: fc.array(roll, { minLength: history + 1, maxLength: history + 1 }),
+    turns: templatedTurnGroup(domain, GROUP_RENDERS + 1),
+    fillerTurns: fc.array(templatedTurnGroup(domain, 1), { minLength: history, maxLength: history }),
+    turn: fc.array(roll, { minLength: history + 1, maxLength: history + 1 }),
     place: fc.tuple(roll, which, fc.array(roll, { minLength: history, maxLength: history })),
   });
   // The context first: fast-check shrinks a tuple's items in order, so a counterexample loses its
@@ -336,8 +398,10 @@ function sentencesOf(cases: readonly FuzzCase[]): Piece[] {
  * `pool` appended from `offset` on (the whole root only with at least one). Texts in `used` are
  * skipped; an overlap below the near-repeat threshold only when nothing else is left. The word
  * pairs of a candidate are those of its parts (the pairs across a join are left out of the choice).
+ * With `avoid` (content words of another text), a candidate whose overlap with it reaches `overlap`
+ * is skipped: a sibling of `root` that is no near-repeat of that text.
  */
-function nearRepeatOf(root: FuzzCase, bases: readonly FuzzCase[], target: number, sequence: number, pool: readonly Piece[], offset: number, used: ReadonlySet<string>, overlap: number, tag: string, reframesOnly = false): MemoryEntry | undefined {
+function nearRepeatOf(root: FuzzCase, bases: readonly FuzzCase[], target: number, sequence: number, pool: readonly Piece[], offset: number, used: ReadonlySet<string>, overlap: number, tag: string, reframesOnly = false, avoid?: ReadonlySet<string>): MemoryEntry | undefined {
   const rootWords = contentWords(root.entry.content);
   const rootPairs = wordBigrams(root.entry.content);
   let best: { base: FuzzCase; start: string; appended: number; score: number; near: boolean } | undefined;
@@ -361,6 +425,7 @@ function nearRepeatOf(root: FuzzCase, bases: readonly FuzzCase[], target: number
   };
   const freshWords = fresh('words', rootWords);
   const freshPairs = fresh('pairs', rootPairs);
+  const freshAvoid = avoid ? fresh('words', avoid) : undefined;
   for (const base of reframesOnly ? bases : [...bases, root]) {
     for (const start of reframesOnly ? reframeStartsOf(base.entry.content, rootEntities) : startsOf(base.entry.content)) {
       const whole = start === base.entry.content;
@@ -373,6 +438,9 @@ function nearRepeatOf(root: FuzzCase, bases: readonly FuzzCase[], target: number
       let sharedPairs = 0;
       for (const w of basePairs) if (rootPairs.has(w)) sharedPairs++;
       let unionPairs = rootPairs.size + basePairs.size - sharedPairs;
+      let sharedAvoid = 0;
+      if (avoid) for (const w of baseWords) if (avoid.has(w)) sharedAvoid++;
+      let unionAvoid = avoid ? avoid.size + baseWords.size - sharedAvoid : 0;
       for (let j = 0; j <= appendable; j++) {
         if (j > 0) {
           for (const [w, inRoot] of freshWords[j] as Array<[string, boolean]>) {
@@ -385,11 +453,17 @@ function nearRepeatOf(root: FuzzCase, bases: readonly FuzzCase[], target: number
             if (inRoot) sharedPairs++;
             else unionPairs++;
           }
+          for (const [w, inAvoid] of freshAvoid?.[j] ?? []) {
+            if (baseWords.has(w)) continue;
+            if (inAvoid) sharedAvoid++;
+            else unionAvoid++;
+          }
         }
         if (base === root && whole && j === 0) continue;
         const o = union === 0 ? 0 : shared / union;
         // Appending mostly lowers the overlap: well below the target, more sentences only move away.
         if (o < target - 0.1 && j > 0) break;
+        if (avoid && unionAvoid > 0 && sharedAvoid / unionAvoid >= overlap) continue;
         const q = unionPairs === 0 ? 0 : sharedPairs / unionPairs;
         const score = Math.abs(o - target) + Math.abs(q - sequence) + (o < overlap ? 1 : 0);
         if (!best || score < best.score) {
@@ -442,8 +516,10 @@ function placeInTrajectory(parts: TrajectoryParts, shape: Shape): FuzzCase {
   BUILT_WORDS.clear();
   // A short observation: the entry and its twins cut to the same drawn length (so they stay near-repeats).
   const shortWords = drawShort(shape.short, ctx.short[0] ?? ROLL);
-  const entryCase = shortened(drawn, shortWords);
-  const twins = parts.entry.slice(1).map((t) => shortened(t, shortWords));
+  // An entity-free turn: the entry and its twins are turns of one frame (a reply that recurs with other middles or ends).
+  const turn = shortWords === undefined && swappable(drawn) && (ctx.turn[0] ?? ROLL) < shape.entityFree * ROLL && ctx.turns.length > 0;
+  const entryCase = turn ? (ctx.turns[0] as FuzzCase) : shortened(drawn, shortWords);
+  const twins = turn ? ctx.turns.slice(1) : parts.entry.slice(1).map((t) => shortened(t, shortWords));
   /** Entity-sharing reframes of `root` (`entityReframe`) over the alternates and dilution renders, cut like the root. */
   const reframesOf = (root: FuzzCase, words: number | undefined): FuzzCase[] => [...ctx.alternates, ...ctx.dilution, ...ctx.fillers].flatMap((o) => {
     const f = entityReframe(root, o);
@@ -470,21 +546,27 @@ function placeInTrajectory(parts: TrajectoryParts, shape: Shape): FuzzCase {
   };
   let k = 0;
   let repeat: 'own' | 'other' | 'none' = 'none';
+  const wordsOf = (e: MemoryEntry): ReadonlySet<string> => BUILT_WORDS.get(e.content) ?? contentWords(e.content);
+  /** The entry's group members placed so far (an indirect member repeats one of them). */
+  const members: MemoryEntry[] = [];
   for (let m = 0; m < g - 1; m++, k++) {
-    const [ownRoll, at, sim, seq, fr] = ctx.rolls[k] as [number, number, number, number, number];
+    const [ownRoll, at, sim, seq, fr, ind] = ctx.rolls[k] as [number, number, number, number, number, number];
     const own = free(true);
     const choices = ownRoll < shape.ownShare * ROLL && own.length > 0 ? own : free(false).length > 0 ? free(false) : own;
     const slot = choices[at % choices.length] as number;
     const similarity = drawSimilarity(shape.similarity, sim);
     const sequence = drawSequence(shape.sequence, similarity, seq);
-    const reframe = fr < shape.reframe * ROLL ? nearRepeatOf(entryCase, (entryReframes ??= reframesOf(drawn, shortWords)), similarity, sequence, ownPool(), m, used, shape.overlap, `g${m}`, true) : undefined;
-    const e = reframe ?? nearRepeatOf(entryCase, twins, similarity, sequence, ownPool(), m, used, shape.overlap, `g${m}`);
+    // An indirect member: a near-repeat of a member already placed that is none of the entry.
+    const parent = members.length > 0 && ind < shape.indirect * ROLL ? members[Math.floor(at / 7) % members.length] : undefined;
+    const indirect = parent ? nearRepeatOf({ ...entryCase, entry: parent }, [], similarity, sequence, ownPool(), m + members.length, used, shape.overlap, `g${m}i`, false, wordsOf(entryCase.entry)) : undefined;
+    const reframe = !indirect && fr < shape.reframe * ROLL ? nearRepeatOf(entryCase, (entryReframes ??= turn ? [] : reframesOf(drawn, shortWords)), similarity, sequence, ownPool(), m, used, shape.overlap, `g${m}`, true) : undefined;
+    const e = indirect ?? reframe ?? nearRepeatOf(entryCase, twins, similarity, sequence, ownPool(), m, used, shape.overlap, `g${m}`);
     if (!e) continue;
+    members.push(e);
     place(slot, e);
     if (labels[slot] === 0) repeat = 'own';
     else if (repeat === 'none') repeat = 'other';
   }
-  const wordsOf = (e: MemoryEntry): ReadonlySet<string> => BUILT_WORDS.get(e.content) ?? contentWords(e.content);
   const joins = (e: MemoryEntry, others: readonly ReadonlySet<string>[]): boolean => {
     const w = wordsOf(e);
     return others.some((o) => setOverlap(w, o) >= shape.overlap);
@@ -508,7 +590,7 @@ function placeInTrajectory(parts: TrajectoryParts, shape: Shape): FuzzCase {
     const rivalTwins = rootCase === natural ? ctx.rival.slice(1).filter((t) => !joins(t.entry, own)) : [];
     let rivalReframes: FuzzCase[] | undefined;
     for (let m = 0; rootCase && m < r; m++, k++) {
-      const [, at, sim, seq, fr] = ctx.rolls[k] as [number, number, number, number, number];
+      const [, at, sim, seq, fr] = ctx.rolls[k] as [number, number, number, number, number, number];
       const choices = free(undefined);
       if (choices.length === 0) break;
       const slot = choices[at % choices.length] as number;
@@ -524,7 +606,10 @@ function placeInTrajectory(parts: TrajectoryParts, shape: Shape): FuzzCase {
   for (let i = 0; i < history; i++) {
     if (slots[i] !== undefined) continue;
     const others = placedWords();
-    const mine = shortened(ctx.fillers[i] as FuzzCase, drawShort(shape.short, ctx.short[i + 1] ?? ROLL));
+    const filler = ctx.fillers[i] as FuzzCase;
+    const words = drawShort(shape.short, ctx.short[i + 1] ?? ROLL);
+    const fillerTurn = ctx.fillerTurns[i]?.[0];
+    const mine = words === undefined && fillerTurn && swappable(filler) && (ctx.turn[i + 1] ?? ROLL) < shape.entityFree * ROLL ? fillerTurn : shortened(filler, words);
     spareUsed[i] = true;
     // No spare left that stays alone: the slot stays empty (a smaller store keeps the drawn structure).
     const e = joins(mine.entry, others) || used.has(mine.entry.content) ? spare(others) : mine;

@@ -56,7 +56,10 @@ export type TrajectoryProbe = (calibration: Calibration, domain: string) => { st
  * - `ownShare`: share of the entry's group members that are steps of its own episode;
  * - `own` / `other`: own-episode and earlier-episode near-repeat rates (as `NearRepeatCounts`);
  * - `reframe`: share of direct near-repeats that are entity-sharing reframes (`isEntityReframe`);
- * - `short`: share of entries that are short observations (`SHORT_WORDS` content words or fewer).
+ * - `short`: share of entries that are short observations (`SHORT_WORDS` content words or fewer);
+ * - `entityFree`: share of entries that are entity-free turns (`isEntityFree`);
+ * - `indirect`: share of the entries' group members that are indirect (near-repeats of another
+ *   member, not of the entry).
  */
 interface StructureSummary {
   alone: number;
@@ -70,6 +73,8 @@ interface StructureSummary {
   other: number;
   reframe: number;
   short: number;
+  entityFree: number;
+  indirect: number;
 }
 
 /** The store context and trajectory shape of the natural mix (docs/calibration.md, "Store context", "Store structure"). */
@@ -104,6 +109,8 @@ interface DomainTrajectory {
   ownShare: number;
   reframe: number;
   short: number[];
+  entityFree: number;
+  indirect: number;
   target: StructureSummary;
   generated: StructureSummary;
 }
@@ -128,6 +135,10 @@ interface TrajectoryProfile extends NearRepeatCounts {
   reframe: number;
   /** P(an entry has w content words), w = 0..`SHORT_WORDS` (short observations; empirical, shrunk for a profile); the rest of the mass is longer entries. */
   short: number[];
+  /** P(an entry is an entity-free turn) (`isEntityFree`; Jeffreys, shrunk for a profile). */
+  entityFree: number;
+  /** P(a group member of the entry is indirect: a near-repeat of another member, not of the entry) (Jeffreys, shrunk for a profile). */
+  indirect: number;
 }
 
 /** What calibration needs to know of a template: its id, domain, declared kind and trace type. */
@@ -332,7 +343,7 @@ function lengthHistogram(sizes: readonly number[]): number[] {
 function addStructureCounts(a: StructureCounts, b: StructureCounts): StructureCounts {
   const cells: Record<string, number> = { ...a.cells };
   for (const [k, v] of Object.entries(b.cells)) cells[k] = (cells[k] ?? 0) + v;
-  return { n: a.n + b.n, cells: sortKeys(cells, byCell), similarity: a.similarity.map((x, i) => x + (b.similarity[i] ?? 0)), sequence: a.sequence.map((x, i) => x + (b.sequence[i] ?? 0)), members: a.members + b.members, ownMembers: a.ownMembers + b.ownMembers, reframes: a.reframes + b.reframes, shortWords: a.shortWords.map((x, i) => x + (b.shortWords[i] ?? 0)) };
+  return { n: a.n + b.n, cells: sortKeys(cells, byCell), similarity: a.similarity.map((x, i) => x + (b.similarity[i] ?? 0)), sequence: a.sequence.map((x, i) => x + (b.sequence[i] ?? 0)), members: a.members + b.members, ownMembers: a.ownMembers + b.ownMembers, reframes: a.reframes + b.reframes, shortWords: a.shortWords.map((x, i) => x + (b.shortWords[i] ?? 0)), entityFree: a.entityFree + b.entityFree, groupMembers: a.groupMembers + b.groupMembers, indirect: a.indirect + b.indirect };
 }
 
 /** P(cell) of structure counts (empirical), shrunk toward `prior` (a distribution) with strength `PROFILE_PRIOR` when given. */
@@ -407,7 +418,7 @@ const sequenceLow = (i: number): number => i / SEQUENCE_BINS;
 const sequenceHigh = (i: number): number => (i + 1) / SEQUENCE_BINS;
 
 /** The summary of a group distribution, a similarity and a sequence distribution, an own-episode share and near-repeat rates. */
-function summarise(groups: Record<string, number>, similarity: readonly number[], conditional: readonly number[], ownShare: number, own: number, other: number, reframe: number, short: readonly number[]): StructureSummary {
+function summarise(groups: Record<string, number>, similarity: readonly number[], conditional: readonly number[], ownShare: number, own: number, other: number, reframe: number, short: readonly number[], entityFree: number, indirect: number): StructureSummary {
   const sequence = sequenceMarginal(conditional, similarity);
   const r = { alone: 0, win: 0, tie: 0, lose: 0 };
   for (const [k, p] of Object.entries(groups)) {
@@ -417,7 +428,7 @@ function summarise(groups: Record<string, number>, similarity: readonly number[]
     else if (g === rival) r.tie += p;
     else r.lose += p;
   }
-  return { alone: round6(r.alone), win: round6(r.win), tie: round6(r.tie), lose: round6(r.lose), similarity: { p25: binQuantile(similarity, 0.25), p50: binQuantile(similarity, 0.5), p75: binQuantile(similarity, 0.75) }, sequence: { p25: binQuantile(sequence, 0.25, sequenceLow, sequenceHigh), p50: binQuantile(sequence, 0.5, sequenceLow, sequenceHigh), p75: binQuantile(sequence, 0.75, sequenceLow, sequenceHigh) }, ownShare: round6(ownShare), own: round6(own), other: round6(other), reframe: round6(reframe), short: round6(short.reduce((a, x) => a + x, 0)) };
+  return { alone: round6(r.alone), win: round6(r.win), tie: round6(r.tie), lose: round6(r.lose), similarity: { p25: binQuantile(similarity, 0.25), p50: binQuantile(similarity, 0.5), p75: binQuantile(similarity, 0.75) }, sequence: { p25: binQuantile(sequence, 0.25, sequenceLow, sequenceHigh), p50: binQuantile(sequence, 0.5, sequenceLow, sequenceHigh), p75: binQuantile(sequence, 0.75, sequenceLow, sequenceHigh) }, ownShare: round6(ownShare), own: round6(own), other: round6(other), reframe: round6(reframe), short: round6(short.reduce((a, x) => a + x, 0)), entityFree: round6(entityFree), indirect: round6(indirect) };
 }
 
 /**
@@ -454,6 +465,8 @@ function trajectoryTargets(sources: readonly CalibrationSource[], summaries: rea
     ownShare: round6(jeffreys(ps.ownMembers, ps.members)),
     reframe: round6(jeffreys(ps.reframes, nearRepeatTotal(ps))),
     short: shortDistribution(ps),
+    entityFree: round6(jeffreys(ps.entityFree, ps.n)),
+    indirect: round6(jeffreys(ps.indirect, ps.groupMembers)),
   };
   const profiles: TrajectoryCalibration['profiles'] = {};
   for (const d of [...domains].sort()) {
@@ -476,14 +489,16 @@ function trajectoryTargets(sources: readonly CalibrationSource[], summaries: rea
       ownShare: round6((st.ownMembers + PROFILE_PRIOR * pooled.ownShare) / (st.members + PROFILE_PRIOR)),
       reframe: round6((st.reframes + PROFILE_PRIOR * pooled.reframe) / (nearRepeatTotal(st) + PROFILE_PRIOR)),
       short: shortDistribution(st, pooled.short),
+      entityFree: round6((st.entityFree + PROFILE_PRIOR * pooled.entityFree) / (st.n + PROFILE_PRIOR)),
+      indirect: round6((st.indirect + PROFILE_PRIOR * pooled.indirect) / (st.groupMembers + PROFILE_PRIOR)),
       sources: mine.map((src) => src.name),
     };
   }
   const byDomain: TrajectoryCalibration['domains'] = {};
   for (const d of [...domains].sort()) {
     const p = profiles[d] ?? pooled;
-    const target = summarise(p.groups, p.similarity, p.sequence, p.ownShare, p.own, p.other, p.reframe, p.short);
-    byDomain[d] = { profile: profiles[d] ? d : 'pooled', episodeLength: [...p.episodeLength], groups: { ...p.groups }, similarity: [...p.similarity], sequence: [...p.sequence], ownShare: p.ownShare, reframe: p.reframe, short: [...p.short], target, generated: { ...target, similarity: { ...target.similarity }, sequence: { ...target.sequence } } };
+    const target = summarise(p.groups, p.similarity, p.sequence, p.ownShare, p.own, p.other, p.reframe, p.short, p.entityFree, p.indirect);
+    byDomain[d] = { profile: profiles[d] ? d : 'pooled', episodeLength: [...p.episodeLength], groups: { ...p.groups }, similarity: [...p.similarity], sequence: [...p.sequence], ownShare: p.ownShare, reframe: p.reframe, short: [...p.short], entityFree: p.entityFree, indirect: p.indirect, target, generated: { ...target, similarity: { ...target.similarity }, sequence: { ...target.sequence } } };
   }
   return { historyEntries: HISTORY_ENTRIES, nearRepeatOverlap: NEAR_REPEAT_OVERLAP, pooled, profiles, domains: byDomain };
 }
@@ -500,8 +515,8 @@ const STRUCTURE_TOLERANCE = 0.05;
 function measureGenerated(c: Calibration, probe: TrajectoryProbe): void {
   for (const [domain, d] of Object.entries(c.trajectory.domains)) {
     const { structure, nearRepeats: r } = probe(c, domain);
-    d.generated = summarise(groupDistribution(structure), similarityDistribution(structure), sequenceDistribution(structure), structure.members === 0 ? 0 : structure.ownMembers / structure.members, r.ownEligible === 0 ? 0 : r.ownRepeats / r.ownEligible, r.otherEligible === 0 ? 0 : r.otherRepeats / r.otherEligible, nearRepeatTotal(structure) === 0 ? 0 : structure.reframes / nearRepeatTotal(structure), shortDistribution(structure));
-    for (const k of ['alone', 'win', 'tie', 'lose', 'reframe', 'short'] as const) {
+    d.generated = summarise(groupDistribution(structure), similarityDistribution(structure), sequenceDistribution(structure), structure.members === 0 ? 0 : structure.ownMembers / structure.members, r.ownEligible === 0 ? 0 : r.ownRepeats / r.ownEligible, r.otherEligible === 0 ? 0 : r.otherRepeats / r.otherEligible, nearRepeatTotal(structure) === 0 ? 0 : structure.reframes / nearRepeatTotal(structure), shortDistribution(structure), structure.n === 0 ? 0 : structure.entityFree / structure.n, structure.groupMembers === 0 ? 0 : structure.indirect / structure.groupMembers);
+    for (const k of ['alone', 'win', 'tie', 'lose', 'reframe', 'short', 'entityFree', 'indirect'] as const) {
       if (Math.abs(d.generated[k] - d.target[k]) > STRUCTURE_TOLERANCE) c.notes.push(`${domain}: generated store-structure rate ${k} ${d.generated[k]} is more than 5 points from the real ${d.target[k]}`);
     }
   }

@@ -238,6 +238,18 @@ export function isEntityReframe(a: string, b: string): boolean {
 export const SHORT_WORDS = 6;
 
 /**
+ * True when a text is an *entity-free turn*: longer than a short observation (more than
+ * `SHORT_WORDS` content words) and naming no entity (`entityTokens` finds nothing): a step said in
+ * a fixed frame about nothing in particular, as service replies ("I can help you with that. First,
+ * I need to authenticate your identity.") and code reflections ("The implementation is incorrect
+ * because it does not handle ...") are.
+ * @example isEntityFree('I can help you with that. First, I need to confirm your identity.') // true
+ */
+export function isEntityFree(text: string): boolean {
+  return contentWords(text).size > SHORT_WORDS && entityTokens(text).size === 0;
+}
+
+/**
  * Overlap at or above which an earlier entry counts as a *near-repeat* of an entry (the same step
  * said again with other objects or numbers). On the bundled real sets, an entry with a near-repeat
  * in its store context is the entry a consensus guard keeps (docs/calibration.md, finding).
@@ -394,7 +406,12 @@ export function storeStructure(text: string, store: readonly string[]): StoreStr
  * - `reframes`: direct near-repeats that are entity-sharing reframes (`isEntityReframe`), of the
  *   `similarity` total;
  * - `shortWords`: entries per content-word count 0..`SHORT_WORDS` (short observations), the
- *   rest (longer entries) being `n` minus their sum.
+ *   rest (longer entries) being `n` minus their sum;
+ * - `entityFree`: entries that are entity-free turns (`isEntityFree`);
+ * - `groupMembers` / `indirect`: the store members of the entries' near-repeat groups, and of
+ *   those the *indirect* ones: near-repeats of another member but not of the entry itself (a
+ *   group is a web, not a star: siblings that repeat each other, linked to the entry through one
+ *   of them).
  */
 export interface StructureCounts {
   n: number;
@@ -405,11 +422,14 @@ export interface StructureCounts {
   ownMembers: number;
   reframes: number;
   shortWords: number[];
+  entityFree: number;
+  groupMembers: number;
+  indirect: number;
 }
 
 /** Zero structure counts. */
 export function zeroStructure(): StructureCounts {
-  return { n: 0, cells: {}, similarity: new Array<number>(SIMILARITY_BINS).fill(0), sequence: new Array<number>(SIMILARITY_BINS * SEQUENCE_BINS).fill(0), members: 0, ownMembers: 0, reframes: 0, shortWords: new Array<number>(SHORT_WORDS + 1).fill(0) };
+  return { n: 0, cells: {}, similarity: new Array<number>(SIMILARITY_BINS).fill(0), sequence: new Array<number>(SIMILARITY_BINS * SEQUENCE_BINS).fill(0), members: 0, ownMembers: 0, reframes: 0, shortWords: new Array<number>(SHORT_WORDS + 1).fill(0), entityFree: 0, groupMembers: 0, indirect: 0 };
 }
 
 /**
@@ -430,6 +450,9 @@ export function addStructure(counts: StructureCounts, text: string, store: reado
   });
   const words = contentWords(text).size;
   if (words <= SHORT_WORDS) counts.shortWords[words] = (counts.shortWords[words] ?? 0) + 1;
+  else if (entityTokens(text).size === 0) counts.entityFree += 1;
+  counts.groupMembers += s.members.length;
+  counts.indirect += s.members.length - s.similarities.length;
   if (ownEpisode.some(Boolean)) {
     counts.members += s.members.length;
     counts.ownMembers += s.members.filter((i) => ownEpisode[i] === true).length;

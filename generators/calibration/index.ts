@@ -12,7 +12,7 @@ import type { Calibration } from './calibrate.js';
 export { calibrate, serializeCalibration,    } from './calibrate.js';
 export { HISTORY_ENTRIES } from './calibrate.js';
 export type { Calibration, CalibrationTemplate } from './calibrate.js';
-export { addNearRepeat, addStructure, binHigh, binLow, contentWords, entityTokens, entryKind, isEntityReframe, SHORT_WORDS, lexicalOverlap, sequenceOverlap, setOverlap, wordBigrams, zeroNearRepeats, zeroStructure, SEQUENCE_BINS, similarityBin } from './features.js';
+export { addNearRepeat, addStructure, binHigh, binLow, contentWords, entityTokens, entryKind, isEntityFree, isEntityReframe, SHORT_WORDS, lexicalOverlap, sequenceOverlap, setOverlap, wordBigrams, zeroNearRepeats, zeroStructure, SEQUENCE_BINS, similarityBin } from './features.js';
 export type { BenignKind, NearRepeatCounts, StructureCounts } from './features.js';
 
 /** `<package>/generators/calibration/weights.json` (shipped with the package, read from it when installed). */
@@ -20,16 +20,16 @@ export const CALIBRATION_FILE = packagePath('generators', 'calibration', 'weight
 
 const counts = { n: z.number().int().min(0), ownEligible: z.number().int().min(0), ownRepeats: z.number().int().min(0), otherEligible: z.number().int().min(0), otherRepeats: z.number().int().min(0) };
 const rate = z.number().min(0).max(1);
-const structure = z.object({ n: z.number().int().min(0), cells: z.record(z.string().regex(/^\d+:\d+$/), z.number().int().min(0)), similarity: z.array(z.number().int().min(0)), sequence: z.array(z.number().int().min(0)), members: z.number().int().min(0), ownMembers: z.number().int().min(0), reframes: z.number().int().min(0), shortWords: z.array(z.number().int().min(0)) });
-const summary = z.object({ alone: rate, win: rate, tie: rate, lose: rate, similarity: z.object({ p25: rate, p50: rate, p75: rate }), sequence: z.object({ p25: rate, p50: rate, p75: rate }), ownShare: rate, own: rate, other: rate, reframe: rate, short: rate });
+const structure = z.object({ n: z.number().int().min(0), cells: z.record(z.string().regex(/^\d+:\d+$/), z.number().int().min(0)), similarity: z.array(z.number().int().min(0)), sequence: z.array(z.number().int().min(0)), members: z.number().int().min(0), ownMembers: z.number().int().min(0), reframes: z.number().int().min(0), shortWords: z.array(z.number().int().min(0)), entityFree: z.number().int().min(0), groupMembers: z.number().int().min(0), indirect: z.number().int().min(0) });
+const summary = z.object({ alone: rate, win: rate, tie: rate, lose: rate, similarity: z.object({ p25: rate, p50: rate, p75: rate }), sequence: z.object({ p25: rate, p50: rate, p75: rate }), ownShare: rate, own: rate, other: rate, reframe: rate, short: rate, entityFree: rate, indirect: rate });
 const groups = z.record(z.string().regex(/^\d+:\d+$/), rate);
-const profile = { ...counts, own: rate, other: rate, episodes: z.number().int().min(0), episodeLength: z.array(rate).min(1), structure, groups, similarity: z.array(rate).min(1), sequence: z.array(rate).min(1), ownShare: rate, reframe: rate, short: z.array(rate) };
+const profile = { ...counts, own: rate, other: rate, episodes: z.number().int().min(0), episodeLength: z.array(rate).min(1), structure, groups, similarity: z.array(rate).min(1), sequence: z.array(rate).min(1), ownShare: rate, reframe: rate, short: z.array(rate), entityFree: rate, indirect: rate };
 const trajectory = z.object({
   historyEntries: z.number().int().min(0),
   nearRepeatOverlap: rate,
   pooled: z.object(profile),
   profiles: z.record(z.string(), z.object({ ...profile, sources: z.array(z.string()) })),
-  domains: z.record(z.string(), z.object({ profile: z.string(), episodeLength: z.array(rate).min(1), groups, similarity: z.array(rate).min(1), sequence: z.array(rate).min(1), ownShare: rate, reframe: rate, short: z.array(rate), target: summary, generated: summary })),
+  domains: z.record(z.string(), z.object({ profile: z.string(), episodeLength: z.array(rate).min(1), groups, similarity: z.array(rate).min(1), sequence: z.array(rate).min(1), ownShare: rate, reframe: rate, short: z.array(rate), entityFree: rate, indirect: rate, target: summary, generated: summary })),
 });
 const kindRecord = z.object(Object.fromEntries(BENIGN_KINDS.map((k) => [k, z.number().min(0)])) as Record<BenignKind, z.ZodNumber>);
 const schema = z.object({

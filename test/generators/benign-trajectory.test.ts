@@ -11,7 +11,7 @@ import type { FuzzCase, MemoryEntry } from '../../src/domain/index.js';
 import { realSetCases } from '../../src/fuzz/measure.js';
 import { loadRealBenignSets } from '../../src/corpus/benign-sets.js';
 import { benignInTrajectory, trajectoryProbe } from '../../generators/benign-trajectory.js';
-import { contentWords, defaultCalibration, entityTokens, isEntityReframe, lexicalOverlap, sequenceOverlap, SEQUENCE_BINS, SHORT_WORDS, type Calibration } from '../../generators/calibration/index.js';
+import { contentWords, defaultCalibration, entityTokens, isEntityFree, isEntityReframe, lexicalOverlap, sequenceOverlap, SEQUENCE_BINS, SHORT_WORDS, type Calibration } from '../../generators/calibration/index.js';
 import { benignTrace, entityReframe } from '../../generators/benign.js';
 import { storeStructure } from '../../generators/calibration/features.js';
 
@@ -199,13 +199,63 @@ describe('benignInTrajectory', () => {
     }
   });
 
+  it('draws entity-free turns from the calibration: with entityFree 1 the prose entries under test name no entity; with 0 almost all do', () => {
+    const withFree = (p: number): Calibration => {
+      const c = structuredClone(defaultCalibration());
+      for (const d of Object.values(c.trajectory.domains)) {
+        d.entityFree = p;
+        d.short = d.short.map(() => 0);
+      }
+      return c;
+    };
+    const freeShare = (cal: Calibration): number => {
+      const xs = sample(4, 'ehr', cal).filter((c) => c.truth.format === 'prose' && c.truth.language === 'en' && (c.truth.hardNegatives?.length ?? 0) === 0);
+      return xs.filter((c) => isEntityFree(c.entry.content)).length / xs.length;
+    };
+    expect(freeShare(withFree(1))).toBeGreaterThan(0.95);
+    expect(freeShare(withFree(0))).toBeLessThan(0.1);
+    // A turn's twins are turns of its frame: a group around a turn holds near-repeats that name nothing either.
+    const grouped = sample(4, 'rap', (() => {
+      const c = withFree(1);
+      for (const d of Object.values(c.trajectory.domains)) d.groups = { '3:0': 1 };
+      return c;
+    })()).filter((c) => c.truth.template === 'rap/benign/templated-turn');
+    const near = grouped.flatMap((c) => (c.setup ?? []).filter((e) => lexicalOverlap(e.content, c.entry.content) >= 0.3));
+    expect(near.length).toBeGreaterThan(grouped.length);
+    expect(near.filter((e) => entityTokens(e.content).size === 0).length / near.length).toBeGreaterThan(0.5);
+  });
+
+  it('draws indirect group members from the calibration: with indirect 1 groups hold members that repeat another member and not the entry; with 0 almost none', () => {
+    const withIndirect = (p: number): Calibration => {
+      const c = structuredClone(defaultCalibration());
+      for (const d of Object.values(c.trajectory.domains)) {
+        d.indirect = p;
+        d.groups = { '5:0': 1 };
+      }
+      return c;
+    };
+    const indirectShare = (cal: Calibration): number => {
+      let members = 0;
+      let indirect = 0;
+      for (const c of sample(6, 'ehr', cal)) {
+        const st = structureOf(c);
+        members += st.members.length;
+        indirect += st.members.length - st.similarities.length;
+      }
+      return indirect / Math.max(1, members);
+    };
+    const none = indirectShare(withIndirect(0));
+    expect(none).toBeLessThan(0.05);
+    expect(indirectShare(withIndirect(1))).toBeGreaterThan(none + 0.2);
+  });
+
   it('benign-stress keeps a hard negative under test in a natural context', () => {
     for (const c of fc.sample(benignInTrajectory('rap', { stress: true }), { seed: 3, numRuns: 40 })) expect(c.truth.hardNegatives?.length).toBe(1);
   });
 
   it('the calibrated domains reach their real store structure within 10 points (weights.json `generated` beside `target`)', () => {
     for (const [domain, d] of Object.entries(defaultCalibration().trajectory.domains)) {
-      for (const k of ['alone', 'win', 'tie', 'lose'] as const) expect(Math.abs(d.generated[k] - d.target[k]), `${domain} ${k}`).toBeLessThanOrEqual(0.1);
+      for (const k of ['alone', 'win', 'tie', 'lose', 'entityFree'] as const) expect(Math.abs(d.generated[k] - d.target[k]), `${domain} ${k}`).toBeLessThanOrEqual(0.1);
     }
   });
 
