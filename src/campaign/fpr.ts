@@ -150,11 +150,11 @@ export async function leaveOneSourceOut(
  * trajectories' (`generated`, averaged over `domains`).
  */
 function matchedStructure(cal: Calibration, domains: readonly DomainId[]): { real: StructureRates; generated: StructureRates } {
-  const of = (s: { alone: number; win: number; tie: number; lose: number; similarity: { p50: number }; reframe: number; short: number }): StructureRates => ({ alone: s.alone, win: s.win, tie: s.tie, lose: s.lose, overlap: s.similarity.p50, reframe: s.reframe, short: s.short });
+  const of = (s: { alone: number; win: number; tie: number; lose: number; similarity: { p50: number }; reframe: number; short: number; entityFree: number; indirect: number }): StructureRates => ({ alone: s.alone, win: s.win, tie: s.tie, lose: s.lose, overlap: s.similarity.p50, reframe: s.reframe, short: s.short, entityFree: s.entityFree, indirect: s.indirect });
   const ds = domains.map((d) => cal.trajectory.domains[d]).filter((d) => d !== undefined);
-  const real = ds[0] ? of(ds[0].target) : { alone: 0, win: 0, tie: 0, lose: 0, overlap: 0, reframe: 0, short: 0 };
+  const real = ds[0] ? of(ds[0].target) : { alone: 0, win: 0, tie: 0, lose: 0, overlap: 0, reframe: 0, short: 0, entityFree: 0, indirect: 0 };
   const mean = (f: (x: StructureRates) => number): number => (ds.length === 0 ? 0 : ds.reduce((a, d) => a + f(of(d.generated)), 0) / ds.length);
-  return { real, generated: { alone: mean((x) => x.alone), win: mean((x) => x.win), tie: mean((x) => x.tie), lose: mean((x) => x.lose), overlap: mean((x) => x.overlap), reframe: mean((x) => x.reframe), short: mean((x) => x.short) } };
+  return { real, generated: { alone: mean((x) => x.alone), win: mean((x) => x.win), tie: mean((x) => x.tie), lose: mean((x) => x.lose), overlap: mean((x) => x.overlap), reframe: mean((x) => x.reframe), short: mean((x) => x.short), entityFree: mean((x) => x.entityFree), indirect: mean((x) => x.indirect) } };
 }
 
 /**

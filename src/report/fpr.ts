@@ -74,7 +74,7 @@ export interface ProfileRow {
  * (docs/calibration.md, "Store structure"): no near-repeat (`alone`); a near-repeat group larger
  * than / as large as / smaller than the largest rival group (`win`, `tie`, `lose`); the median
  * overlap of direct near-repeats (`overlap`); the share of direct near-repeats that are
- * entity-sharing reframes (`reframe`); the share of entries that are short observations (`short`).
+ * entity-sharing reframes (`reframe`); the share of entries that are short observations (`short`); the share of entries that are entity-free turns (`entityFree`); the share of group members that are indirect (`indirect`: near-repeats of another member, not of the entry).
  */
 export interface StructureRates {
   alone: number;
@@ -84,6 +84,8 @@ export interface StructureRates {
   overlap: number;
   reframe: number;
   short: number;
+  entityFree: number;
+  indirect: number;
 }
 
 /** Leave-one-source-out: calibrated without `leftOut`, estimated, compared with it (the fuzz report's row shape). */
@@ -226,12 +228,12 @@ function profilesMarkdown(r: GuardFprReport): string[] {
   if (withStructure.length > 0) {
     const share = (x: number): string => `${Math.round(x * 100)}%`;
     out.push('', '### Store structure, real and generated (matched calibration)', '');
-    out.push("Each set's entries in their store context, and the generated trajectories of its matched calibration (probe of 300 per domain): no near-repeat in the store (alone); a near-repeat group (single linkage, content-word overlap ≥ 0.3) larger than, as large as, or smaller than the largest rival group (win / tie / lose); the median overlap of direct near-repeats; the share of direct near-repeats that name the same entities in another frame (reframe); the share of entries with 6 content words or fewer (short). Text features only, never a verdict.", '');
-    out.push('| set | alone (real / generated) | win | tie | lose | near-repeat overlap, median | reframe | short |');
-    out.push('| --- | --- | --- | --- | --- | --- | --- | --- |');
+    out.push("Each set's entries in their store context, and the generated trajectories of its matched calibration (probe of 300 per domain): no near-repeat in the store (alone); a near-repeat group (single linkage, content-word overlap ≥ 0.3) larger than, as large as, or smaller than the largest rival group (win / tie / lose); the median overlap of direct near-repeats; the share of direct near-repeats that name the same entities in another frame (reframe); the share of entries with 6 content words or fewer (short); the share of entries of more than 6 content words that name no entity (entity-free); the share of group members that repeat another member but not the entry (indirect). Text features only, never a verdict.", '');
+    out.push('| set | alone (real / generated) | win | tie | lose | near-repeat overlap, median | reframe | short | entity-free | indirect |');
+    out.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
     for (const x of withStructure) {
       const { real: a, generated: g } = x.matched!.structure!;
-      out.push(`| ${x.set} | ${share(a.alone)} / ${share(g.alone)} | ${share(a.win)} / ${share(g.win)} | ${share(a.tie)} / ${share(g.tie)} | ${share(a.lose)} / ${share(g.lose)} | ${a.overlap.toFixed(2)} / ${g.overlap.toFixed(2)} | ${share(a.reframe)} / ${share(g.reframe)} | ${share(a.short)} / ${share(g.short)} |`);
+      out.push(`| ${x.set} | ${share(a.alone)} / ${share(g.alone)} | ${share(a.win)} / ${share(g.win)} | ${share(a.tie)} / ${share(g.tie)} | ${share(a.lose)} / ${share(g.lose)} | ${a.overlap.toFixed(2)} / ${g.overlap.toFixed(2)} | ${share(a.reframe)} / ${share(g.reframe)} | ${share(a.short)} / ${share(g.short)} | ${share(a.entityFree)} / ${share(g.entityFree)} | ${share(a.indirect)} / ${share(g.indirect)} |`);
     }
   }
   if (r.validation !== undefined) out.push(...renderValidation(r.validation));

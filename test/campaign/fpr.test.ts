@@ -94,9 +94,11 @@ describe('fpr', () => {
     expect(md).toContain('### Which estimate to trust (validated on the bundled sets)');
     expect(md).toContain('### Store structure, real and generated (matched calibration)');
     // The reframe and short-observation shares of each set, real beside generated, as text features.
-    expect(md).toContain('| near-repeat overlap, median | reframe | short |');
+    expect(md).toContain('| near-repeat overlap, median | reframe | short | entity-free | indirect |');
     const ga = r.profiles.find((x) => x.set === 'expel-webshop')?.matched?.structure;
     expect(ga?.real.short).toBeGreaterThan(0.2); // 7 of the 20 ExpeL WebShop steps have 6 content words or fewer
+    expect(ga?.real.entityFree).toBeGreaterThan(0.1); // 4 of the 20 name no entity in more than 6 content words
+    expect(ga?.generated.entityFree).toBeGreaterThan(0); // and its matched trajectories hold entity-free turns
     // Leave-one-source-out and matched calibrations run once per measured set: on all 13 bundled
     // sets, with a cold calibration cache on a loaded 2-core machine, this passed 240 s.
   }, 240_000);
