@@ -117,6 +117,20 @@ describe('a module guard that hangs costs a bounded wait', () => {
     expect(after.error?.message).toMatch(/guard hangs-on-word is down: 10 distinct inputs failed in a row/);
     expect(calls()).toBe(before);
   });
+
+  it('inputs that time out while the guard answers others sent with them never open the circuit', async () => {
+    // A guard that hangs on some inputs only: twelve hung inputs in flight at once (every slot
+    // full), but the guard was up (it answered the other input meanwhile): each failed on its own.
+    const g = await loadModuleGuard(`${FIX}/hangs-on-word.mjs`, { timeoutMs: 100 });
+    const [hung, answered] = await Promise.all([Promise.all(Array.from({ length: 12 }, (_, i) => g.check(makeEntry(`hang slot ${i}`), WRITE_CTX))), g.check(makeEntry('fine meanwhile'), WRITE_CTX)]);
+    expect(answered.decision).toBe('admit');
+    expect(hung.every((v) => v.error?.kind === 'timeout')).toBe(true);
+    const before = calls();
+    const after = await g.check(makeEntry('fine afterwards'), WRITE_CTX);
+    expect(after.error).toBeUndefined();
+    expect(after.decision).toBe('admit');
+    expect(calls()).toBe(before + 1);
+  });
 });
 
 describe('what a module guard threw is said usefully', () => {

@@ -69,4 +69,19 @@ describe('Circuit', () => {
     now += 1;
     expect(c.state).toBe('half-open');
   });
+
+  it('a failure counts towards opening only when no answer came after its request was sent', () => {
+    const c = new Circuit({ threshold: 3, cooldownMs: 100, maxCooldownMs: 100, now: () => 0 });
+    // Three requests go out together; one is answered, then the other two and three more fail.
+    const sent = c.answers;
+    c.success(false);
+    for (const k of ['a', 'b', 'c', 'd', 'e']) c.failure(k, false, sent);
+    expect(c.state).toBe('closed');
+    // Requests sent after that answer, failing with no answer since, open it.
+    const later = c.answers;
+    for (const k of ['f', 'g']) c.failure(k, false, later);
+    expect(c.state).toBe('closed');
+    c.failure('h', false, later);
+    expect(c.state).toBe('open');
+  });
 });

@@ -318,6 +318,7 @@ class ExecPool {
       return errorVerdict('unavailable', `exec guard is down: ${gate.reason}`, 0);
     }
     const slot = this.#takeSlot();
+    const answersAtSend = this.#circuit.answers;
     try {
       let id = ++this.#seq;
       let { outcome, elapsedUs } = await this.#send(slot, id, `{"id":${id},${body}\n`);
@@ -334,7 +335,7 @@ class ExecPool {
       }
       if (this.#closed) return errorVerdict('unavailable', 'exec guard was closed', elapsedUs);
       slot.failuresInARow++;
-      this.#circuit.failure(key, gate.probe);
+      this.#circuit.failure(key, gate.probe, answersAtSend);
       const kind = 'crashed' in outcome ? 'crashed' : 'timeout';
       const message = 'crashed' in outcome ? outcome.crashed : outcome.timeout;
       if (kind === 'crashed') this.#counts.crashes++;

@@ -132,10 +132,16 @@ export type CircuitAdmission = { pass: true; probe: boolean } | { pass: false; r
  * then it half-opens and lets one probe through. A probe that gets an answer closes it; a
  * probe that fails opens it again for twice as long (up to `maxCooldownMs`). It never stays
  * open for good.
+ *
+ * "In a row" means with no answer after the failing request was sent: a request that fails
+ * while others sent with it get answers failed on its own input (the guard was up), and is
+ * left to the per-input memory. Otherwise a guard that hangs on some inputs only would open
+ * the circuit as soon as `concurrency` of them filled every slot at once.
  */
 export class Circuit {
   #state: 'closed' | 'open' | 'half-open' = 'closed';
   readonly #streak = new Set<string>();
+  #answers = 0;
   #cooldown: number;
   #openUntil = 0;
   #probing = false;
@@ -151,6 +157,11 @@ export class Circuit {
   get state(): 'closed' | 'open' | 'half-open' {
     if (this.#state === 'open' && this.#now() >= this.#openUntil) return 'half-open';
     return this.#state;
+  }
+
+  /** Answers seen so far: read it when a request is sent, and pass it to {@link failure}. */
+  get answers(): number {
+    return this.#answers;
   }
 
   /** How many times the circuit has opened. */
@@ -173,14 +184,21 @@ export class Circuit {
 
   /** The guard answered (any answer, even a malformed one, shows it is up). */
   success(probe: boolean): void {
+    this.#answers++;
     if (probe) this.#probing = false;
     this.#streak.clear();
     this.#state = 'closed';
     this.#cooldown = this.options.cooldownMs;
   }
 
-  /** The request for input `key` crashed, timed out or found the guard unreachable. */
-  failure(key: string, probe: boolean): void {
+  /**
+   * The request for input `key` crashed, timed out or found the guard unreachable.
+   * @param answersAtSend {@link answers} when the request was sent: when the guard answered
+   *   another request since, this failure is the input's alone and does not count towards
+   *   opening (a probe always counts). Without it, every failure counts.
+   */
+  failure(key: string, probe: boolean, answersAtSend?: number): void {
+    if (!probe && answersAtSend !== undefined && this.#answers > answersAtSend) return;
     this.#streak.add(key);
     if (probe) {
       this.#probing = false;

@@ -157,6 +157,7 @@ export function createHttpGuard(url: string, options: HttpGuardOptions = {}): Ht
       counts.refused++;
       return errorVerdict('unavailable', `guard endpoint ${parsedUrl.href} is down: ${gate.reason}`, 0);
     }
+    const answersAtSend = circuit.answers;
     let last = '';
     let askedWaitMs: number | undefined;
     for (let k = 0; k <= retries; k++) {
@@ -173,14 +174,14 @@ export function createHttpGuard(url: string, options: HttpGuardOptions = {}): Ht
         return result.done;
       }
       if (closed) return result.done;
-      circuit.failure(key, gate.probe);
+      circuit.failure(key, gate.probe, answersAtSend);
       counts.timeouts++;
       const n = memory.record(key, 'timeout', result.done.error?.message ?? 'timeout', excerpt(entry.content, 120));
       const note = n < inputFailureLimit ? `timeout ${n} of this input; after ${inputFailureLimit} it is not sent again` : `timeout ${n} of this input; it is not sent again`;
       return errorVerdict('timeout', `${result.done.error?.message ?? 'timeout'} (${note})`, result.done.elapsedUs);
     }
     if (closed) return errorVerdict('unavailable', 'HTTP guard was closed', elapsed());
-    circuit.failure(key, gate.probe);
+    circuit.failure(key, gate.probe, answersAtSend);
     return errorVerdict('unavailable', `guard endpoint ${parsedUrl.href} unavailable after ${retries + 1} attempt(s): ${last}`, elapsed());
   }
 

@@ -198,6 +198,7 @@ function wrapGuard(inner: Guard, file: string, timeoutMs: number): Guard {
     if (known) return errorVerdict('timeout', `${INPUT_TIMES_OUT_GUARD}: guard ${id} did not answer it within ${timeoutMs} ms ${known.record.timeout} times, so it is not sent again`, 0);
     const gate = circuit.admit();
     if (!gate.pass) return errorVerdict('unavailable', `guard ${id} is down: ${gate.reason}`, 0);
+    const answersAtSend = circuit.answers;
     const v = await checkBounded(inner, entry, ctx, timeoutMs, file);
     if (v.error?.kind !== 'timeout') {
       circuit.success(gate.probe);
@@ -206,7 +207,7 @@ function wrapGuard(inner: Guard, file: string, timeoutMs: number): Guard {
     key ??= keyOf(entry, ctx);
     if (key === undefined) return v;
     timedOutInputs++;
-    circuit.failure(key, gate.probe);
+    circuit.failure(key, gate.probe, answersAtSend);
     const n = memory.record(key, 'timeout', v.error.message, entry.content.slice(0, 120));
     const note = n < INPUT_FAILURE_LIMIT ? `timeout ${n} of this input; after ${INPUT_FAILURE_LIMIT} it is not sent again` : `timeout ${n} of this input; it is not sent again`;
     return errorVerdict('timeout', `${v.error.message} (${note})`, v.elapsedUs);
