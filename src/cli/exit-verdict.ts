@@ -172,7 +172,13 @@ function completeVerdict(report: ReportData, gateResult: GateResult, o: ExitVerd
     else if (!invariants.pass) lines.push(`${invariants.detail}; under a gate they do not decide the exit code (add --require-invariants to make them).`);
   }
   const code: 0 | 1 = deciding.every((c) => c.pass) ? 0 : 1;
-  if (!invariants.pass) lines.push(`finding: guard ${report.config.guard} breaks its invariants; this is a result of the fuzzing, not a crash (${where(report, o)}).`);
+  if (!invariants.pass) {
+    // "not a crash" is about farma-fuzz; when the guard itself failed on inputs, say so beside it.
+    const found = report.summary.findings ?? {};
+    const failed = (['crash', 'guard-error'] as const).filter((k) => (found[k] ?? 0) > 0).map((k) => `${found[k]} ${k}`);
+    const own = failed.length > 0 ? ` of farma-fuzz; the guard itself failed on some inputs (${failed.join(', ')} findings; an error verdict is never a rejection)` : '';
+    lines.push(`finding: guard ${report.config.guard} breaks its invariants; this is a result of the fuzzing, not a crash${own} (${where(report, o)}).`);
+  }
   const by = deciding.map((c) => `${c.name} ${c.pass ? 'pass' : 'FAIL'}`).join(' + ');
   lines.push(`exit ${code}: decided by ${by}.`);
   return { code, deciding, lines };

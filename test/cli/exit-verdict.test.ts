@@ -36,6 +36,13 @@ describe('exitVerdict', () => {
     expect(verdict(clean, {}).lines.some((l) => l.startsWith('finding:'))).toBe(false);
   });
 
+  it('when some findings are inputs that crash the guard, the finding line says the guard failed on them', () => {
+    const crashing = { ...report, summary: { ...report.summary, findings: { bypass: 1, 'false-positive': 0, flaky: 0, crash: 59, 'guard-error': 2 } } };
+    expect(verdict(crashing, {}).lines.find((l) => l.startsWith('finding:'))).toBe(
+      'finding: guard hand breaks its invariants; this is a result of the fuzzing, not a crash of farma-fuzz; the guard itself failed on some inputs (59 crash, 2 guard-error findings; an error verdict is never a rejection) (minimal counterexamples in reports/run/report.md).',
+    );
+  });
+
   it('a guard that answered error on every call exits 4 (guard), with or without a gate: the line says none was judged', () => {
     const down = handReport([cell('ehr', 'benign', 0, 10, 10), cell('ehr', 'seed', 0, 10, 10)]);
     const v = verdict(down, {});
