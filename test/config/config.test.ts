@@ -91,7 +91,7 @@ describe('validateConfig', () => {
     expect(bad({ phase: 'read' })).toMatch(/"phase" must be "write" or "retrieve"/);
     expect(bad({ thresholds: { maxFpr: 2 } })).toMatch(/"thresholds.maxFpr" must be a rate in \[0,1\], got 2/);
     expect(bad({ thresholds: { maxFPR: 0.1 } })).toMatch(/unknown field "thresholds.maxFPR"/);
-    expect(bad({ html: 3 })).toMatch(/"html" must be a non-empty string, got 3/);
+    expect(bad({ html: 3 })).toMatch(/"html" must be true, false or a path \(a non-empty string\), got 3/);
     expect(bad([1])).toMatch(/default export must be a config object/);
   });
   it("accepts the CLI's list forms: one id, a comma-separated list, an array, \"all\"", () => {

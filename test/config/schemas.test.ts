@@ -31,7 +31,7 @@ describe('the config schema', () => {
     [{ recheck: 1.5 }, /"recheck" must be a positive integer, got 1\.5/],
     [{ guardOptions: ['tau=1'] }, /"guardOptions" must be an object of guard options/],
     [{ runs: Number.NaN }, /"runs" must be a positive integer/],
-    [{ corpus: true }, /"corpus" must be a non-empty string, got true/],
+    [{ corpus: true }, /"corpus" must be false or a folder path \(a non-empty string\), got true/],
     [{ guard: '  ' }, /"guard" must be a non-empty string/],
     [{ thresholds: [0.1] }, /"thresholds" must be an object \{ maxFpr\?, maxBypass\? \}/],
     [{ thresholds: { maxBypass: -0.1 } }, /"thresholds\.maxBypass" must be a rate in \[0,1\], got -0\.1/],
