@@ -29,6 +29,15 @@ describe('bad input names its place', () => {
     expect(r.stderr).toContain(`${file}:3: cannot load the config file`);
   });
 
+  it('a guard module named by the config file that does not exist is an error naming the config file', async () => {
+    const file = path.join(dir, 'missing-guard.config.mjs');
+    writeFileSync(file, 'export default { guard: "./guards/not-there.ts" };\n');
+    const r = await runCli(['fuzz', '--config', file, '--no-corpus', '-q']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`"guard" names a module that does not exist: ${path.join(dir, 'guards', 'not-there.ts')}`);
+    expect(r.stderr).toContain('missing-guard.config.mjs: ');
+  });
+
   it.each(['http://', 'https://[::1'])('--guard %s is a usage error (exit 2) saying it is not a valid URL', async (spec) => {
     const r = await runCli(['fuzz', '--guard', spec, '--no-corpus', '-q']);
     expect(r.code).toBe(2);

@@ -3,6 +3,7 @@
  * report outputs and the exit code (`../run-outputs.ts`, `../exit-verdict.ts`).
  */
 import type { OperatorId } from '../../../generators/paraphrase/index.js';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { didYouMean } from '../../domain/suggest.js';
@@ -204,6 +205,10 @@ async function fuzzSettings(opts: Record<string, string | boolean | undefined>, 
   const { config: fileConfig, file: configFile } = await loadConfigFile(typeof opts.config === 'string' ? opts.config : undefined, process.cwd(), { families: FAMILY_IDS });
   const cfg = mergeConfig(fileConfig, flags, DEFAULT_CONFIG);
   const guardSpec = cfg.guard ?? 'sentinel';
+  // A module path from the config file was made absolute against the file's folder: name the file when it is not there.
+  if (flags.guard === undefined && configFile !== undefined && fileConfig.guard !== undefined && path.isAbsolute(fileConfig.guard) && !existsSync(fileConfig.guard)) {
+    throw new UsageError(`${path.relative(process.cwd(), configFile) || configFile}: "guard" names a module that does not exist: ${fileConfig.guard} (a relative path is read from the config file's folder)`);
+  }
   const seed = cfg.seed ?? parseSeed(undefined);
   const timeS = cfg.time;
   const runs = cfg.runs ?? 1000;
