@@ -3,9 +3,10 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 
 // Two test tiers, as vitest projects (README "Tests"):
-//   fast  `npm test`          about a minute on two cores; heavy property files draw a fixed
-//                             smaller sample (test/helpers/tier.ts), the slowest files wait
-//                             for the full tier.
+//   fast  `npm test`          well under a minute on two cores; heavy property files draw a
+//                             fixed smaller sample (test/helpers/tier.ts), the slowest files
+//                             wait for the full tier, and files share their worker's imports
+//                             (isolate: false, below).
 //   full  `npm run test:all`  every file with its full sample; .ci/run runs both.
 // Each project sets FARMA_TEST_TIER to its name, which test/helpers/tier.ts reads.
 // Without a --project flag (`npx vitest run test/x.test.ts`) only `fast` is defined, so one
@@ -98,6 +99,17 @@ const tier = (name: 'fast' | 'full'): TestProjectInlineConfiguration => ({
     // two run at once; the full tier, whose files start worker threads and processes of their
     // own, keeps the default.
     ...(name === 'fast' ? { maxWorkers: Math.max(2, availableParallelism() - 1) } : {}),
+    // The fast tier runs its files without isolation: each of its two worker processes imports
+    // node_modules and src once and runs file after file, instead of a fresh process per file.
+    // Isolated, the imports were most of its CPU (vitest's "import" phase 148 s of 220 s
+    // summed, user+sys 162 s): @fast-check/vitest alone takes about 3.7 s to load (it wraps
+    // every chain of vitest's test modifiers), in 14 files, then faker, to-words, zod and
+    // handlebars in most files. The fast tier's files restore what they change (spies, timers,
+    // environment variables; vitest also restores stubbed environment variables and globals
+    // after each test here), and they pass in shuffled order (`--sequence.shuffle.files`).
+    // The full tier keeps vitest's default isolation, so a file that leans on state another
+    // file left behind still fails there.
+    ...(name === 'fast' ? { isolate: false, unstubEnvs: true, unstubGlobals: true } : {}),
     // The full tier first fills the calibration cache with the leave-one-source-out calibrations
     // that many of its files share (test/helpers/warm-calibrations.ts), so no one test pays for all.
     ...(name === 'full' ? { globalSetup: ['test/helpers/warm-calibrations.ts'] } : {}),
