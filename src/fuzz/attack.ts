@@ -253,6 +253,54 @@ export interface SearchMethod {
  * out.results.filter((r) => r.status === 'flipped').map((r) => r.flip?.minimal)
  */
 export async function runAttack(o: AttackOptions): Promise<AttackOutcome> {
+  const run = startRun(o);
+  const rng = seededInts(o.seed);
+  const memo: Record<string, unknown> = {};
+  const chunk = o.sequential ? Math.max(1, Math.floor(o.sequential.chunk)) : Math.max(1, o.bases.length);
+  let stopped: AttackOutcome['stopped'] = 'bases';
+  for (let from = 0; from < o.bases.length; from += chunk) {
+    const attacked = await evaluateBases(run, from, Math.min(o.bases.length, from + chunk));
+    // 2. The search method over the rejected bases.
+    for (const b of attacked) if (!b.live) finishBase(run, b);
+    try {
+      if (attacked.some((b) => b.live)) await run.method.run(searchContext(run, attacked, rng, memo));
+    } catch (e) {
+      if (!(e instanceof BudgetSpent)) throw e;
+    }
+    for (const b of attacked) finishBase(run, b);
+    if (run.overBudget) {
+      stopped = 'budget';
+      break;
+    }
+    if (o.sequential && from + chunk < o.bases.length && o.sequential.settled(run.results)) {
+      stopped = 'settled';
+      break;
+    }
+  }
+  const { results, arms, feedback, totalQueries, searchQueries, firstFlip, pool, started, guardCalls } = run;
+  return { results, arms, budget: o.budget, feedback, seed: o.seed, totalQueries, searchQueries, ...(firstFlip ? { firstFlip } : {}), pool, elapsedMs: performance.now() - started, stopped, guardCalls };
+}
+
+/** One attack run's parts and counters, shared by its phases (`runAttack`). */
+interface AttackRun {
+  readonly o: AttackOptions;
+  readonly method: SearchMethod;
+  readonly maxDepth: number;
+  readonly feedback: AttackFeedback;
+  readonly started: number;
+  readonly pool: CompositionPool;
+  readonly arms: Record<string, ArmStats>;
+  readonly results: BaseResult[];
+  totalQueries: number;
+  searchQueries: number;
+  firstFlip: { index: number; runQueries: number } | undefined;
+  /** Guard calls: one per attacker write in the case's setup, plus the entry. */
+  guardCalls: number;
+  overBudget: boolean;
+}
+
+/** Checks the options and sets up the run's counters. @throws UsageError as `runAttack`. */
+function startRun(o: AttackOptions): AttackRun {
   if (!Number.isInteger(o.budget) || o.budget < 1) throw new UsageError(`attack budget must be an integer >= 1, got ${o.budget}`);
   const armIds = o.transformation.arms;
   if (armIds.length === 0) throw new UsageError('attack needs at least one operator arm');
@@ -262,39 +310,43 @@ export async function runAttack(o: AttackOptions): Promise<AttackOutcome> {
   const feedback = o.feedback ?? 'auto';
   const started = performance.now();
   const pool = o.pool ?? new CompositionPool();
-  let totalQueries = 0;
-  let searchQueries = 0;
-  let firstFlip: { index: number; runQueries: number } | undefined;
   const arms: Record<string, ArmStats> = {};
   for (const a of armIds) arms[a] = { queries: 0, flips: 0, discarded: 0, inMinimal: 0 };
-  const arm = (steps: readonly MoveStep[]): ArmStats | undefined => {
-    const op = steps.at(-1)?.op;
-    return op === undefined ? undefined : arms[op];
-  };
+  return { o, method, maxDepth, feedback, started, pool, arms, results: [], totalQueries: 0, searchQueries: 0, firstFlip: undefined, guardCalls: 0, overBudget: false };
+}
 
-  // Guard calls: one per attacker write in the case's setup, plus the entry.
-  let guardCalls = 0;
-  let overBudget = false;
-  const fits = (c: FuzzCase): boolean => o.maxGuardCalls === undefined || guardCalls + splitSetup(c).attacker.length + 1 <= o.maxGuardCalls;
-  const evaluate = async (c: FuzzCase, minimising = false): Promise<Evaluated> => {
-    guardCalls += splitSetup(c).attacker.length + 1;
-    totalQueries += 1;
-    if (!minimising) searchQueries += 1;
-    const verdict = await evaluateCase(o.guard, c, o.store, o.phase, o.timeoutMs);
-    return { verdict, goal: attackGoal(c.truth, verdict, feedback) };
-  };
+/** The counters of the arm a rewrite added last, when it has steps. */
+function armOf(run: AttackRun, steps: readonly MoveStep[]): ArmStats | undefined {
+  const op = steps.at(-1)?.op;
+  return op === undefined ? undefined : run.arms[op];
+}
 
-  const results: BaseResult[] = [];
-  // 1. Evaluate every base (of the chunk) once.
-  const evaluateBases = async (from: number, to: number): Promise<Tracked[]> => {
+/** True when the case's guard calls still fit `maxGuardCalls`. */
+function fits(run: AttackRun, c: FuzzCase): boolean {
+  return run.o.maxGuardCalls === undefined || run.guardCalls + splitSetup(c).attacker.length + 1 <= run.o.maxGuardCalls;
+}
+
+/** One query: the guard's verdict on the case and the goal's reading of it (counted; minimisation apart from the search). */
+async function evaluate(run: AttackRun, c: FuzzCase, minimising = false): Promise<Evaluated> {
+  const { o } = run;
+  run.guardCalls += splitSetup(c).attacker.length + 1;
+  run.totalQueries += 1;
+  if (!minimising) run.searchQueries += 1;
+  const verdict = await evaluateCase(o.guard, c, o.store, o.phase, o.timeoutMs);
+  return { verdict, goal: attackGoal(c.truth, verdict, run.feedback) };
+}
+
+/** 1. Evaluates every base of the chunk once; returns the rejected ones, to attack. */
+async function evaluateBases(run: AttackRun, from: number, to: number): Promise<Tracked[]> {
+  const { o, results } = run;
   const attacked: Tracked[] = [];
   for (let index = from; index < to; index++) {
     const base = o.bases[index] as FuzzCase;
-    if (results.length > 0 && !fits(base)) {
-      overBudget = true;
+    if (results.length > 0 && !fits(run, base)) {
+      run.overBudget = true;
       break;
     }
-    const start = await evaluate(base);
+    const start = await evaluate(run, base);
     const { verdict } = start;
     const status: BaseStatus = start.goal.judgement === 'violated' ? 'skipped' : start.goal.judgement === 'error' ? 'error' : 'held';
     const result: BaseResult = {
@@ -312,66 +364,70 @@ export async function runAttack(o: AttackOptions): Promise<AttackOutcome> {
       ...(verdict.decision === 'error' ? { lastError: verdict } : {}),
     };
     results.push(result);
-    if (status === 'held') attacked.push({ index, base, result, start, live: o.budget > 1 && maxDepth > 0, best: start.goal.score, done: false, tried: new Set() });
+    if (status === 'held') attacked.push({ index, base, result, start, live: o.budget > 1 && run.maxDepth > 0, best: start.goal.score, done: false, tried: new Set() });
     else o.onBase?.(result);
   }
   return attacked;
-  };
+}
 
-  const finish = (b: AttackedBase): void => {
-    const t = b as Tracked;
-    b.live = false;
-    if (t.done) return;
-    t.done = true;
-    if (b.result.status === 'held' && b.result.queryErrors > 0) b.result.status = 'error';
-    o.onBase?.(b.result);
-  };
+/** Ends a base's attack once: a held base that saw an `error` verdict becomes `error`. */
+function finishBase(run: AttackRun, b: AttackedBase): void {
+  const t = b as Tracked;
+  b.live = false;
+  if (t.done) return;
+  t.done = true;
+  if (b.result.status === 'held' && b.result.queryErrors > 0) b.result.status = 'error';
+  run.o.onBase?.(b.result);
+}
 
-  const check = (base: FuzzCase, steps: readonly MoveStep[]) => rewriteChecked(o.transformation, o.constraint, base, steps);
+function check(run: AttackRun, base: FuzzCase, steps: readonly MoveStep[]) {
+  return rewriteChecked(run.o.transformation, run.o.constraint, base, steps);
+}
 
-  /** The one 1-minimal shrinker: drop one step at a time (last first), keep a drop that keeps the claim and still succeeds. */
-  const minimalSteps = async (base: FuzzCase, steps: MoveStep[], c: FuzzCase, v: Verdict): Promise<{ steps: MoveStep[]; queries: number; case: FuzzCase; verdict: Verdict }> => {
-    let current = { steps, case: c, verdict: v };
-    let queries = 0;
-    let changed = true;
-    while (changed && current.steps.length > 0) {
-      changed = false;
-      for (let i = current.steps.length - 1; i >= 0; i--) {
-        const fewer = current.steps.filter((_, j) => j !== i);
-        const built = check(base, fewer);
-        if (!built.kept) continue;
-        if (!fits(built.case)) return { ...current, queries };
-        queries += 1;
-        const e = await evaluate(built.case, true);
-        if (e.goal.judgement === 'violated') {
-          current = { steps: fewer, case: built.case, verdict: e.verdict };
-          changed = true;
-          break;
-        }
+/** 3. The one 1-minimal shrinker: drop one step at a time (last first), keep a drop that keeps the claim and still succeeds. */
+async function minimalSteps(run: AttackRun, base: FuzzCase, steps: MoveStep[], c: FuzzCase, v: Verdict): Promise<{ steps: MoveStep[]; queries: number; case: FuzzCase; verdict: Verdict }> {
+  let current = { steps, case: c, verdict: v };
+  let queries = 0;
+  let changed = true;
+  while (changed && current.steps.length > 0) {
+    changed = false;
+    for (let i = current.steps.length - 1; i >= 0; i--) {
+      const fewer = current.steps.filter((_, j) => j !== i);
+      const built = check(run, base, fewer);
+      if (!built.kept) continue;
+      if (!fits(run, built.case)) return { ...current, queries };
+      queries += 1;
+      const e = await evaluate(run, built.case, true);
+      if (e.goal.judgement === 'violated') {
+        current = { steps: fewer, case: built.case, verdict: e.verdict };
+        changed = true;
+        break;
       }
     }
-    return { ...current, queries };
-  };
+  }
+  return { ...current, queries };
+}
 
-  const rng = seededInts(o.seed);
-  const memo: Record<string, unknown> = {};
-  const contextOf = (attacked: readonly Tracked[]): SearchContext => ({
+/** What the search method sees of the run over one chunk's rejected bases. */
+function searchContext(run: AttackRun, attacked: readonly Tracked[], rng: Rng, memo: Record<string, unknown>): SearchContext {
+  const { o, arms, pool } = run;
+  return {
     bases: attacked,
-    arms: armIds,
+    arms: o.transformation.arms,
     budget: o.budget,
-    maxDepth,
-    feedback,
+    maxDepth: run.maxDepth,
+    feedback: run.feedback,
     rng,
     memo,
     rngOf: (b) => seededInts(o.baseSeeds?.[b.index] ?? (o.seed + Math.imul(b.index + 1, 0x9e3779b9)) | 0),
     propose(b, steps) {
       const res = b.result;
       res.proposed += 1;
-      const built = check(b.base, steps);
+      const built = check(run, b.base, steps);
       if (built.kept) return { steps: [...steps], case: built.case };
       res.discarded += 1;
       // The operator the constraint names as the one whose step lost the claim, else the last one.
-      const a = (Object.hasOwn(arms, built.operator) ? arms[built.operator] : undefined) ?? arm(steps);
+      const a = (Object.hasOwn(arms, built.operator) ? arms[built.operator] : undefined) ?? armOf(run, steps);
       if (a) a.discarded += 1;
       return undefined;
     },
@@ -379,73 +435,58 @@ export async function runAttack(o: AttackOptions): Promise<AttackOutcome> {
     transfer: o.transfer !== false,
     triedOn: (b) => (b as Tracked).tried,
     encoded: (steps) => steps.some((s) => o.transformation.readingOf?.(s.op) === 'encoded'),
-    async query(b, c) {
-      const res = b.result;
-      const tracked = b as Tracked;
-      if (c.transfer !== undefined) {
-        tracked.tried.add(c.transfer);
-        res.poolTries += 1;
-      }
-      if (!fits(c.case)) {
-        overBudget = true;
-        throw new BudgetSpent();
-      }
-      const e = await evaluate(c.case);
-      res.queries += 1;
-      const a = arm(c.steps);
-      if (a) a.queries += 1;
-      const { verdict, goal } = e;
-      if (verdict.decision === 'error') {
-        res.queryErrors += 1;
-        res.lastError = verdict;
-      }
-      if (verdict.decision === 'reject' && verdict.score !== undefined) res.bestScore = Math.min(res.bestScore, verdict.score);
-      if (goal.score < tracked.best) {
-        tracked.best = goal.score;
-        res.bestSteps = [...c.steps];
-      }
-      const runQueries = searchQueries;
-      if (goal.judgement === 'violated') {
-        if (a) a.flips += 1;
-        res.status = 'flipped';
-        res.bestScore = 0;
-        const m = o.minimise === false ? { steps: c.steps, queries: 0, case: c.case, verdict } : await minimalSteps(b.base, c.steps, c.case, verdict);
-        for (const op of new Set(m.steps.map((s) => s.op))) if (arms[op]) (arms[op] as ArmStats).inMinimal += 1;
-        const source = c.transfer !== undefined ? 'pool' : 'search';
-        if (c.transfer !== undefined) pool.recordTry(c.transfer, true);
-        else pool.recordFlip(m.steps);
-        firstFlip ??= { index: b.index, runQueries };
-        res.flip = { case: m.case, verdict: m.verdict, found: c.steps, minimal: m.steps, queriesToFlip: res.queries, minimiseQueries: m.queries, source, ...(c.transfer !== undefined ? { composition: c.transfer } : {}), runQueries };
-        finish(b);
-      } else if (c.transfer !== undefined) pool.recordTry(c.transfer, false);
-      return e;
-    },
-    finish,
-  });
+    query: (b, c) => queryCandidate(run, b as Tracked, c),
+    finish: (b) => finishBase(run, b),
+  };
+}
 
-  const chunk = o.sequential ? Math.max(1, Math.floor(o.sequential.chunk)) : Math.max(1, o.bases.length);
-  let stopped: AttackOutcome['stopped'] = 'bases';
-  for (let from = 0; from < o.bases.length; from += chunk) {
-    const attacked = await evaluateBases(from, Math.min(o.bases.length, from + chunk));
-    // 2. The search method over the rejected bases.
-    for (const b of attacked) if (!b.live) finish(b);
-    try {
-      if (attacked.some((b) => b.live)) await method.run(contextOf(attacked));
-    } catch (e) {
-      if (!(e instanceof BudgetSpent)) throw e;
-    }
-    for (const b of attacked) finish(b);
-    if (overBudget) {
-      stopped = 'budget';
-      break;
-    }
-    if (o.sequential && from + chunk < o.bases.length && o.sequential.settled(results)) {
-      stopped = 'settled';
-      break;
-    }
+/** `SearchContext.query`: queries a candidate, counts it per base and per arm, and records a success. */
+async function queryCandidate(run: AttackRun, b: Tracked, c: Candidate): Promise<Evaluated> {
+  const res = b.result;
+  if (c.transfer !== undefined) {
+    b.tried.add(c.transfer);
+    res.poolTries += 1;
   }
+  if (!fits(run, c.case)) {
+    run.overBudget = true;
+    throw new BudgetSpent();
+  }
+  const e = await evaluate(run, c.case);
+  res.queries += 1;
+  const a = armOf(run, c.steps);
+  if (a) a.queries += 1;
+  const { verdict, goal } = e;
+  if (verdict.decision === 'error') {
+    res.queryErrors += 1;
+    res.lastError = verdict;
+  }
+  if (verdict.decision === 'reject' && verdict.score !== undefined) res.bestScore = Math.min(res.bestScore, verdict.score);
+  if (goal.score < b.best) {
+    b.best = goal.score;
+    res.bestSteps = [...c.steps];
+  }
+  const runQueries = run.searchQueries;
+  if (goal.judgement === 'violated') {
+    if (a) a.flips += 1;
+    await recordFlip(run, b, c, verdict, runQueries);
+  } else if (c.transfer !== undefined) run.pool.recordTry(c.transfer, false);
+  return e;
+}
 
-  return { results, arms, budget: o.budget, feedback, seed: o.seed, totalQueries, searchQueries, ...(firstFlip ? { firstFlip } : {}), pool, elapsedMs: performance.now() - started, stopped, guardCalls };
+/** A success: shrinks it (unless `minimise` is false), records it in the arms and the pool, and finishes the base. */
+async function recordFlip(run: AttackRun, b: Tracked, c: Candidate, verdict: Verdict, runQueries: number): Promise<void> {
+  const { o, arms, pool } = run;
+  const res = b.result;
+  res.status = 'flipped';
+  res.bestScore = 0;
+  const m = o.minimise === false ? { steps: c.steps, queries: 0, case: c.case, verdict } : await minimalSteps(run, b.base, c.steps, c.case, verdict);
+  for (const op of new Set(m.steps.map((s) => s.op))) if (arms[op]) (arms[op] as ArmStats).inMinimal += 1;
+  const source = c.transfer !== undefined ? 'pool' : 'search';
+  if (c.transfer !== undefined) pool.recordTry(c.transfer, true);
+  else pool.recordFlip(m.steps);
+  run.firstFlip ??= { index: b.index, runQueries };
+  res.flip = { case: m.case, verdict: m.verdict, found: c.steps, minimal: m.steps, queriesToFlip: res.queries, minimiseQueries: m.queries, source, ...(c.transfer !== undefined ? { composition: c.transfer } : {}), runQueries };
+  finishBase(run, b);
 }
 
 /** Thrown by `SearchContext.query` when the candidate's guard calls would pass `maxGuardCalls`; ends the search method's run. */
