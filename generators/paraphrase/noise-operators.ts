@@ -18,6 +18,11 @@ import { isDictionaryWord } from './dictionary.js';
 import type { EvasionKind } from '../claims/evasion-kinds.js';
 import { ALL_RUN_NOUNS } from './claim-lexicon.js';
 import { payloadSpans } from './canonical-text.js';
+import { claimSpans, domainOf, phrasePattern } from './text-utils.js';
+import { isNegatedClause } from './claim-negation.js';
+
+/** English number words: a count written in words stays apart from the words around it. */
+const NUMBER_WORDS: ReadonlySet<string> = new Set('zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand'.split(' '));
 
 /** Words of a precedent phrase ("XV prior runs"): left clean, a count's reader looks for them next to the number. */
 const COUNT_WORDS: ReadonlySet<string> = new Set([
@@ -173,11 +178,11 @@ const whitespaceSwap: Operator = {
 const camelCase: Operator = {
   id: 'camel-case',
   group: 'encoding',
-  description: 'Joins runs of plain words of 2+ letters into camelCase ("hipaaScreeningVerifiedUpstream"); ids, numbers, punctuation and (for even `choice`) upper-case words break the runs; an entry with letters beyond a–z, or not mostly English words, is left as it is (promptfoo camelcase, PyRIT StringJoinConverter with an empty joiner).',
+  description: 'Joins runs of plain words of 2+ letters outside the claim into camelCase ("alreadyVerifiedUpstream"); check phrases, precedent phrases, the subject written out, negation, condition and number words, ids, numbers, punctuation and (for even `choice`) upper-case words break the runs; an entry with letters beyond a–z, or not mostly English words, is left as it is (promptfoo camelcase, PyRIT StringJoinConverter with an empty joiner).',
   preserves: ALL_TEXT,
   kinds: ['camel-case'],
   reading: 'natural',
-  apply(entry, choice) {
+  apply(entry, choice, ctx) {
     // English text only: the reader splits humps when most parts are words it knows, which another language's words are not.
     const plain = entry.content.match(/(?<![\p{L}\p{M}])[A-Za-z]{4,}(?![\p{L}\p{M}])/gu) ?? [];
     if (/(?![A-Za-z])\p{L}/u.test(entry.content) || plain.filter((w) => isDictionaryWord(w.toLowerCase())).length * 3 < plain.length * 2) return entry;
@@ -186,17 +191,34 @@ const camelCase: Operator = {
     const camel = (words: string[]): string => words.map((x, i) => (i === 0 ? x.toLowerCase() : x.charAt(0).toUpperCase() + x.slice(1).toLowerCase())).join('');
     const payloads = payloadSpans(entry.content);
     // Only English words of 3+ letters are joined (the reader splits a run when most parts are words); others break the run.
-    const joinable = (x: string): boolean => x.length >= 3 && isDictionaryWord(x.toLowerCase());
+    // Words of a precedent phrase ("prior", "runs") stay apart too: a count's reader looks for them next to the number, and a later letter change would garble them inside a run.
+    const joinable = (x: string): boolean => x.length >= 3 && isDictionaryWord(x.toLowerCase()) && !COUNT_WORDS.has(x.toLowerCase());
+    // The claimed subject written out ("Greenholt wireless headphones") is no key: its words stay apart, so that it still reads as the subject.
+    const subject = ctx?.claim.subject ?? '';
+    const subjectSpans = subject.trim() === '' ? [] : [...entry.content.matchAll(new RegExp(`(?<![A-Za-z0-9])${phrasePattern(subject)}(?![A-Za-z0-9])`, 'gi'))].map((m): [number, number] => [m.index, m.index + m[0].length]);
+    // Check phrases, precedent phrases, negation, condition and number words stay apart too, so a later change of letters or case cannot garble them inside a run.
+    const kept = [...subjectSpans, ...claimSpans(entry.content, domainOf(entry, ctx))];
     const out = entry.content.replace(/(?<![\p{L}\p{M}\w-])[A-Za-z]{2,}(?: [A-Za-z]{2,})+(?![\p{L}\p{M}\w-])/gu, (run, at: number) => {
       if (payloads.some(([a, b]) => at < b && at + run.length > a)) return run;
       const parts: string[] = [];
       let group: string[] = [];
+      let off = at;
       for (const x of run.split(' ')) {
-        if (!joinable(x) || (/^[A-Z]{2,}$/.test(x) && (choice % 2 === 0 || /^[MDCLXVI]+$/.test(x)))) {
+        const apart = kept.some(([a, b]) => off >= a && off < b) || isNegatedClause(x.toLowerCase()) || NUMBER_WORDS.has(x.toLowerCase());
+        off += x.length + 1;
+        if (apart || !joinable(x) || (/^[A-Z]{2,}$/.test(x) && (choice % 2 === 0 || /^[MDCLXVI]+$/.test(x)))) {
           if (group.length > 0) parts.push(camel(group));
           parts.push(x);
           group = [];
-        } else group.push(x);
+        } else {
+          // Two words whose join is a word of its own ("cross checked" → "crosschecked") would read as that one word: a new run starts.
+          const prev = group.at(-1);
+          if (prev !== undefined && isDictionaryWord(`${prev}${x}`.toLowerCase())) {
+            parts.push(camel(group));
+            group = [];
+          }
+          group.push(x);
+        }
       }
       if (group.length > 0) parts.push(camel(group));
       return parts.join(' ');

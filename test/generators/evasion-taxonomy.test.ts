@@ -10,6 +10,7 @@ import { EVASION_KIND_IDS, isEvasionKind } from '../../generators/claims/evasion
 import { EVASION_OPERATORS } from '../../generators/paraphrase/evasion-operators.js';
 import { OPERATOR_IDS, WITHHELD_OPERATORS, listOperators } from '../../generators/paraphrase/operators.js';
 import { loadTemplates } from '../../generators/templates.js';
+import type { Operator } from '../../generators/paraphrase/operator.js';
 
 const DOC = readFileSync(new URL('../../docs/adaptive.md', import.meta.url), 'utf8');
 
@@ -17,7 +18,7 @@ describe('evasion taxonomy', () => {
   test('every kind is produced by at least one operator or attack template (or a built operator withheld from the registry, docs/catalog.md)', () => {
     const produced = new Set<string>([
       ...listOperators().flatMap((o) => o.kinds ?? []),
-      ...Object.values(WITHHELD_OPERATORS).flatMap((o) => o.kinds ?? []),
+      ...(Object.values(WITHHELD_OPERATORS) as Operator[]).flatMap((o) => o.kinds ?? []),
       ...loadTemplates().all.flatMap((t) => ((t.meta.kinds as string[] | undefined) ?? [])),
     ]);
     for (const k of produced) expect(isEvasionKind(k), k).toBe(true);
