@@ -578,6 +578,56 @@ function rewardOf(parent: TreeNode, child: GoalResult): number {
   return parent.f > 0 ? Math.max(0, (parent.f - child.score) / parent.f) : 0;
 }
 
+/** The operator arms' statistics (and the step count), kept in `ctx.memo` across the chunks of a sequential attack. */
+function armStatsOf(ctx: SearchContext): MctsShared {
+  const rng = ctx.rng;
+  return (ctx.memo.mcts ??= ((): MctsShared => {
+    // Unplayed arms are tried first, in a seeded order.
+    const firstOrder = [...ctx.arms];
+    for (let i = firstOrder.length - 1; i > 0; i--) {
+      const j = rng.nextInt(i + 1);
+      [firstOrder[i], firstOrder[j]] = [firstOrder[j] as string, firstOrder[i] as string];
+    }
+    return { armPlays: new Map(ctx.arms.map((a) => [a, { plays: 0, reward: 0 }])), firstOrder, armTotal: 0, step: 0 };
+  })()) as MctsShared;
+}
+
+/** UCB1 over the arms, leaving out `skip` (the arms already in this expansion) while others remain. */
+function pickArmOf(shared: MctsShared, rng: Rng, skip: readonly string[]): string {
+  const { armPlays, firstOrder } = shared;
+  const left = (a: string): boolean => skip.length === 0 || skip.length >= firstOrder.length || !skip.includes(a);
+  const unplayed = firstOrder.find((a) => (armPlays.get(a)?.plays ?? 0) === 0 && left(a));
+  if (unplayed !== undefined) return unplayed;
+  const lnT = Math.log(Math.max(shared.armTotal, 1));
+  const ucb = (a: string): number => {
+    const s = armPlays.get(a) as { plays: number; reward: number };
+    return s.reward / s.plays + Math.sqrt((2 * lnT) / s.plays);
+  };
+  // Ties (every arm unrewarded and equally played, as against a decision-only guard that
+  // has not been flipped yet) are broken at random: a fixed order would pair each arm
+  // with the same few others along a path, and compositions of two or three kinds would
+  // never be tried.
+  let best = -Infinity;
+  let tied: string[] = [];
+  for (const a of firstOrder) {
+    if (!left(a)) continue;
+    const u = ucb(a);
+    if (u > best + 1e-12) {
+      best = u;
+      tied = [a];
+    } else if (u >= best - 1e-12) tied.push(a);
+  }
+  return tied.length === 1 ? (tied[0] as string) : (tied[rng.nextInt(tied.length)] as string);
+}
+
+/** Counts one play of an arm and its reward. */
+function playArmOf(shared: MctsShared, a: string, reward: number): void {
+  const s = shared.armPlays.get(a) as { plays: number; reward: number };
+  s.plays += 1;
+  s.reward += reward;
+  shared.armTotal += 1;
+}
+
 /**
  * MCTS-Explore, the tree policy of GPTFuzzer (Yu et al. 2023, `gptfuzzer/fuzzer/selection.py`):
  * each base is the root of a tree of rewrites; a step picks a root by UCT, walks down by UCT
@@ -601,49 +651,9 @@ export function mcts(policy: TreePolicy = {}): SearchMethod {
       const rng = ctx.rng;
       const unit = (): number => rng.nextInt(1 << 30) / (1 << 30);
       const maxDiscards = policy.maxDiscardsPerBase ?? 8 * ctx.budget;
-      // The operator arms' statistics (and the step count) carry over the chunks of a sequential attack.
-      const shared = (ctx.memo.mcts ??= ((): MctsShared => {
-        // Unplayed arms are tried first, in a seeded order.
-        const firstOrder = [...ctx.arms];
-        for (let i = firstOrder.length - 1; i > 0; i--) {
-          const j = rng.nextInt(i + 1);
-          [firstOrder[i], firstOrder[j]] = [firstOrder[j] as string, firstOrder[i] as string];
-        }
-        return { armPlays: new Map(ctx.arms.map((a) => [a, { plays: 0, reward: 0 }])), firstOrder, armTotal: 0, step: 0 };
-      })()) as MctsShared;
-      const { armPlays, firstOrder } = shared;
-      /** UCB1 over the arms, leaving out `skip` (the arms already in this expansion) while others remain. */
-      const pickArm = (skip: readonly string[] = []): string => {
-        const left = (a: string): boolean => skip.length === 0 || skip.length >= firstOrder.length || !skip.includes(a);
-        const unplayed = firstOrder.find((a) => (armPlays.get(a)?.plays ?? 0) === 0 && left(a));
-        if (unplayed !== undefined) return unplayed;
-        const lnT = Math.log(Math.max(shared.armTotal, 1));
-        const ucb = (a: string): number => {
-          const s = armPlays.get(a) as { plays: number; reward: number };
-          return s.reward / s.plays + Math.sqrt((2 * lnT) / s.plays);
-        };
-        // Ties (every arm unrewarded and equally played, as against a decision-only guard that
-        // has not been flipped yet) are broken at random: a fixed order would pair each arm
-        // with the same few others along a path, and compositions of two or three kinds would
-        // never be tried.
-        let best = -Infinity;
-        let tied: string[] = [];
-        for (const a of firstOrder) {
-          if (!left(a)) continue;
-          const u = ucb(a);
-          if (u > best + 1e-12) {
-            best = u;
-            tied = [a];
-          } else if (u >= best - 1e-12) tied.push(a);
-        }
-        return tied.length === 1 ? (tied[0] as string) : (tied[rng.nextInt(tied.length)] as string);
-      };
-      const playArm = (a: string, reward: number): void => {
-        const s = armPlays.get(a) as { plays: number; reward: number };
-        s.plays += 1;
-        s.reward += reward;
-        shared.armTotal += 1;
-      };
+      const shared = armStatsOf(ctx);
+      const pickArm = (skip: readonly string[] = []): string => pickArmOf(shared, rng, skip);
+      const playArm = (a: string, reward: number): void => playArmOf(shared, a, reward);
 
       const poolQuota = Math.ceil((ctx.budget - 1) * (policy.poolShare ?? 0.5));
       const freshFirst = Math.max(1, policy.freshFirst ?? 1);
