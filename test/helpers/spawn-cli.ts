@@ -20,14 +20,16 @@ export interface SpawnedCli {
 
 /**
  * Spawns the CLI with `args` and waits for it to close. `env` replaces the environment when
- * given (the caller spreads `process.env` itself); `cwd` defaults to `ROOT`. Rejects only when
- * the process cannot be started.
+ * given (the caller spreads `process.env` itself); `cwd` defaults to `ROOT`; `uid` and `gid` run
+ * it as another user (root only). Rejects only when the process cannot be started.
  */
-export function spawnCli(args: readonly string[], o: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<SpawnedCli> {
+export function spawnCli(args: readonly string[], o: { env?: NodeJS.ProcessEnv; cwd?: string; uid?: number; gid?: number } = {}): Promise<SpawnedCli> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], {
       cwd: o.cwd ?? ROOT,
       ...(o.env ? { env: o.env } : {}),
+      ...(o.uid !== undefined ? { uid: o.uid } : {}),
+      ...(o.gid !== undefined ? { gid: o.gid } : {}),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -6,7 +6,7 @@
  * - `check --store` opens the store read-only: it writes nothing and leaves no -wal/-shm file,
  *   also for a store left in WAL mode, and works on a read-only mount.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,24 +15,12 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../src/domain/errors.js';
 import { MemoryStore } from '../../src/memory/index.js';
-
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
-const CLI = path.join(ROOT, 'src/cli/main.ts');
+import { spawnCli } from '../helpers/spawn-cli.js';
 
 /** Root ignores file modes: read-only checks then run the CLI as `nobody`, so the modes bind. */
 const AS_NOBODY = process.platform === 'linux' && process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
 
-function cli(args: string[], options: { asUser?: boolean } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], ...(options.asUser ? AS_NOBODY : {}) });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[], options: { asUser?: boolean } = {}) => spawnCli(args, options.asUser ? AS_NOBODY : {});
 
 function entries(from: number, to: number): string {
   const lines: string[] = [];
