@@ -21,8 +21,12 @@ const dilution: Operator = {
     const after = 1 + (Math.floor(choice / 3) % 3); // 1..3 after
     const start = Math.floor(choice / 9);
     const take = (k: number, from: number): string[] => Array.from({ length: k }, (_, i) => pick(pool, from + i));
-    const parts = [...take(before, start), entry.content.trim(), ...take(after, start + before)];
-    return withContent(entry, parts.join(choice % 2 === 0 ? ' ' : '\n'));
+    const content = entry.content.trim();
+    // A multi-line entry (a `key: value` record) keeps its lines, and a filler sentence never runs on
+    // from an unterminated last line ("spec_comparison: inherited The shopper asked whether…" reads as one clause): both go on a line of their own.
+    const own = /\n/.test(content) || !/[.!?]["'”)\]]*$/.test(content);
+    const join = choice % 2 === 0 && !own ? ' ' : '\n';
+    return withContent(entry, [...take(before, start), content, ...take(after, start + before)].join(join));
   },
 };
 

@@ -6,7 +6,7 @@ import { recoverClaim } from './claim-check.js';
 import { payloadSpans } from './canonical-text.js';
 import { ALL_TEXT, pick, withContent } from './operator.js';
 import type { Operator } from './operator.js';
-import { capitalise, decapitalise, domainOf, splitSentences, subjectNoun, subjectOf, terminate } from './text-utils.js';
+import { capitalise, decapitalise, domainOf, mapSentences, splitSentences, subjectNoun, subjectOf, terminate } from './text-utils.js';
 
 const sentenceReorder: Operator = {
   id: 'sentence-reorder',
@@ -57,8 +57,8 @@ const passiveVoice: Operator = {
   description: 'Puts sentences of a known active or stative shape into the passive voice ("the agent verified X" → "X was verified by the agent").',
   preserves: ALL_TEXT,
   apply(entry, choice) {
-    const out = splitSentences(entry.content).map((s) => passivise(s, choice) ?? s);
-    return withContent(entry, out.join(' '));
+    // In place: the line breaks of a `key: value` record (and around it) stay, so its lines stay apart.
+    return withContent(entry, mapSentences(entry.content, (s) => passivise(s, choice) ?? s));
   },
 };
 

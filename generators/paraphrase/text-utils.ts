@@ -11,18 +11,40 @@ import type { OperatorContext } from './operator.js';
 
 /** Splits a text into sentences (after . ! ? or a `;` that does not end an HTML entity, followed by space; or at line breaks), never inside an encoded payload. */
 export function splitSentences(text: string): string[] {
+  return sentenceSpans(text).map(([a, b]) => text.slice(a, b));
+}
+
+/** Where the sentences of `splitSentences` sit in the text: `[start, end)` of each, trimmed, in order. */
+export function sentenceSpans(text: string): Array<[number, number]> {
   const payloads = payloadSpans(text);
   const SPLIT = /(?<=[.!?]|(?<!&(?:amp;)?#?[0-9A-Za-z]+);)\s+|\s*\n+\s*/g;
   // An encoded payload (Morse dots, a multi-line block) is one sentence: no split point inside it.
-  const parts: string[] = [];
+  const spans: Array<[number, number]> = [];
   let at = 0;
+  const push = (a: number, b: number): void => {
+    const part = text.slice(a, b);
+    const start = a + (part.length - part.trimStart().length);
+    const end = b - (part.length - part.trimEnd().length);
+    if (end > start) spans.push([start, end]);
+  };
   for (const m of text.matchAll(SPLIT)) {
     if (payloads.some(([a, b]) => m.index >= a && m.index < b)) continue;
-    parts.push(text.slice(at, m.index));
+    push(at, m.index);
     at = m.index + m[0].length;
   }
-  parts.push(text.slice(at));
-  return parts.map((s) => s.trim()).filter((s) => s.length > 0);
+  push(at, text.length);
+  return spans;
+}
+
+/** Rewrites each sentence of a text in place (see `sentenceSpans`): the spaces and line breaks between sentences, and so a record's layout, stay as they were. */
+export function mapSentences(text: string, fn: (sentence: string) => string): string {
+  let out = '';
+  let at = 0;
+  for (const [a, b] of sentenceSpans(text)) {
+    out += text.slice(at, a) + fn(text.slice(a, b));
+    at = b;
+  }
+  return out + text.slice(at);
 }
 
 /** Ensures a sentence ends with terminal punctuation. */
