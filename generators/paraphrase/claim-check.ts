@@ -170,8 +170,10 @@ function readClaim(domain: string, rawText: string): RecoveredClaim {
   const free = (at: number): boolean => !spans.some(([a, b]) => at >= a && at < b);
   const text = rawText
     .replace(/^[ \t]*\d{1,3}[.)][ \t]+/gm, (m, at: number) => (free(at) ? '' : m))
+    // Labels that number a record's lines (ExpeL edit operations "ADD 2:", ReAct "Thought 3:") are numbering too.
+    .replace(/^[ \t]*(?:ADD|EDIT|AGREE|REMOVE|Thought|Action|Observation) \d{1,3}:[ \t]*/gm, (m, at: number) => (free(at) ? '' : m))
     .replace(/(?<![\w:])\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?(?![\w:])/g, (m, at: number) => (free(at) ? m.replace(/\d/g, '#') : m))
-    .replace(/\b\d+(?:\.\d+)?[ \t]?%(?![0-9A-Za-z]{2})/g, (m, at: number) => (free(at) ? ' percent' : m)); // list numbering and percentages are no counts
+    .replace(/\b\d+(?:\.\d+)?[ \t]?%(?![0-9A-Za-z]{2})/g, (m, at: number) => (free(at) ? ' percent' : m)); // list numbering, line labels and percentages are no counts
   const canonical = canonicalText(text);
   const form = matchForm(text);
   const subjects = extractKeys(canonical);
