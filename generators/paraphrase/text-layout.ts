@@ -82,7 +82,7 @@ export function statusWords(text: string): string {
 /**
  * Letter-spaced words become words: three or more single Latin or Cyrillic letters separated by
  * the same mark (a space, a dot or a hyphen), all of one script and one case, as in "H I P A A",
- * "M.R.N." or "n-o-t".
+ * "M.R.N." or "n-o-t". A full stop after a run split by spaces or hyphens is kept (it ends the sentence).
  */
 export function joinSpacedLetters(text: string): string {
   return text.replace(
@@ -93,7 +93,9 @@ export function joinSpacedLetters(text: string): string {
       const script = (c: string): string => (/\p{Script=Latin}/u.test(c) ? 'L' : 'C');
       const sameScript = letters.every((c) => script(c) === script(first));
       const sameCase = letters.every((c) => c === c.toUpperCase()) || letters.every((c) => c === c.toLowerCase());
-      return sameScript && sameCase ? letters.join('') : m;
+      // The dot after a run is the run's own only when dots split it ("M.R.N."): after "n-o-t." or "H I P A A." it ends the sentence, and stays.
+      const stop = sep !== '.' && m.endsWith('.') ? '.' : '';
+      return sameScript && sameCase ? `${letters.join('')}${stop}` : m;
     },
   );
 }
