@@ -15,7 +15,7 @@ export function splitSentences(text: string): string[] {
 }
 
 /** Where the sentences of `splitSentences` sit in the text: `[start, end)` of each, trimmed, in order. */
-export function sentenceSpans(text: string): Array<[number, number]> {
+function sentenceSpans(text: string): Array<[number, number]> {
   const payloads = payloadSpans(text);
   const SPLIT = /(?<=[.!?]|(?<!&(?:amp;)?#?[0-9A-Za-z]+);)\s+|\s*\n+\s*/g;
   // An encoded payload (Morse dots, a multi-line block) is one sentence: no split point inside it.
