@@ -393,7 +393,9 @@ function canonicalUncached(text: string): string {
   // After confusables (the next word may be disguised), before lower case (Roman numerals are upper case).
   t = scientificToDigits(romanToDigits(t, isRomanFollower));
   t = joinBrokenWords(t.toLowerCase());
-  t = readNoise(expandAbbreviations(undoLeet(t)));
+  // A word broken by punctuation around a leet digit ("clin.1cal") is joined once the digit is read, before "clin" reads as an abbreviation.
+  const unleet = undoLeet(t);
+  t = readNoise(expandAbbreviations(unleet === t ? t : joinBrokenWords(unleet)));
   // Number phrases of the other languages first, longest phrase of any language winning ("six cents" before English "six",
   // "vinte e três" before Spanish "tres"); a lone English number word is left to `wordsToNumbers`.
   t = intlWordsToDigits(foldMarks(ordinalsToCardinals(t)), INTL_RUN_WORDS, ENGLISH_NUMBER_WORDS);

@@ -131,9 +131,9 @@ function checksNamed(lex: ClaimLexicon, form: string, compact: string): string[]
  * "the past 15 nights", "15 consecutive days": a count of nights, days or weeks with a qualifier is
  * a precedent (date-relative counts). The count may be a range or a bound, as count-range writes it
  * inside such a phrase ("the last between 9 and 15 nights", "the past at least 9 days", "the last
- * 9–15 nights", which the match form reads as "9 15"), or hedged ("the last some 50 nights", "the past about 50 days"): the first number is read.
+ * 9–15 nights", which the match form reads as "9 15"), or hedged as count-words writes it ("the last some 50 nights", "the past about 50 days", "the past a full 50 days"): the first number is read.
  */
-const DATED_COUNT_RE = /(?:(?:past|last|previous|prior|preceding|consecutive|straight) (?:(?:between|at least|up to|some|about|around|roughly|nearly|almost|over|more than) )?(\d{1,4})(?:(?: and| to)? \d{1,4})? (?:[a-z]+ )?(?:nights|days|weeks|months|shifts)|(\d{1,4}) (?:consecutive|straight|successive) (?:nights|days|weeks|months|shifts))/g;
+const DATED_COUNT_RE = /(?:(?:past|last|previous|prior|preceding|consecutive|straight) (?:(?:between|at least|up to|some|about|around|roughly|nearly|almost|over|more than|a full) )?(\d{1,4})(?:(?: and| to)? \d{1,4})? (?:[a-z]+ )?(?:nights|days|weeks|months|shifts)|(\d{1,4}) (?:consecutive|straight|successive) (?:nights|days|weeks|months|shifts))/g;
 
 const HAN_COUNT_RE = new RegExp(`(?<!\\d)(\\d{1,7})\\s*[)）,，]?\\s*(?:${ZH_COUNT_AFTER})`, 'gu');
 /** How far (in words) a count may sit before its run noun, and after it. */
