@@ -55,13 +55,14 @@ export function undoEscapes(text: string): string {
 /**
  * Markdown and HTML layout that hides words from a phrase reader: a link's target is dropped
  * (`[HIPAA screening](https://…)` reads as its text), comment marks become spaces, and a word
- * hyphenated across a line break is joined ("scree-\nning").
+ * hyphenated across a line break is joined ("scree-\nning"), and a pipe escaped in a markdown table cell (`\|`) reads as a pipe.
  */
 export function undoLayout(text: string): string {
   return text
     .replace(/(\p{L})-[ \t]*\r?\n[ \t]*(?=\p{Ll})/gu, '$1')
     .replace(/\]\((?:[^()\s]|\([^()\s]*\))*\)/g, ']')
-    .replace(/<!--|-->/g, ' ');
+    .replace(/<!--|-->/g, ' ')
+    .replace(/\\\|/g, '|'); // a pipe escaped inside a markdown table cell ("rev\|iew"), as format-markdown-table writes it
 }
 
 const DONE = ' done ';
