@@ -49,7 +49,9 @@ function commonCharacters(): string[] {
 /** Per phrase character, the common characters with its toned pinyin (built once, about 0.2 s; `pinyin-pro` is loaded only then). */
 function homophoneTable(): ReadonlyMap<string, readonly string[]> {
   if (homophones) return homophones;
-  const { pinyin } = createRequire(import.meta.url)('pinyin-pro') as typeof import('pinyin-pro');
+  // A plain call of a require function with the package name, so `npm run dist-imports` sees the shipped code load it.
+  const require = createRequire(import.meta.url);
+  const { pinyin } = require('pinyin-pro') as typeof import('pinyin-pro');
   const sound = (c: string): string => pinyin(c, { toneType: 'num' });
   const wanted = new Map<string, string[]>();
   for (const c of PHRASE_CHARS) wanted.set(sound(c), []);
