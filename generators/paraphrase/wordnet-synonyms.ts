@@ -130,7 +130,21 @@ export function inflectLike(original: string, synonym: string): string {
   return synonym;
 }
 
-/** True when WordNet 3.1 lists `word` (lower case) as a lemma of the part of speech. Reads the index file on first use. */
+/** The lemmas of one part of speech: the first field of every index line after the first (the index's own lines start with blanks). */
+const LEMMAS = new Map<Pos, ReadonlySet<string>>();
+function lemmasOf(pos: Pos): ReadonlySet<string> {
+  let set = LEMMAS.get(pos);
+  if (set === undefined) {
+    set = new Set(indexText(pos).split('\n').slice(1).map((line) => line.slice(0, Math.max(0, line.indexOf(' ')))).filter((w) => w !== ''));
+    LEMMAS.set(pos, set);
+  }
+  return set;
+}
+
+/**
+ * True when WordNet 3.1 lists `word` (lower case) as a lemma of the part of speech. Reads the index file on first use and
+ * keeps its lemmas as a set (a search of the whole index text per call made inflection-swap take seconds per entry).
+ */
 export function isLemmaOf(word: string, pos: Pos): boolean {
-  return indexText(pos).includes(`\n${word} `);
+  return lemmasOf(pos).has(word);
 }
