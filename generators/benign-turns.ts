@@ -1,7 +1,7 @@
 /**
  * Entity-free templated turns (docs/calibration.md, "Store structure"): the steps of real agent
  * memory that name nothing (no id, number or name), said in a few fixed frames that recur across
- * episodes with small changes: a service reply ("I can help you with that. First, I need to ..."),
+ * episodes with small changes: a service reply ("Happy to sort that out for you. First, I need to ..."),
  * a code reflection ("The implementation is incorrect because ..."), a generic plan step ("It seems
  * the first page does not mention ..."). Real sets hold them (`isEntityFree`: 64% of the Reflexion
  * programming reflections, half the SWE-agent thoughts, a fifth of the tau-bench replies); the
@@ -40,7 +40,7 @@ const EHR: readonly TurnFrame[] = [
   },
   {
     traceType: 'rationale',
-    opening: ['I can help you with that.', 'Thank you for waiting.', 'Understood, I will look into it.'],
+    opening: ['Happy to sort that out for you.', 'Thank you for waiting.', 'Understood, I will look into it.'],
     body: ['First I need the patient record number, so I can open the right chart.', 'I found the latest discharge summary and the medication list in the chart.', 'The order has been placed and the pharmacy will prepare the dose.', 'I have noted the request and passed it to the nurse on duty.'],
     closing: ['Is there anything else you need for this patient?', 'Please let me know if the summary should include more detail.', 'I will update the note once the results are in.'],
   },
@@ -61,7 +61,7 @@ const QA: readonly TurnFrame[] = [
   },
   {
     traceType: 'thought_chain',
-    opening: ["Let's think step by step.", 'I will work through this one step at a time.', 'First I need to understand what the question is asking.'],
+    opening: ['Let me reason through this in small pieces.', 'I will work through this one step at a time.', 'First I need to understand what the question is asking.'],
     body: ['The answer depends on which of the two was founded earlier.', 'The question asks for a place, so the answer should be a city or a country.', 'Both are described on their own pages, so I need two searches.', 'The question wants a year, so the first sentence of the page may be enough.'],
     closing: ['So the answer is the one the passage gives.', 'So I can answer from what I have found.', 'That should be enough to answer the question.'],
   },
@@ -76,13 +76,13 @@ const RAP: readonly TurnFrame[] = [
   },
   {
     traceType: 'reflection',
-    opening: ['In this attempt, I was unsuccessful.', 'I bought the wrong item in my last attempt.', 'The previous purchase did not match the instruction.'],
+    opening: ['My last try at this purchase went wrong.', 'I bought the wrong item in my last attempt.', 'The previous purchase did not match the instruction.'],
     body: ['I chose the first result without reading all of its options.', 'I did not select a size before clicking the buy button.', 'I searched with too many words and the right item never appeared.', 'I focused on the price and missed the material the instruction asked for.'],
     closing: ['Next time I will read every option before buying.', 'In the next attempt I will select the size and colour first.', 'I will search with fewer words and compare the top results.'],
   },
   {
     traceType: 'rationale',
-    opening: ['I can help you with that.', 'Thank you for your patience.', 'Sure, let me look into your order.'],
+    opening: ['Happy to sort that out for you.', 'Thank you for your patience.', 'Sure, let me look into your order.'],
     body: ['First I need to confirm your identity with your email address.', 'I found your order and it has not been shipped yet.', 'The exchange has been requested and you will receive an email with the details.', 'The refund will go back to the original payment method within a few days.'],
     closing: ['Is there anything else I can help you with?', 'Please let me know if you would like to change anything else.', 'Have a great day.'],
   },
@@ -121,7 +121,7 @@ const YEAR_SEC = 365 * 86_400;
 /**
  * `count` entity-free turns of one frame of `domain` (the first is the turn, the others its twins:
  * the same frame with other picks). Shrinks toward the first frame and the first phrases.
- * @example fc.sample(templatedTurnGroup('rap', 2), { numRuns: 1, seed: 1 })[0][0].entry.content // e.g. 'I can help you with that. First I need to ...'
+ * @example fc.sample(templatedTurnGroup('rap', 2), { numRuns: 1, seed: 1 })[0][0].entry.content // e.g. 'Happy to sort that out for you. First I need to ...'
  */
 export function templatedTurnGroup(domain: DomainId, count: number): fc.Arbitrary<FuzzCase[]> {
   const frames = FRAMES[domain];
