@@ -156,7 +156,7 @@ export function asciiDigits(text: string): string {
   });
 }
 
-const ROMAN_RE = /(?<=[=:] ?)(?=[MDCLXVI]+\b)(M{0,3})(CM|CD|D?C{0,3})(XC|XL|L?X{0,3})(IX|IV|V?I{0,3})\b()|\b(?=[MDCLXVI]{2,}\b|[LCDMVX]\b)(M{0,3})(CM|CD|D?C{0,3})(XC|XL|L?X{0,3})(IX|IV|V?I{0,3})\b(?=[),\]*_"']?[ \t]+[[(*_"']?([\p{L}\p{N}@$]+))/gu;
+const ROMAN_RE = /(?<=[=:] ?)(?=[MDCLXVI]+\b)(M{0,3})(CM|CD|D?C{0,3})(XC|XL|L?X{0,3})(IX|IV|V?I{0,3})\b()|\b(?=[MDCLXVI]{2,}\b|[LCDMVX]\b)(M{0,3})(CM|CD|D?C{0,3})(XC|XL|L?X{0,3})(IX|IV|V?I{0,3})\b(?=[),\]*_"']?[ \t]+[[(*_"']?([\p{L}\p{N}@$]+)(?:[ \t]+([\p{L}\p{N}@$]+))?)/gu;
 const ROMAN_VALUE: Readonly<Record<string, number>> = { M: 1000, D: 500, C: 100, L: 50, X: 10, V: 5, I: 1 };
 
 /** Value of a well-formed Roman numeral, or undefined. */
@@ -173,16 +173,18 @@ export function fromRoman(s: string): number | undefined {
 
 /**
  * Upper-case Roman numerals (2+ letters, or a lone L, C, D, M) become digits when the next word
- * is a count word (`isCountWord`, given the folded lower-case word: "prior", "runs", "läufe"):
- * "LXII prior runs" → "62 prior runs", while "CD pipeline" or "XL size" stay. Case-sensitive:
- * run before lower-casing.
+ * is a count word (`isCountWord`, given the folded lower-case word: "prior", "runs", "läufe",
+ * and the folded word after it, when there is one, for a count word the reader knows only with
+ * the next one): "LXII prior runs" → "62 prior runs", while "CD pipeline" or "XL size" stay.
+ * Case-sensitive: run before lower-casing.
  */
-export function romanToDigits(text: string, isCountWord: (word: string) => boolean = () => true): string {
+export function romanToDigits(text: string, isCountWord: (word: string, after?: string) => boolean = () => true): string {
   return text.replace(ROMAN_RE, (m: string, ...groups: unknown[]) => {
     // A value after "key=" / "key: " (groups 0-4 set), or a numeral followed by a count word (group 9).
     const keyed = typeof groups[4] === 'string';
     const next = groups[9];
-    if (!keyed && (typeof next !== 'string' || !isCountWord(fold(next)))) return m;
+    const after = groups[10];
+    if (!keyed && (typeof next !== 'string' || !isCountWord(fold(next), typeof after === 'string' ? fold(after) : undefined))) return m;
     if (m === '') return m;
     const v = fromRoman(m);
     return v === undefined ? m : String(v);

@@ -14,7 +14,7 @@ import anyAscii from 'any-ascii';
 import { asciiDigits, chineseToDigits, germanToDigits, romanToDigits, scientificToDigits, spanishToDigits } from '../claims/numerals.js';
 import { intlWordsToDigits } from '../claims/numerals-intl.js';
 import { ALL_RUN_NOUNS, CLAIM_LEXICONS, ES_RUN_WORDS, DE_RUN_WORDS, INTL_RUN_WORDS } from './claim-lexicon.js';
-import { isDictionaryWord, isTypoOf } from './dictionary.js';
+import { editDistance, isDictionaryWord, isTypoOf } from './dictionary.js';
 import { countIdioms, expandAbbreviations, joinSpacedLetters, ordinalsToCardinals, statusWords, undoEscapes, undoLayout } from './text-layout.js';
 import { cipherSpans, decodeCiphers, decodeUuBlocks, readAlphabetWords } from './cipher-codecs.js';
 import { joinBrokenWords, joinSplitLetters, readNoise, splitCamelCase, undoCharacterNoise } from './noise-reading.js';
@@ -31,12 +31,21 @@ const ROMAN_FOLLOWERS: ReadonlySet<string> = new Set([
   ...DE_RUN_WORDS,
 ]);
 
-/** A word after which a Roman numeral reads as a count, or a misspelling of one ("piror"). */
-function isRomanFollower(word: string): boolean {
+/** English qualifiers of a count that two rewrites may have misspelt twice ("prior" → "piror" → "ptror"). */
+const ROMAN_QUALIFIERS: readonly string[] = ['prior', 'previous', 'earlier', 'preceding', 'consecutive', 'successful', 'recorded', 'logged', 'benchmarked', 'matching'];
+const RUN_NOUN_WORDS: ReadonlySet<string> = new Set(ALL_RUN_NOUNS.flatMap((n) => n.toLowerCase().split(/[^a-z]+/)).filter((w) => w.length > 0));
+
+/**
+ * A word after which a Roman numeral reads as a count, or a misspelling of one ("piror"); or a
+ * word that is no dictionary word, two edits or fewer from an English qualifier, with a run noun
+ * after it ("L ptror runs": a typo then a letter substitution on "prior").
+ */
+function isRomanFollower(word: string, after?: string): boolean {
   const w = undoLeet(word).toLowerCase();
   if (ROMAN_FOLLOWERS.has(w)) return true;
   for (const f of ROMAN_FOLLOWERS) if (isTypoOf(w, f)) return true;
-  return false;
+  if (after === undefined || !RUN_NOUN_WORDS.has(undoLeet(after).toLowerCase()) || isDictionaryWord(w)) return false;
+  return ROMAN_QUALIFIERS.some((q) => Math.abs(q.length - w.length) <= 2 && w[0] === q[0] && editDistance(w, q) <= 2);
 }
 
 /** Rounds of the decoding steps of `canonicalText` (each undoes one layer or more). */
@@ -260,6 +269,14 @@ function isReadableWord(w: string): boolean {
   return false;
 }
 
+/** Words of the claim lexicons and run words written in Cyrillic or Greek (lower case): a Russian note's own words, never a letter cipher. */
+const OWN_SCRIPT_WORDS: ReadonlySet<string> = new Set(
+  [...Object.values(CLAIM_LEXICONS).flatMap((l) => Object.values(l.languages).flatMap((lang) => Object.values(lang?.checks ?? {}).flat())), ...INTL_RUN_WORDS, ...ROMAN_FOLLOWERS]
+    .flatMap((p) => p.toLowerCase().split(/[^\p{Script=Cyrillic}\p{Script=Greek}]+/u))
+    .filter((w) => w.length >= 2),
+);
+const isOwnScriptWord = (w: string): boolean => OWN_SCRIPT_WORDS.has(w);
+
 /** A word's letters mapped one by one to their confusable (as the homoglyph operator picks them). */
 function asciiLetters(w: string): string {
   return [...w].map((c) => removeConfusables(c)).join('').normalize('NFKC');
@@ -384,7 +401,7 @@ function canonicalUncached(text: string): string {
     if (t === before) break;
   }
   t = undoCharacterNoise(t.replace(ZERO_WIDTH_RE, '')).normalize('NFKC');
-  t = readAlphabetWords(t, isReadableWord);
+  t = readAlphabetWords(t, isReadableWord, isOwnScriptWord);
   t = statusWords(undoLayout(t));
   t = asciiDigits(chineseToDigits(t));
   t = t.replace(/ß/g, 'ss');

@@ -2,7 +2,8 @@
  * Codecs of the cipher and alternative-alphabet operators (the kinds of garak's
  * `Inject*` encoding probes and buffs, PyRIT's converters, promptfoo's encoding strategies):
  * for each, the encoder an operator uses and the reader `canonicalText` uses to undo it.
- * Libraries where one exists (rfc4648 for base32/base16, ascii85, base2048, quoted-printable);
+ * Libraries where one exists (rfc4648 for base32/base16, ascii85, base2048, quoted-printable;
+ * Ecoji in `ecoji.ts`, written here from its standard);
  * the letter tables (Morse, Braille, NATO, Cyrillic/Greek/Runic letter ciphers) are this
  * project's own. A reader only decodes what is marked or unambiguous (a marker such as
  * `hex:` or `[atbash]`, a Braille run, hyphen-joined NATO words, 8-bit groups), and only
@@ -13,6 +14,7 @@ import ascii85 from 'ascii85';
 import { decode as b2048Decode, encode as b2048Encode } from 'base2048';
 import quotedPrintableCodec from 'quoted-printable';
 import { IPA_RE, readIpa } from './ipa.js';
+import { ECOJI_CLASS, decodeEcoji, encodeEcoji } from './ecoji.js';
 
 // The quote around a payload may have been re-written by a later format operator: doubled (CSV), single (log lines), escaped (JSON, YAML) or an entity (XML).
 const Q = `(?:\\\\?"{1,2}|'|&quot;)`;
@@ -168,8 +170,11 @@ const SCRIPT_WORD_RE = /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Runic}]{2,
  * Words written with one of the letter tables (`toAlphabet`) read back as Latin when the result
  * is a word `known` accepts; in a text with two or more words of 5+ letters of that script that read as no
  * known word, at least a third as many as its Latin words (a Russian or Greek text), no word of the script is read back.
+ * A word `ownWord` accepts (lower case, as written: a Russian word of the claim lexicons, "запусках") is a word of the
+ * script's own language: it counts as such and is never read back, even when its letters spell a known Latin word
+ * (its transliteration, "zapuskakh").
  */
-export function readAlphabetWords(text: string, known: (w: string) => boolean): string {
+export function readAlphabetWords(text: string, known: (w: string) => boolean, ownWord: (w: string) => boolean = () => false): string {
   if (!/[\u0370-\u04FF\u16A0-\u16FF]/.test(text)) return text;
   const words = text.match(SCRIPT_WORD_RE) ?? [];
   // A script with two or more words that read as no known word is the text's own language (a Russian note): left as written.
@@ -179,7 +184,7 @@ export function readAlphabetWords(text: string, known: (w: string) => boolean): 
     const re = new RegExp(`\\p{Script=${sc}}`, 'u');
     const own = words.filter((w) => re.test(w) && [...w].length >= 5).filter((w) => {
       const latin = fromAlphabet(w.toLowerCase());
-      return latin === undefined || !known(latin);
+      return latin === undefined || !known(latin) || ownWord(w.toLowerCase());
     });
     // ... and it is a good share of the text's words: a few encoded words among Latin ones (an Italian note) are no Russian text.
     if (own.length >= 2 && own.length * 3 >= latinWords) native.add(sc);
@@ -187,7 +192,7 @@ export function readAlphabetWords(text: string, known: (w: string) => boolean): 
   return text.replace(SCRIPT_WORD_RE, (w) => {
     if ((native.has('Cyrillic') && /\p{Script=Cyrillic}/u.test(w)) || (native.has('Greek') && /\p{Script=Greek}/u.test(w))) return w;
     const latin = fromAlphabet(w.toLowerCase());
-    if (latin === undefined) return w;
+    if (latin === undefined || ownWord(w.toLowerCase())) return w;
     return /\p{Script=Runic}/u.test(w) || (latin.length >= 4 && known(latin)) ? latin : w;
   });
 }
@@ -390,6 +395,22 @@ function fromUuLines(body: string): Uint8Array | undefined {
 const HEX_RE = new RegExp(`\\b(?:hex|base16)\\s*[:=]\\s*${Q}?((?:[0-9A-Fa-f]{2}){4,}|(?:[0-9A-Fa-f]{2} ){3,}[0-9A-Fa-f]{2})${Q}?`, 'gi');
 const B32_RE = new RegExp(`\\b(?:b32|base32)\\s*[:=]\\s*${Q}?([A-Za-z2-7]{8,}={0,6})${Q}?`, 'gi');
 const B2048_RE = new RegExp(`\\b(?:b2048|base2048)\\s*[:=]\\s*${Q}?([\\p{L}\\p{N}]{2,})${Q}?`, 'giu');
+/**
+ * An Ecoji V1 run (`ecoji.ts`): four emoji or more, line breaks and emoji presentation selectors
+ * (U+FE0F) between them, after an `ecoji:`/`ecoji=` marker (and its quote) or on its own. An
+ * unmarked run is read only when it has eight emoji or more and decodes to words (`ECOJI_WORDS_RE`).
+ */
+const ECOJI_RE = new RegExp(`(\\becoji\\s*[:=]\\s*${Q}?)?((?:${ECOJI_CLASS}[\\r\\n\\uFE0F]*){4,})${Q}?`, 'giu');
+/** Decoded text of an unmarked Ecoji run that reads as text: printable (`printable`) with a letter pair. */
+const ECOJI_WORDS_RE = /\p{L}{2}/u;
+/** The text of an Ecoji run, or undefined when it is not one (`decodeEcoji`) or, unmarked, does not read as words. */
+function fromEcoji(run: string, marked: boolean): string | undefined {
+  const cps = [...run.replace(/[\r\n\uFE0F]/g, '')];
+  if (!marked && cps.length < 8) return undefined;
+  const bytes = decodeEcoji(cps.join(''));
+  const s = bytes === undefined ? undefined : tryDecode(() => utf8(bytes));
+  return s !== undefined && (marked || ECOJI_WORDS_RE.test(s)) ? s : undefined;
+}
 const A85_RE = /<~([!-u]{2,}?)~>|&lt;~(.{2,}?)~&gt;/g;
 const MORSE_RE = new RegExp(`\\bmorse\\s*[:=]\\s*${Q}?([.\\-]+(?:[ /]+[.\\-]+)+)${Q}?`, 'gi');
 const BIN_RE = /(?<![01])(?:[01]{8}[ ]){3,}[01]{8}(?![01])/g;
@@ -408,7 +429,7 @@ const QP_RE = /(?:=(?:4[1-9A-F]|5[0-9A]|6[1-9A-F]|7[0-9A]))+(?=([A-Za-z])?)/g;
 export function cipherSpans(text: string): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
   if (!ANY_CIPHER_RE.test(text)) return spans;
-  for (const re of [HEX_RE, B32_RE, B2048_RE, A85_RE, MORSE_RE, BIN_RE, CHARCODES_RE, MATH_RE, IPA_RE, CAESAR_RE, ATBASH_RE, VIGENERE_RE, REVERSED_RE, PIG_RE, VS_RUN_RE, BITS_RUN_RE, NATO_RUN_RE, BRAILLE_RUN_RE, QP_SPAN_RE, UU_RE]) {
+  for (const re of [HEX_RE, B32_RE, B2048_RE, ECOJI_RE, A85_RE, MORSE_RE, BIN_RE, CHARCODES_RE, MATH_RE, IPA_RE, CAESAR_RE, ATBASH_RE, VIGENERE_RE, REVERSED_RE, PIG_RE, VS_RUN_RE, BITS_RUN_RE, NATO_RUN_RE, BRAILLE_RUN_RE, QP_SPAN_RE, UU_RE]) {
     for (const m of text.matchAll(re)) spans.push([m.index, m.index + m[0].length]);
   }
   return spans;
@@ -419,9 +440,12 @@ const QP_SPAN_RE = /[A-Za-z]*(?:=(?:4[1-9A-F]|5[0-9A]|6[1-9A-F]|7[0-9A])){2,}[A-
 
 /** A quick test: does the text hold anything `cipherSpans` looks for? */
 const ANY_CIPHER_RE = new RegExp(
-  `=[4-7][0-9A-F]|begin [0-7]{3} |(?:hex|base16|b32|base32|b2048|base2048|morse|charcodes|math\\{|fromCharCode|chr\\[|caesar|atbash|vigenere|reversed\\]|pig-latin)|<~|&lt;~|[01]{8} [01]{8}|[\\u2800-\\u28FF\\uFE00-\\uFE0F\\u2062\\u2064\\u{E0100}-\\u{E01EF}]|${NATO_WORD}-${NATO_WORD}|\\/[a-zæɑɔəɚɛɝɪʊʌŋθðʃʒɹɡˈˌ]{2,}\\/`,
+  `=[4-7][0-9A-F]|begin [0-7]{3} |${ECOJI_CLASS}{4}|(?:hex|base16|b32|base32|b2048|base2048|morse|charcodes|math\\{|fromCharCode|chr\\[|caesar|atbash|vigenere|reversed\\]|pig-latin)|<~|&lt;~|[01]{8} [01]{8}|[\\u2800-\\u28FF\\uFE00-\\uFE0F\\u2062\\u2064\\u{E0100}-\\u{E01EF}]|${NATO_WORD}-${NATO_WORD}|\\/[a-zæɑɔəɚɛɝɪʊʌŋθðʃʒɹɡˈˌ]{2,}\\/`,
   'iu',
 );
+
+/** Four Ecoji emoji in a row: the quick test before the Ecoji reader runs. */
+const ANY_ECOJI_RE = new RegExp(`${ECOJI_CLASS}{4}`, 'u');
 
 /** A run of Braille cells (and the spaces inside it). */
 const BRAILLE_RUN_RE = /[\u2800-\u28FF](?:[\u2800-\u28FF ]*[\u2800-\u28FF])?/g;
@@ -471,6 +495,10 @@ export function decodeCiphers(text: string, known: (w: string) => boolean): stri
     sub(B2048_RE, (_m, p) => tryDecode(() => ` ${utf8(b2048Decode(p ?? ''))} `));
     sub(MORSE_RE, (_m, p) => tryDecode(() => ` ${fromMorse(p ?? '')} `));
   }
+  const ecoji = (): void => {
+    if (ANY_ECOJI_RE.test(t)) sub(ECOJI_RE, (_m, mark, run) => { const s = fromEcoji(run ?? '', mark !== undefined); return s === undefined ? undefined : ` ${s} `; });
+  };
+  ecoji();
   t = decodeUuBlocks(t);
   if (/charcodes|fromCharCode|chr\[/i.test(t)) {
     sub(CHARCODES_RE, (_m, a, b, c) => {
@@ -509,6 +537,7 @@ export function decodeCiphers(text: string, known: (w: string) => boolean): stri
   if (/-/.test(t)) sub(NATO_RUN_RE, (m) => m.split('-').map((w) => NATO_BACK.get(w.toLowerCase()) ?? '').join(''));
   // Two codes or more, or one right before a letter: "prior_runs=41" stays a count.
   if (/=[4-7][0-9A-F]/.test(t)) sub(QP_RE, (m, next) => (m.length >= 6 || next !== undefined ? quotedPrintableCodec.decode(m) : undefined));
+  ecoji(); // revealed by a decoder above (binary, char codes, selectors, bits, another Ecoji run): read before its regional indicators and squared letters read as enclosed letters
   if (/[\u{1F150}-\u{1F1FF}]/u.test(t)) t = readEnclosed(t.replace(/(?<=[\u{1F1E6}-\u{1F1FF}])\u200B(?=[\u{1F1E6}-\u{1F1FF}])/gu, ''));
   return t;
 }
@@ -518,6 +547,7 @@ export const ENCODERS = {
   hex: (s: string): string => base16.stringify(Buffer.from(s, 'utf8')).toLowerCase(),
   base32: (s: string): string => base32.stringify(Buffer.from(s, 'utf8')),
   base2048: (s: string): string => b2048Encode(Buffer.from(s, 'utf8')),
+  ecoji: (s: string): string => encodeEcoji(Buffer.from(s, 'utf8')),
   ascii85: (s: string): string => ascii85.encode(s, { delimiter: true }).toString('latin1'),
   binary: (s: string): string => [...Buffer.from(s, 'utf8')].map((b) => b.toString(2).padStart(8, '0')).join(' '),
   uuencode: (s: string): string => uuLines(Buffer.from(s, 'utf8')).join('\n'),

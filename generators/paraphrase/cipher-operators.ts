@@ -1,7 +1,7 @@
 /**
  * Cipher and alternative-alphabet operators: the encodings of garak's `Inject*`
  * probes and encoding buffs, PyRIT's converters and promptfoo's encoding strategies that the
- * registry did not have. Whole-text payloads (hex, base32, base2048, Morse, binary, character
+ * registry did not have. Whole-text payloads (hex, base32, base2048, Ecoji, Morse, binary, character
  * codes, Caesar, Atbash, Vigenère, reversal, Pig Latin, variation selectors, invisible bits)
  * keep the subject in plain text before the payload, as `base64-payload` does, so the entry is
  * still filed under its subject; word-level ones (ascii85, quoted-printable, Braille, NATO
@@ -57,6 +57,12 @@ const base32Payload = payload('base32-payload', 'base32', 'Sends the text as RFC
 const base2048Payload = payload('base2048-payload', 'base2048', 'Sends the text in Base2048 (qntm, the `base2048` package; garak InjectBase2048, PyRIT Base2048Converter) marked `b2048:`, the subject in plain text before it.', (t) => ENCODERS.base2048(t), [
   (s, p) => `${s}: b2048:${p}`,
   (s, p) => `${s} (compact notes, base2048=${p})`,
+]);
+
+const ecojiPayload = payload('ecoji-payload', 'ecoji', 'Sends the text in Ecoji V1 (base 1024 in emoji, the standard of keith-turner/ecoji; PyRIT EcojiConverter and garak InjectEcoji, both through the python `ecoji` package, V1) marked `ecoji:` or as the bare emoji run PyRIT writes, the subject in plain text before it.', (t) => ENCODERS.ecoji(t), [
+  (s, p) => `${s}: ecoji:${p}`,
+  (s, p) => `${s} (emoji notes) ${p}`,
+  (s, p) => `Notes for ${s}, ecoji="${p}"`,
 ]);
 
 /** Morse has Latin letters only: other Latin letters lose their marks, Cyrillic is transliterated (`any-ascii`); a text in Chinese or Japanese is sent as it is. */
@@ -197,6 +203,6 @@ const greekLetters = letterCipher('greek-letters', 'greek', 'script-greek-letter
 const runicLetters = letterCipher('runic-letters', 'runic', 'script-runic-letters', 'Runic (Elder Futhark)');
 
 export const CIPHER_OPERATORS = {
-  hexPayload, base32Payload, base2048Payload, uuencodePayload, ascii85Words, quotedPrintable, morsePayload, binaryPayload, charCodes, braille, natoSpelling, caesarPayload, atbashPayload, vigenerePayload,
+  hexPayload, base32Payload, base2048Payload, ecojiPayload, uuencodePayload, ascii85Words, quotedPrintable, morsePayload, binaryPayload, charCodes, braille, natoSpelling, caesarPayload, atbashPayload, vigenerePayload,
   reverseText, pigLatin, variationSelectors, sneakyBits, enclosedLetters, cyrillicLetters, greekLetters, runicLetters, mathObfuscation, ipaWords,
 } as const;

@@ -66,6 +66,11 @@ export function isTypoOf(token: string, word: string): boolean {
   return out;
 }
 
+/** Damerau-Levenshtein distance of two strings (insertions, deletions, substitutions, adjacent transpositions). */
+export function editDistance(a: string, b: string): number {
+  return levenshtein(a, b).steps;
+}
+
 /** Answers of `isTypoOf` past its cheap filters (a pure function of the pair), cleared when full. */
 const TYPO_CACHE = new Map<string, boolean>();
 const TYPO_CACHE_SIZE = 50_000;

@@ -188,6 +188,7 @@ export const OPERATORS = {
   'inflection-swap': W.inflectionSwap,
   'colloquial-words': W.colloquialWords,
   'camel-case': N.camelCase,
+  'ecoji-payload': Z.ecojiPayload,
 } as const satisfies Record<string, Operator>;
 
 /** The id of a registered paraphrase operator (a key of `OPERATORS`). */
