@@ -40,6 +40,7 @@ export const FULL_TIER_ONLY: readonly string[] = [
   'test/cli/dead-guard.test.ts', // 67 s
   'test/robustness/worker-run-options.test.ts', // 65 s: worker threads
   'test/campaign/loso-abort.test.ts', // 64 s: leave-one-source-out calibrations
+  'test/campaign/loso-lanes.test.ts', // 17 s quiet (2026-12-02): calibrations and a worker thread
   'test/calibration/weights-file.test.ts', // 59 s: recomputes the calibration
   'test/guards/adapters-exec-pool.test.ts', // 53 s: Python guard processes
   'test/guards/module-systems.test.ts', // 49 s: temporary projects

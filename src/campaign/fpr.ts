@@ -102,7 +102,7 @@ function verdictsOf(o: { guard: Guard; store: ScratchStore; phase: Phase; concur
  * in its generated trajectory (`benignInTrajectory`); rejected, n and errors over all domains.
  * `onDomain` is called after each domain (progress).
  */
-async function naturalEstimate(o: EstimateOptions, calibration: Calibration, onDomain: () => void = () => undefined, domains: readonly DomainId[] = o.domains): Promise<{ k: number; n: number; errors: number }> {
+async function naturalEstimate(o: EstimateOptions, calibration: Calibration, onDomain: () => void = () => undefined, domains: readonly DomainId[] = o.domains): Promise<EstimateTally> {
   const t = { k: 0, n: 0, errors: 0 };
   for (const domain of domains) {
     const cases = fc.sample(benignInTrajectory(domain, { calibration }), { seed: o.seed, numRuns: o.runs });
@@ -116,27 +116,92 @@ async function naturalEstimate(o: EstimateOptions, calibration: Calibration, onD
   return t;
 }
 
+/** A generated estimate's tally: `k` rejected of `n` cases, `errors` of them answered error. */
+export interface EstimateTally {
+  k: number;
+  n: number;
+  errors: number;
+}
+
+/**
+ * One row of the leave-one-source-out check computed elsewhere (a worker thread,
+ * `src/cli/fuzz-worker.ts`): the natural estimate calibrated on every set of the check but
+ * `leftOut`, with the same guard, domains, runs, seed and phase. Must give what
+ * {@link leftOutEstimate} gives in this thread for the same sets.
+ */
+export type RemoteLeftOut = (leftOut: string) => Promise<EstimateTally>;
+
+/**
+ * The natural estimate without one source: calibrate on every set but `leftOut` (and empty
+ * ones), then estimate with `o`'s seed and runs (`runs` per domain). About a second of
+ * calibration (cached on disk, `calibration-cache.ts`) plus the cases.
+ * @throws Error when `leftOut` names none of `sets`.
+ */
+export async function leftOutEstimate(o: EstimateOptions, sets: ReadonlyArray<{ name: string; domain?: string; entries: readonly MemoryEntry[] }>, leftOut: string, onDomain: () => void = () => undefined): Promise<EstimateTally> {
+  if (!sets.some((s) => s.name === leftOut)) throw new Error(`leave-one-source-out: no real set named "${leftOut}" (have ${sets.map((s) => s.name).join(', ')})`);
+  const cal = calibrationFor(sets.filter((s) => s.name !== leftOut && s.entries.length > 0));
+  return naturalEstimate(o, cal, onDomain);
+}
+
 /**
  * Leave-one-source-out (docs/calibration.md): for each real source, calibrate on all the other
  * sources, estimate with the same seed, and compare with the FPR measured on the one left out.
  * `realOf` gives the measured tally of a set (rejected `k`, `n`, `errors`). When `o.signal` is
- * aborted (Ctrl-C) no further source is left out: the rows so far are returned.
+ * aborted (Ctrl-C) no further source is left out: the rows finished so far are returned, in
+ * `sets` order.
+ *
+ * `remote` lanes (worker threads, one function each) take sources from the same queue as this
+ * thread, so the sources are spread over `1 + remote.length` lanes; each row is a pure function
+ * of its source, so the rows are the same for any number of lanes. A lane whose call rejects
+ * takes no further source, `onRemoteError` hears of it, and that source is computed in this
+ * thread once the lanes are done. `onDomain` is called once per domain of every source (for a
+ * remote source, when it finishes).
  */
 export async function leaveOneSourceOut(
   o: EstimateOptions,
   sets: ReadonlyArray<{ name: string; domain?: string; entries: readonly MemoryEntry[] }>,
   realOf: (name: string) => { k: number; n: number; errors: number } | undefined,
   onDomain: () => void = () => undefined,
+  remote: readonly RemoteLeftOut[] = [],
+  onRemoteError: (leftOut: string, error: unknown) => void = () => undefined,
 ): Promise<LosoRow[]> {
-  const rows: LosoRow[] = [];
-  for (const left of sets) {
-    // A sync guard and the sync calibration leave only microtasks in this loop, and signal
-    // handlers (SIGINT, SIGTERM: they abort `o.signal`) run as macrotasks: yield one turn of the
-    // event loop before each source so a signal is seen within one calibration.
-    await new Promise<void>((resolve) => setImmediate(resolve));
+  const results: Array<EstimateTally | undefined> = new Array(sets.length);
+  let next = 0;
+  const take = (): number | undefined => (o.signal?.aborted || next >= sets.length ? undefined : next++);
+  const local = async (): Promise<void> => {
+    for (;;) {
+      // A sync guard and the sync calibration leave only microtasks in this loop, and signal
+      // handlers (SIGINT, SIGTERM: they abort `o.signal`) run as macrotasks: yield one turn of the
+      // event loop before each source so a signal is seen within one calibration.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      const i = take();
+      if (i === undefined) return;
+      results[i] = await leftOutEstimate(o, sets, sets[i]!.name, onDomain);
+    }
+  };
+  // A source whose remote lane failed is computed here afterwards (that lane takes no more): the check never loses a row to a thread.
+  const failed: number[] = [];
+  const lane = async (run: RemoteLeftOut): Promise<void> => {
+    for (let i = take(); i !== undefined; i = take()) {
+      try {
+        results[i] = await run(sets[i]!.name);
+      } catch (e) {
+        failed.push(i);
+        onRemoteError(sets[i]!.name, e);
+        return;
+      }
+      for (let d = 0; d < o.domains.length; d++) onDomain();
+    }
+  };
+  await Promise.all([local(), ...remote.map(lane)]);
+  for (const i of failed.sort((a, b) => a - b)) {
     if (o.signal?.aborted) break;
-    const cal = calibrationFor(sets.filter((s) => s !== left && s.entries.length > 0));
-    const e = await naturalEstimate(o, cal, onDomain);
+    results[i] = await leftOutEstimate(o, sets, sets[i]!.name, onDomain);
+  }
+  const rows: LosoRow[] = [];
+  for (const [i, left] of sets.entries()) {
+    const e = results[i];
+    if (e === undefined) continue;
     const r = realOf(left.name) ?? { n: 0, k: 0, errors: 0 };
     const gap = realismGapOf(tallyOf(e), tallyOf(r));
     rows.push({ leftOut: left.name, estimate: interval(e.k, e.n), estimateErrors: e.errors, real: interval(r.k, r.n), realErrors: r.errors, ...(gap !== undefined ? { gap } : {}) });

@@ -21,7 +21,7 @@ import type { LosoCheckRow } from '../report/model.js';
 import { runCampaign, type CampaignOutcome, type CellSpec } from '../fuzz/campaign.js';
 import type { CellOutcome } from '../fuzz/property.js';
 import os from 'node:os';
-import { WORKER_PAYBACK_MS, runCampaignParallel, type CellTask } from '../fuzz/parallel.js';
+import { WORKER_PAYBACK_MS, runCampaignParallel, taskPool, type CellTask, type LosoTask, type LosoTaskResult } from '../fuzz/parallel.js';
 import { UsageError } from '../domain/errors.js';
 import { redactDeep as redactDeepIn, redactSecrets } from '../domain/secrets.js';
 import { gate, type GateThresholds } from '../report/gate.js';
@@ -148,6 +148,37 @@ export function autoWorkers(i: { cpus: number; cells: number; oneCallAtATime: bo
   return { lanes: Math.max(1, Math.floor(i.cpus)) };
 }
 
+/**
+ * Lanes for the leave-one-source-out check (the calling thread plus worker threads, which
+ * take sources from one queue; the rows are the same for any count). More than one only with a
+ * worker pool, more than one CPU, `workers` not 1, a guard that keeps no state between calls
+ * (`cacheVerdicts` not false: each thread has its own guard), at least {@link WORKER_PAYBACK_MS}
+ * of work at the rate the benign cells measured (`msPerCase`, wall time per case, generation
+ * included) and an idle CPU (load below `cpus − 0.5`). `reason` says why, for the log. Pure.
+ */
+export function losoLanes(i: { workers: number | 'auto'; pool: boolean; stateless: boolean; cpus: number; load: number; sources: number; cases: number; msPerCase: number | undefined }): { lanes: number; reason: string } {
+  const cpus = Math.floor(i.cpus);
+  if (i.workers === 1) return { lanes: 1, reason: '--workers 1' };
+  if (!i.pool) return { lanes: 1, reason: 'no worker pool (the guard is async, or no spec to rebuild it in a thread)' };
+  if (cpus <= 1) return { lanes: 1, reason: 'this machine has 1 CPU' };
+  if (i.sources <= 1) return { lanes: 1, reason: `the check has ${plural(i.sources, 'source')}` };
+  if (!i.stateless) return { lanes: 1, reason: 'the guard keeps state between calls (cacheVerdicts: false), so each thread would see another history' };
+  if (i.msPerCase === undefined) return { lanes: 1, reason: 'no benign cell measured the time per case' };
+  const workMs = i.cases * i.msPerCase;
+  const work = `about ${(workMs / 1000).toFixed(1)} s of work (${i.cases} cases at ${i.msPerCase.toFixed(2)} ms)`;
+  if (workMs < WORKER_PAYBACK_MS) return { lanes: 1, reason: `${work}, less than a worker thread needs to pay back its start-up` };
+  if (!(i.load < cpus - 0.5)) return { lanes: 1, reason: `no CPU is idle (load average ${i.load.toFixed(2)} on ${cpus} CPUs)` };
+  const lanes = Math.min(i.workers === 'auto' ? cpus : i.workers, cpus, i.sources);
+  return { lanes, reason: `${work}, load average ${i.load.toFixed(2)} on ${cpus} CPUs` };
+}
+
+/** Wall time per case of the run's benign cells (ms; generation, store and guard), or undefined when none ran a case. */
+function benignMsPerCase(outcome: CampaignOutcome): number | undefined {
+  const cells = outcome.cells.filter((c) => c.family === 'benign' && c.stats.runs > 0);
+  const runs = cells.reduce((a, c) => a + c.stats.runs, 0);
+  return runs > 0 ? cells.reduce((a, c) => a + c.elapsedMs, 0) / runs : undefined;
+}
+
 export interface FuzzResult {
   report: ReportData;
   reportDir: string;
@@ -228,7 +259,7 @@ export async function runFuzz<G>(o: FuzzOptions<G>, progress: Progress): Promise
   let outcome = await timing.time('cells', () => runPropertyCampaign(o, plan, progress, reportCell, spending));
   const attack = plan.runAttack && !o.signal?.aborted ? await timing.time('adaptive attack', () => runAttackPhase(o, progress, reportCell, spending)) : undefined;
   if (attack) outcome = mergeAttackCells(outcome, attack.result.cells, o.domains, o.families, attack.elapsedMs);
-  const real = await measureRealSets(o, progress, warnings, spending, timing);
+  const real = await measureRealSets(o, progress, warnings, spending, timing, benignMsPerCase(outcome));
   return finishRun(o, { outcome, realSets: real.realSets, ...(real.loso ? { loso: real.loso } : {}), warnings, ...(attack ? { attack: attackParts(attack.result) } : {}), spend: spending.spend }, { phases: timing.phases, startedAtMs });
 }
 
@@ -438,7 +469,7 @@ function attackParts(a: AttackModeResult): NonNullable<FuzzParts['attack']> {
  * the generated FPR, then the leave-one-source-out check when the benign family ran. Only an
  * unsharded run or shard 1 measures them. Bad lines become warnings.
  */
-async function measureRealSets<G>(o: FuzzOptions<G>, progress: Progress, warnings: string[], sp: Spending, timing: PhaseTimes = new PhaseTimes()): Promise<{ realSets: RealSetFpr[]; loso?: LosoCheckRow[] }> {
+async function measureRealSets<G>(o: FuzzOptions<G>, progress: Progress, warnings: string[], sp: Spending, timing: PhaseTimes = new PhaseTimes(), msPerBenignCase?: number): Promise<{ realSets: RealSetFpr[]; loso?: LosoCheckRow[] }> {
   const realSets: RealSetFpr[] = [];
   let loso: LosoCheckRow[] | undefined;
   const realGuard = countingGuard(o.guard, sp.spend.real);
@@ -492,14 +523,30 @@ async function measureRealSets<G>(o: FuzzOptions<G>, progress: Progress, warning
       loso = await timing.time('leave-one-source-out', async () => {
         progress.start(sources.length * o.domains.length * o.runs, `leave-one-source-out: ${plural(sources.length, 'calibration')} (one per real source left out), each re-estimating the benign mix`);
         let done = 0;
-        const rows = await leaveOneSourceOut(
-          { guard: countingGuard(o.guard, sp.spend.loso), store: o.store, domains: o.domains, runs: o.runs, seed: o.seed, phase: o.phase, ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}), ...(o.signal ? { signal: o.signal } : {}) },
-          sources,
-          (name) => measured.get(name),
-          () => progress.update((done += o.runs)),
-        );
-        progress.stop();
-        return rows;
+        const estimate = { guard: countingGuard(o.guard, sp.spend.loso), store: o.store, domains: o.domains, runs: o.runs, seed: o.seed, phase: o.phase, ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}), ...(o.signal ? { signal: o.signal } : {}) };
+        const lanes = losoLanes({ workers: o.workers ?? 1, pool: o.workerPool !== undefined, stateless: o.guard.cacheVerdicts !== false, cpus: os.availableParallelism(), load: os.loadavg()[0] ?? 0, sources: sources.length, cases: sources.length * o.domains.length * o.runs, msPerCase: msPerBenignCase });
+        const pool = o.workerPool;
+        const threads = pool && lanes.lanes > 1 ? taskPool({ workerFile: pool.workerFile, ...(pool.workerData !== undefined ? { workerData: pool.workerData } : {}), threads: lanes.lanes - 1 }) : undefined;
+        if (threads) progress.log(`workers: leave-one-source-out on ${lanes.lanes} lanes: ${lanes.reason}`);
+        else if (typeof o.workers === 'number' && o.workers > 1) progress.log(`workers: leave-one-source-out on one thread: ${lanes.reason}`);
+        const names = sources.map((x) => x.name);
+        const remote = threads && pool
+          ? Array.from({ length: lanes.lanes - 1 }, () => async (leftOut: string) => {
+              const r = await threads.run<LosoTask<G>, LosoTaskResult>({ kind: 'loso', guard: pool.guard, sets: names, leftOut, domains: o.domains, runs: o.runs, seed: o.seed, phase: o.phase });
+              sp.spend.loso.queries += r.queries;
+              return { k: r.k, n: r.n, errors: r.errors };
+            })
+          : [];
+        const remoteError = (leftOut: string, e: unknown): void => {
+          warnings.push(`leave-one-source-out: a worker thread failed on ${leftOut} (${e instanceof Error ? e.message : String(e)}); that source was computed on the calling thread`);
+        };
+        try {
+          const rows = await leaveOneSourceOut(estimate, sources, (name) => measured.get(name), () => progress.update((done += o.runs)), remote, remoteError);
+          progress.stop();
+          return rows;
+        } finally {
+          await threads?.close();
+        }
       });
       sp.spend.ms.loso = performance.now() - t0;
       const hits = calibrationCacheStats.hits - before.hits;

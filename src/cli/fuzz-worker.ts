@@ -1,15 +1,17 @@
 /**
  * Worker-thread entry for parallel campaigns (`fuzz --workers N`). Piscina loads this file in
  * each worker; its default export rebuilds the guard and the family arbitrary from ids and
- * runs one cell with `runCell`. Part of the composition root, so it may import generators
- * and guards. The main thread passes {@link fuzzWorkerPool}() to `runCampaignParallel`.
+ * runs one cell with `runCell`, or one row of the leave-one-source-out check (`kind: 'loso'`).
+ * Part of the composition root, so it may import generators and guards. The main thread passes {@link fuzzWorkerPool}() to `runCampaignParallel`.
  */
 import type { DomainId } from '../domain/fuzz-case.js';
 import type { Guard } from '../domain/guard.js';
 import { UsageError } from '../domain/errors.js';
 import { MemoryStore } from '../memory/index.js';
 import { runCell, type CellOutcome, type CellStopRule } from '../fuzz/property.js';
-import { guardCacheable, timedGuard, VerdictCache } from '../fuzz/query-meter.js';
+import { countingGuard, emptyTally, guardCacheable, timedGuard, VerdictCache } from '../fuzz/query-meter.js';
+import { leftOutEstimate } from '../campaign/fpr.js';
+import { loadRealBenignSets } from '../corpus/benign-sets.js';
 
 /** One verdict cache per guard object in this thread (a lane runs its cells one after another). */
 const THREAD_CACHES = new WeakMap<Guard, VerdictCache>();
@@ -19,7 +21,7 @@ function threadCache(guard: Guard): VerdictCache {
   return c;
 }
 import type { ScratchStore } from '../fuzz/evaluate.js';
-import { cellAbortSignal, progressReporter, type CellTask } from '../fuzz/parallel.js';
+import { cellAbortSignal, progressReporter, type CellTask, type LosoTask as LosoTaskOf, type LosoTaskResult } from '../fuzz/parallel.js';
 import { FAMILY_REGISTRY, isDomainId, isFamilyId, type FamilyId } from '../../generators/families.js';
 import { guardSpecKind } from '../guards/resolve.js';
 import { loadGuard } from './context.js';
@@ -87,6 +89,30 @@ async function withGuard<T>(g: FuzzWorkerGuard, fn: (guard: Guard) => Promise<T>
   }
 }
 
+type LosoTask = LosoTaskOf<FuzzWorkerGuard>;
+const isLosoTask = (t: CellTask<FuzzWorkerGuard> | LosoTask): t is LosoTask => (t as { kind?: unknown }).kind === 'loso';
+
+let realSets: ReturnType<typeof loadRealBenignSets>['sets'] | undefined;
+
+/**
+ * Runs one leave-one-source-out row in this worker.
+ * @throws Error when this worker's bundled real sets are not the calling thread's (another checkout or a changed file).
+ */
+async function runLosoTask(task: LosoTask): Promise<LosoTaskResult> {
+  realSets ??= loadRealBenignSets().sets.filter((s) => s.entries.length > 0);
+  const names = realSets.map((s) => s.name);
+  if (names.join('\u0000') !== task.sets.join('\u0000')) throw new Error(`leave-one-source-out worker: its real sets (${names.join(', ')}) are not the calling thread's (${task.sets.join(', ')})`);
+  store ??= new MemoryStore(':memory:');
+  const scratch = store;
+  const sets = realSets;
+  return withGuard(task.guard, async (guard) => {
+    const tally = emptyTally();
+    const counted = countingGuard(guard, tally);
+    const t = await leftOutEstimate({ guard: counted, store: scratch, domains: task.domains, runs: task.runs, seed: task.seed, phase: task.phase, ...(task.guard.concurrency !== undefined ? { concurrency: task.guard.concurrency } : {}) }, sets, task.leftOut);
+    return { ...t, queries: tally.queries };
+  });
+}
+
 /** Runs one cell task with a ready guard and scratch store (in a worker or in the calling thread). */
 function runTask(task: CellTask<FuzzWorkerGuard>, guard: Guard, scratch: ScratchStore, onProgress: (done: number) => void, signal?: AbortSignal): Promise<CellOutcome> {
   if (!isDomainId(task.domain)) throw new UsageError(`unknown domain "${task.domain}"`);
@@ -120,10 +146,13 @@ function runTask(task: CellTask<FuzzWorkerGuard>, guard: Guard, scratch: Scratch
 }
 
 /**
- * Runs one cell task in this worker (piscina's handler).
+ * Runs one cell task in this worker (piscina's handler), or one leave-one-source-out row (`kind: 'loso'`).
  * @throws UsageError for an unknown domain or family; rejects as `runCell` does when the generator throws.
  */
-export default async function runFuzzCellTask(task: CellTask<FuzzWorkerGuard>): Promise<CellOutcome> {
+export default async function runFuzzCellTask(task: CellTask<FuzzWorkerGuard>): Promise<CellOutcome>;
+export default async function runFuzzCellTask(task: LosoTask): Promise<LosoTaskResult>;
+export default async function runFuzzCellTask(task: CellTask<FuzzWorkerGuard> | LosoTask): Promise<CellOutcome | LosoTaskResult> {
+  if (isLosoTask(task)) return runLosoTask(task);
   store ??= new MemoryStore(':memory:');
   const scratch = store;
   const signal = cellAbortSignal(task.progress);

@@ -9,7 +9,7 @@
  */
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import type { FuzzCase } from '../domain/fuzz-case.js';
+import type { DomainId, FuzzCase } from '../domain/fuzz-case.js';
 import type { Phase } from '../domain/guard.js';
 import { cellSeed, type CampaignOutcome } from './campaign.js';
 import type { CellOutcome } from './property.js';
@@ -52,6 +52,48 @@ export interface CellTask<G = unknown> {
    * (see {@link cellAbortSignal}).
    */
   progress?: MessagePort;
+}
+
+/**
+ * One row of the leave-one-source-out check (docs/calibration.md), as sent to a worker of the
+ * same worker file as the cells (`kind: 'loso'`): the worker loads the bundled real sets itself,
+ * checks that their names (in order) are `sets`, calibrates on all but `leftOut` and estimates
+ * the natural mix with `runs` cases per domain, `seed` and `phase`. Structured-cloneable.
+ */
+export interface LosoTask<G = unknown> {
+  kind: 'loso';
+  guard: G;
+  sets: string[];
+  leftOut: string;
+  domains: DomainId[];
+  runs: number;
+  seed: number;
+  phase: Phase;
+}
+
+/** A {@link LosoTask}'s answer: `k` rejected of `n` cases, `errors` of them answered error, and the guard queries spent. */
+export interface LosoTaskResult {
+  k: number;
+  n: number;
+  errors: number;
+  queries: number;
+}
+
+/**
+ * `threads` worker threads (piscina) running `workerFile`'s default export, for tasks that are
+ * not cells (the leave-one-source-out rows); one task per thread at a time. `close` ends the
+ * threads (also when tasks are still queued: they reject).
+ */
+export function taskPool(o: { workerFile: string | URL; workerData?: unknown; execArgv?: string[]; threads: number }): { run: <T, R>(task: T) => Promise<R>; close: () => Promise<void> } {
+  const pool = new Piscina({
+    filename: o.workerFile instanceof URL ? o.workerFile.href : o.workerFile,
+    minThreads: o.threads,
+    maxThreads: o.threads,
+    idleTimeout: 1000,
+    ...(o.execArgv ? { execArgv: o.execArgv } : {}),
+    ...(o.workerData !== undefined ? { workerData: o.workerData } : {}),
+  });
+  return { run: <T, R>(task: T) => pool.run(task) as Promise<R>, close: () => pool.destroy() };
 }
 
 export interface ParallelCampaignOptions<G = unknown> {
