@@ -41,16 +41,15 @@ import {
   defaultCalibration,
   entityTokens,
   SEQUENCE_BINS,
-  setOverlap,
   SHORT_WORDS,
   similarityBin,
-  wordBigrams,
   zeroNearRepeats,
   zeroStructure,
   type Calibration,
   type NearRepeatCounts,
   type StructureCounts,
 } from './calibration/index.js';
+import { Marks, resetTextIdsIfFull, textIds, unionIds } from './word-ids.js';
 
 /** Resolution of the integer rolls that stand for probabilities (fast-check integers shrink toward 0). */
 const ROLL = 1_000_000;
@@ -336,14 +335,20 @@ function trajectoryParts(domain: DomainId, options: TrajectoryOptions = {}): fc.
   return fc.tuple(fc.option(context, { freq: 1_000_000, nil: null }), benignTraceGroup(domain, GROUP_RENDERS, { ...base, stress: options.stress === true })).map(([c, entry]) => ({ entry, context: c }));
 }
 
-/** A text, its content words and its word pairs. */
+/** A text, its content words and its word pairs (interned ids, `textIds`). */
 interface Piece {
   text: string;
-  words: ReadonlySet<string>;
-  pairs: ReadonlySet<string>;
+  words: Int32Array;
+  pairs: Int32Array;
 }
 
-const pieceOf = (text: string): Piece => ({ text, words: contentWords(text), pairs: wordBigrams(text) });
+const pieceOf = (text: string): Piece => {
+  const ids = textIds(text);
+  return { text, words: ids.words, pairs: ids.pairs };
+};
+
+/** The number of content words of `text` (`contentWords(text).size`). */
+const contentWordCount = (text: string): number => textIds(text).words.length;
 
 /**
  * The texts a near-repeat may start from: `text` itself and, when it has two sentences or more
@@ -356,7 +361,7 @@ function startsOf(text: string): string[] {
   const halves = (parts: string[], join: string): string[] => {
     if (parts.length < 2) return [];
     const k = Math.ceil(parts.length / 2);
-    return [parts.slice(0, k).join(join), parts.slice(k).join(join)].filter((x) => contentWords(x).size >= 2);
+    return [parts.slice(0, k).join(join), parts.slice(k).join(join)].filter((x) => contentWordCount(x) >= 2);
   };
   const sentences = text.split(/(?<=[.!?])\s+/).filter((x) => x.trim().length > 0);
   const out = [text, ...(sentences.length >= 2 ? halves(sentences, ' ') : halves(text.split(/(?<=[,;])\s+/), ' '))];
@@ -372,23 +377,70 @@ const STARTS = new Map<string, string[]>();
  * The texts a reframe near-repeat may start from: `startsOf(text)`, then each clause of `text`
  * (cut after `. ! ? , ; :`) that names one of `entities`, and each two adjacent clauses: the
  * part of another step that speaks of the same entity ("finish[342.8 mg/dL (above range)]").
+ * Kept per text for the last `entities` set asked with it (the same root's entity set, a cached
+ * `entityTokens` set, across the near-repeats of one group).
  */
 function reframeStartsOf(text: string, entities: ReadonlySet<string>): string[] {
+  const hit = REFRAME_STARTS.get(text);
+  if (hit && hit.entities === entities) return hit.starts;
   const clauses = text.split(/(?<=[.!?,;:])\s+|\n/).filter((x) => x.trim().length > 0);
-  const out = [...startsOf(text)];
-  if (clauses.length < 2) return out;
-  for (const c of clauses) if ([...entityTokens(c)].some((e) => entities.has(e))) out.push(c);
-  for (let i = 0; i + 1 < clauses.length; i++) out.push(`${clauses[i]} ${clauses[i + 1]}`);
-  return [...new Set(out)].filter((x) => contentWords(x).size >= 1);
+  let starts = [...startsOf(text)];
+  if (clauses.length >= 2) {
+    for (const c of clauses) if ([...entityTokens(c)].some((e) => entities.has(e))) starts.push(c);
+    for (let i = 0; i + 1 < clauses.length; i++) starts.push(`${clauses[i]} ${clauses[i + 1]}`);
+    starts = [...new Set(starts)].filter((x) => contentWordCount(x) >= 1);
+  }
+  if (REFRAME_STARTS.size >= 4096) REFRAME_STARTS.clear();
+  REFRAME_STARTS.set(text, { entities, starts });
+  return starts;
 }
+
+/** `reframeStartsOf` per text, with the entity set it was asked with (pure; cleared when full). */
+const REFRAME_STARTS = new Map<string, { entities: ReadonlySet<string>; starts: string[] }>();
 
 /** Sentences of the dilution renders (whole texts when they have no sentence break), in draw order. */
 function sentencesOf(cases: readonly FuzzCase[]): Piece[] {
   const out: Piece[] = [];
   for (const c of cases) {
-    for (const s of c.entry.content.split(/(?<=[.!?])\s+/)) if (contentWords(s).size >= 2) out.push(pieceOf(s.trim()));
+    for (const s of c.entry.content.split(/(?<=[.!?])\s+/)) if (contentWordCount(s) >= 2) out.push(pieceOf(s.trim()));
   }
   return out;
+}
+
+/** Marks of the root's words and pairs, of `avoid`'s words, of a start's words and pairs, and of ids already appended (`nearRepeatOf`, `joins`). */
+const ROOT_WORDS = new Marks();
+const ROOT_PAIRS = new Marks();
+const AVOID_WORDS = new Marks();
+const BASE_WORDS = new Marks();
+const BASE_PAIRS = new Marks();
+const SEEN = new Marks();
+
+/**
+ * What appending the j-th sentence of `pool` (from `offset` on, j = 1..`appendable`) can add,
+ * the same for every start: the ids of its words (`key`) that no earlier appended sentence has,
+ * each as `id × 2 + (1 when `marks` holds it with `stamp`, else 0)`. Entry 0 is empty.
+ */
+function freshIds(pool: readonly Piece[], offset: number, appendable: number, key: 'words' | 'pairs', marks: Marks, stamp: number): number[][] {
+  const seen = SEEN.next();
+  const out: number[][] = [[]];
+  for (let j = 1; j <= appendable; j++) {
+    const step: number[] = [];
+    const ids = (pool[(offset + j - 1) % pool.length] as Piece)[key];
+    for (let i = 0; i < ids.length; i++) {
+      const w = ids[i] as number;
+      if (!SEEN.add(w, seen)) continue;
+      step.push(w * 2 + (marks.has(w, stamp) ? 1 : 0));
+    }
+    out.push(step);
+  }
+  return out;
+}
+
+/** How many ids of `ids` `marks` holds with `stamp`. */
+function sharedCount(ids: Int32Array, marks: Marks, stamp: number): number {
+  let n = 0;
+  for (let i = 0; i < ids.length; i++) if (marks.has(ids[i] as number, stamp)) n++;
+  return n;
 }
 
 /**
@@ -398,65 +450,53 @@ function sentencesOf(cases: readonly FuzzCase[]): Piece[] {
  * `pool` appended from `offset` on (the whole root only with at least one). Texts in `used` are
  * skipped; an overlap below the near-repeat threshold only when nothing else is left. The word
  * pairs of a candidate are those of its parts (the pairs across a join are left out of the choice).
- * With `avoid` (content words of another text), a candidate whose overlap with it reaches `overlap`
- * is skipped: a sibling of `root` that is no near-repeat of that text.
+ * With `avoid` (content-word ids of another text), a candidate whose overlap with it reaches
+ * `overlap` is skipped: a sibling of `root` that is no near-repeat of that text.
  */
-function nearRepeatOf(root: FuzzCase, bases: readonly FuzzCase[], target: number, sequence: number, pool: readonly Piece[], offset: number, used: ReadonlySet<string>, overlap: number, tag: string, reframesOnly = false, avoid?: ReadonlySet<string>): MemoryEntry | undefined {
-  const rootWords = contentWords(root.entry.content);
-  const rootPairs = wordBigrams(root.entry.content);
+function nearRepeatOf(root: FuzzCase, bases: readonly FuzzCase[], target: number, sequence: number, pool: readonly Piece[], offset: number, used: ReadonlySet<string>, overlap: number, tag: string, reframesOnly = false, avoid?: Int32Array): MemoryEntry | undefined {
+  const rootIds = textIds(root.entry.content);
+  const rootWords = ROOT_WORDS.markAll(rootIds.words);
+  const rootPairs = ROOT_PAIRS.markAll(rootIds.pairs);
+  const avoidWords = avoid ? AVOID_WORDS.markAll(avoid) : 0;
   let best: { base: FuzzCase; start: string; appended: number; score: number; near: boolean } | undefined;
   const appendable = Math.min(MAX_APPENDED, pool.length);
   const rootEntities = reframesOnly ? entityTokens(root.entry.content) : new Set<string>();
   // What appending the j-th sentence can add, the same for every start: its words and pairs that
   // no earlier appended sentence has (a start's own words are left out below), and whether the root has each.
-  const fresh = (key: 'words' | 'pairs', rootSet: ReadonlySet<string>): Array<Array<[string, boolean]>> => {
-    const seen = new Set<string>();
-    const out: Array<Array<[string, boolean]>> = [[]];
-    for (let j = 1; j <= appendable; j++) {
-      const step: Array<[string, boolean]> = [];
-      for (const w of (pool[(offset + j - 1) % pool.length] as Piece)[key]) {
-        if (seen.has(w)) continue;
-        seen.add(w);
-        step.push([w, rootSet.has(w)]);
-      }
-      out.push(step);
-    }
-    return out;
-  };
-  const freshWords = fresh('words', rootWords);
-  const freshPairs = fresh('pairs', rootPairs);
-  const freshAvoid = avoid ? fresh('words', avoid) : undefined;
+  const freshWords = freshIds(pool, offset, appendable, 'words', ROOT_WORDS, rootWords);
+  const freshPairs = freshIds(pool, offset, appendable, 'pairs', ROOT_PAIRS, rootPairs);
+  const freshAvoid = avoid ? freshIds(pool, offset, appendable, 'words', AVOID_WORDS, avoidWords) : undefined;
   for (const base of reframesOnly ? bases : [...bases, root]) {
     for (const start of reframesOnly ? reframeStartsOf(base.entry.content, rootEntities) : startsOf(base.entry.content)) {
       const whole = start === base.entry.content;
       // Overlaps with the root kept as counts while sentences are appended (no text is built until one is chosen).
-      const baseWords = contentWords(start);
-      const basePairs = wordBigrams(start);
-      let shared = 0;
-      for (const w of baseWords) if (rootWords.has(w)) shared++;
-      let union = rootWords.size + baseWords.size - shared;
-      let sharedPairs = 0;
-      for (const w of basePairs) if (rootPairs.has(w)) sharedPairs++;
-      let unionPairs = rootPairs.size + basePairs.size - sharedPairs;
-      let sharedAvoid = 0;
-      if (avoid) for (const w of baseWords) if (avoid.has(w)) sharedAvoid++;
-      let unionAvoid = avoid ? avoid.size + baseWords.size - sharedAvoid : 0;
+      const ids = textIds(start);
+      const baseWords = BASE_WORDS.markAll(ids.words);
+      const basePairs = BASE_PAIRS.markAll(ids.pairs);
+      let shared = sharedCount(ids.words, ROOT_WORDS, rootWords);
+      let union = rootIds.words.length + ids.words.length - shared;
+      let sharedPairs = sharedCount(ids.pairs, ROOT_PAIRS, rootPairs);
+      let unionPairs = rootIds.pairs.length + ids.pairs.length - sharedPairs;
+      let sharedAvoid = avoid ? sharedCount(ids.words, AVOID_WORDS, avoidWords) : 0;
+      let unionAvoid = avoid ? avoid.length + ids.words.length - sharedAvoid : 0;
       for (let j = 0; j <= appendable; j++) {
         if (j > 0) {
-          for (const [w, inRoot] of freshWords[j] as Array<[string, boolean]>) {
-            if (baseWords.has(w)) continue;
-            if (inRoot) shared++;
+          for (const x of freshWords[j] as number[]) {
+            if (BASE_WORDS.has(x >> 1, baseWords)) continue;
+            if (x & 1) shared++;
             else union++;
           }
-          for (const [w, inRoot] of freshPairs[j] as Array<[string, boolean]>) {
-            if (basePairs.has(w)) continue;
-            if (inRoot) sharedPairs++;
+          for (const x of freshPairs[j] as number[]) {
+            if (BASE_PAIRS.has(x >> 1, basePairs)) continue;
+            if (x & 1) sharedPairs++;
             else unionPairs++;
           }
-          for (const [w, inAvoid] of freshAvoid?.[j] ?? []) {
-            if (baseWords.has(w)) continue;
-            if (inAvoid) sharedAvoid++;
-            else unionAvoid++;
+          if (freshAvoid) {
+            for (const x of freshAvoid[j] as number[]) {
+              if (BASE_WORDS.has(x >> 1, baseWords)) continue;
+              if (x & 1) sharedAvoid++;
+              else unionAvoid++;
+            }
           }
         }
         if (base === root && whole && j === 0) continue;
@@ -478,14 +518,14 @@ function nearRepeatOf(root: FuzzCase, bases: readonly FuzzCase[], target: number
   const e = best.base.entry;
   if (best.appended === 0 && best.start === e.content) return e;
   const content = best.appended === 0 ? best.start : appendedText(best.start, pool, offset, best.appended);
-  const words = new Set(contentWords(best.start));
-  for (let i = 0; i < best.appended; i++) for (const w of (pool[(offset + i) % pool.length] as Piece).words) words.add(w);
-  BUILT_WORDS.set(content, words);
+  const parts = [textIds(best.start).words];
+  for (let i = 0; i < best.appended; i++) parts.push((pool[(offset + i) % pool.length] as Piece).words);
+  BUILT_WORDS.set(content, unionIds(parts));
   return { ...e, id: `${e.id}~${tag}`, content };
 }
 
-/** Content words of the near-repeats built by `nearRepeatOf` (known when built; saves re-reading long texts). Cleared per case. */
-const BUILT_WORDS = new Map<string, ReadonlySet<string>>();
+/** Content-word ids of the near-repeats built by `nearRepeatOf` (known when built; saves re-reading long texts). Cleared per case. */
+const BUILT_WORDS = new Map<string, Int32Array>();
 
 /** `text` with `j` sentences of `pool` appended from `offset` on. */
 function appendedText(text: string, pool: readonly Piece[], offset: number, j: number): string {
@@ -514,6 +554,7 @@ function placeInTrajectory(parts: TrajectoryParts, shape: Shape): FuzzCase {
   const { history } = shape;
   if (ctx === null || history === 0) return { ...drawn, truth: { ...drawn.truth, context: { ownEpisode: 0, repeat: 'none' } } };
   BUILT_WORDS.clear();
+  resetTextIdsIfFull();
   // A short observation: the entry and its twins cut to the same drawn length (so they stay near-repeats).
   const shortWords = drawShort(shape.short, ctx.short[0] ?? ROLL);
   // An entity-free turn: the entry and its twins are turns of one frame (a reply that recurs with other middles or ends).
@@ -546,7 +587,7 @@ function placeInTrajectory(parts: TrajectoryParts, shape: Shape): FuzzCase {
   };
   let k = 0;
   let repeat: 'own' | 'other' | 'none' = 'none';
-  const wordsOf = (e: MemoryEntry): ReadonlySet<string> => BUILT_WORDS.get(e.content) ?? contentWords(e.content);
+  const wordsOf = (e: MemoryEntry): Int32Array => BUILT_WORDS.get(e.content) ?? textIds(e.content).words;
   /** The entry's group members placed so far (an indirect member repeats one of them). */
   const members: MemoryEntry[] = [];
   for (let m = 0; m < g - 1; m++, k++) {
@@ -567,16 +608,22 @@ function placeInTrajectory(parts: TrajectoryParts, shape: Shape): FuzzCase {
     if (labels[slot] === 0) repeat = 'own';
     else if (repeat === 'none') repeat = 'other';
   }
-  const joins = (e: MemoryEntry, others: readonly ReadonlySet<string>[]): boolean => {
+  /** True when `e`'s content-word overlap (Jaccard) with one of `others` reaches the near-repeat overlap. */
+  const joins = (e: MemoryEntry, others: readonly Int32Array[]): boolean => {
     const w = wordsOf(e);
-    return others.some((o) => setOverlap(w, o) >= shape.overlap);
+    const stamp = BASE_WORDS.markAll(w);
+    return others.some((o) => {
+      const shared = sharedCount(o, BASE_WORDS, stamp);
+      const union = w.length + o.length - shared;
+      return (union === 0 ? 0 : shared / union) >= shape.overlap;
+    });
   };
-  const placedWords = (): ReadonlySet<string>[] => [wordsOf(entryCase.entry), ...slots.flatMap((s) => (s ? [wordsOf(s)] : []))];
+  const placedWords = (): Int32Array[] => [wordsOf(entryCase.entry), ...slots.flatMap((s) => (s ? [wordsOf(s)] : []))];
   // Spares, in order: the fillers of slots a group took, then the alternates.
   const spares = [...ctx.fillers, ...ctx.alternates];
   const spareUsed = new Array<boolean>(spares.length).fill(false);
   /** The first unused spare that joins none of `others` (marked used), else undefined. */
-  const spare = (others: readonly ReadonlySet<string>[]): FuzzCase | undefined => {
+  const spare = (others: readonly Int32Array[]): FuzzCase | undefined => {
     const a = spares.findIndex((x, j) => !spareUsed[j] && (j >= history || slots[j] !== undefined) && !used.has(x.entry.content) && !joins(x.entry, others));
     if (a < 0) return undefined;
     spareUsed[a] = true;

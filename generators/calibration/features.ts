@@ -130,12 +130,23 @@ const WORDS_CACHE_SIZE = 4096;
 
 const ASCII = /^[\x00-\x7f]*$/;
 
+/**
+ * The lower-cased words (letters and digits, in order, repeats kept) that `contentWords` and
+ * `wordBigrams` read a text as; `null` when it has none. Not cached.
+ */
+export function textTokens(text: string): string[] | null {
+  // ASCII text (most of it): NFKC changes nothing and letters/digits are [a-z0-9], so the fast path gives the same words.
+  return ASCII.test(text) ? text.toLowerCase().match(/[a-z0-9]+/g) : normalise(text).match(/[\p{L}\p{N}]+/gu);
+}
+
+/** True when `contentWords` leaves the (lower-cased) token out as a function word. */
+export const isFunctionWord = (token: string): boolean => FUNCTION_WORDS.has(token);
+
 /** Lower-cased words (letters and digits) of a text, function words left out (cached; do not mutate the set). */
 export function contentWords(text: string): ReadonlySet<string> {
   const hit = WORDS_CACHE.get(text);
   if (hit) return hit;
-  // ASCII text (most of it): NFKC changes nothing and letters/digits are [a-z0-9], so the fast path gives the same words.
-  const tokens = ASCII.test(text) ? text.toLowerCase().match(/[a-z0-9]+/g) : normalise(text).match(/[\p{L}\p{N}]+/gu);
+  const tokens = textTokens(text);
   const words = new Set((tokens ?? []).filter((w) => !FUNCTION_WORDS.has(w)));
   if (WORDS_CACHE.size >= WORDS_CACHE_SIZE) WORDS_CACHE.clear();
   WORDS_CACHE.set(text, words);
@@ -163,7 +174,7 @@ const BIGRAMS_CACHE = new Map<string, Set<string>>();
 export function wordBigrams(text: string): ReadonlySet<string> {
   const hit = BIGRAMS_CACHE.get(text);
   if (hit) return hit;
-  const tokens = (ASCII.test(text) ? text.toLowerCase().match(/[a-z0-9]+/g) : normalise(text).match(/[\p{L}\p{N}]+/gu)) ?? [];
+  const tokens = textTokens(text) ?? [];
   const pairs = new Set<string>();
   for (let i = 0; i + 1 < tokens.length; i++) pairs.add(`${tokens[i]} ${tokens[i + 1]}`);
   if (BIGRAMS_CACHE.size >= WORDS_CACHE_SIZE) BIGRAMS_CACHE.clear();

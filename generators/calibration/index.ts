@@ -12,7 +12,7 @@ import type { Calibration } from './calibrate.js';
 export { calibrate, serializeCalibration,    } from './calibrate.js';
 export { HISTORY_ENTRIES } from './calibrate.js';
 export type { Calibration, CalibrationTemplate } from './calibrate.js';
-export { addNearRepeat, addStructure, binHigh, binLow, contentWords, entityTokens, entryKind, isEntityFree, isEntityReframe, SHORT_WORDS, lexicalOverlap, sequenceOverlap, setOverlap, wordBigrams, zeroNearRepeats, zeroStructure, SEQUENCE_BINS, similarityBin } from './features.js';
+export { addNearRepeat, addStructure, binHigh, binLow, contentWords, entityTokens, entryKind, isEntityFree, isEntityReframe, SHORT_WORDS, lexicalOverlap, sequenceOverlap, zeroNearRepeats, zeroStructure, SEQUENCE_BINS, similarityBin } from './features.js';
 export type { BenignKind, NearRepeatCounts, StructureCounts } from './features.js';
 
 /** `<package>/generators/calibration/weights.json` (shipped with the package, read from it when installed). */
