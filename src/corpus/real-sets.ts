@@ -454,6 +454,52 @@ const TAU_BENCH_RETAIL = {
   timestamp: '2024-06-01T00:00:00.000Z',
 } as const;
 
+/**
+ * CAMEL role-playing transcript: the printed output of a `RolePlaying` session (two LLM agents,
+ * an "AI User" that gives one instruction at a time and an "AI Assistant" that answers it), as the
+ * notebook's loop printed it: each message on lines that start with `[AI User] ` or
+ * `[AI Assistant] `, its text followed by one `.` the loop's `print` added, then a blank line.
+ * Each message is what one agent wrote into the shared chat (both agents keep the whole exchange
+ * in their memory): a `rationale` entry of the reasoning store, metadata `{ file, episode, step,
+ * role }` (episode = the file, one session; step = the message's 1-based place; role `user` or
+ * `assistant`). Text before the first message is an issue naming its line; a file with no
+ * message is an issue.
+ */
+function extractCamelRolePlaying(spec: Pick<RealSetSpec, 'name' | 'timestamp'>) {
+  return (files: ReadonlyMap<string, string>, isExemplar: (text: string) => boolean): Extraction => {
+    const b = new SetBuilder(spec, isExemplar);
+    for (const [file, text] of files) {
+      const messages: Array<{ role: 'user' | 'assistant'; lines: string[] }> = [];
+      text.split('\n').forEach((raw, i) => {
+        const m = /^\[AI (User|Assistant)\] (.*)$/.exec(raw);
+        if (m) {
+          messages.push({ role: m[1] === 'User' ? 'user' : 'assistant', lines: [m[2] ?? ''] });
+          return;
+        }
+        const last = messages[messages.length - 1];
+        if (last === undefined) {
+          if (raw.trim() !== '') b.issues.push({ file, line: i + 1, message: 'text before the first "[AI User] " or "[AI Assistant] " line' });
+          return;
+        }
+        last.lines.push(raw);
+      });
+      if (messages.length === 0) b.issues.push({ file, line: 1, message: 'no "[AI User] " or "[AI Assistant] " line: not a CAMEL role-playing transcript' });
+      messages.forEach((msg, i) => {
+        // The loop printed `f'[AI User] {content}.\n'`: drop the trailing blank lines, then that one dot.
+        const printed = msg.lines.join('\n').trimEnd();
+        const content = printed.endsWith('.') ? printed.slice(0, -1) : printed;
+        b.add(content, 'rationale', { file, episode: file, step: i + 1, role: msg.role });
+      });
+    }
+    return b.result();
+  };
+}
+
+const CAMEL_ROLEPLAY = {
+  name: 'camel-roleplay',
+  timestamp: '2025-01-01T00:00:00.000Z',
+} as const;
+
 const REFLEXION_WEBSHOP = {
   name: 'reflexion-webshop',
   timestamp: '2023-03-20T00:00:00.000Z',
@@ -620,6 +666,20 @@ export const REAL_SET_SPECS: readonly RealSetSpec[] = [
       licence: 'MIT',
     },
     extract: extractTauBenchReplies(TAU_BENCH_RETAIL),
+  },
+  {
+    ...CAMEL_ROLEPLAY,
+    dir: 'camel-roleplay',
+    snapshot: ['create_your_first_agents_society.stdout.txt'],
+    summary: 'CAMEL role-playing session (two GPT-4o-mini agents planning a task), Apache-2.0',
+    domain: 'other',
+    source: {
+      repo: 'camel-ai/camel',
+      paths: ['_sources/cookbooks/basic_concepts/create_your_first_agents_society.ipynb'],
+      commit: '55f934871899c203a8ca2e098b7f5102e34046c1',
+      licence: 'Apache-2.0',
+    },
+    extract: extractCamelRolePlaying(CAMEL_ROLEPLAY),
   },
 ];
 

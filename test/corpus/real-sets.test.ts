@@ -215,6 +215,23 @@ describe('extraction rules', () => {
     expect(out.issues).toEqual([{ file: 'n.json', line: 1, message: 'memory node "node_x" needs an id node_<n>, a string "type", "created" and "description"' }]);
   });
 
+  it('reads a CAMEL role-playing transcript message by message, without the dot the loop printed, and names stray text by line', () => {
+    const camel = REAL_SET_SPECS.find((s) => s.name === 'camel-roleplay')!;
+    const text = '[AI User] Instruction: Plan the trip.  \nInput: None.\n\n[AI Assistant] Solution: Step one.\n\n- pack\n\nNext request..\n\n[AI User] <CAMEL_TASK_DONE>.\n\n';
+    const out = camel.extract(new Map([['t.txt', text]]), () => false);
+    expect(out.issues).toEqual([]);
+    expect(out.entries.map((e) => [e.content, e.traceType, e.store, e.metadata?.role, e.metadata?.step, e.metadata?.episode])).toEqual([
+      ['Instruction: Plan the trip.  \nInput: None', 'rationale', 'reasoning', 'user', 1, 't.txt'],
+      ['Solution: Step one.\n\n- pack\n\nNext request.', 'rationale', 'reasoning', 'assistant', 2, 't.txt'],
+      ['<CAMEL_TASK_DONE>', 'rationale', 'reasoning', 'user', 3, 't.txt'],
+    ]);
+    expect(camel.extract(new Map([['u.txt', '\nstray\n[AI User] Go.\n']]), () => false).issues).toEqual([{ file: 'u.txt', line: 2, message: 'text before the first "[AI User] " or "[AI Assistant] " line' }]);
+    expect(camel.extract(new Map([['v.txt', 'nothing here']]), () => false).issues.map((i) => [i.line, i.message])).toEqual([
+      [1, 'text before the first "[AI User] " or "[AI Assistant] " line'],
+      [1, 'no "[AI User] " or "[AI Assistant] " line: not a CAMEL role-playing transcript'],
+    ]);
+  });
+
   it('reports a malformed snapshot by file and a bad record by line, and keeps the good records', () => {
     const bad = alf.extract(new Map([['bad.json', '[{"name": "env_1", ']]), () => false);
     expect(bad.entries).toEqual([]);

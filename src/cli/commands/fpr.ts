@@ -19,7 +19,7 @@ import { createProgress } from '../progress.js';
 import { plural } from '../../domain/plural.js';
 import { UsageError } from '../../domain/errors.js';
 
-/** Generated benign traces per domain and per estimate by default: 35,000 cases with the 13 bundled sets on 3 domains (a few minutes), Wilson upper bound 0.25% at 0 of 1,500 for the natural estimate. */
+/** Generated benign traces per domain and per estimate by default: 38,000 cases with the 14 bundled sets on 3 domains (a few minutes), Wilson upper bound 0.25% at 0 of 1,500 for the natural estimate. */
 const DEFAULT_FPR_RUNS = 500;
 
 
@@ -35,7 +35,7 @@ export function registerFprCommand(program: Command, exit: (code: number) => voi
     .option('--json', 'print fpr.json on stdout instead of the summary (progress and warnings stay on stderr)')
     .addOption(seedOption())
     .option('--benign <file>', 'also measure on this JSONL export of benign memory entries, beside a matched estimate calibrated on its text alone (how well the tool predicts on your memory; episodes from metadata.episode, else one trajectory in file order)')
-    .option('--no-real', 'skip the bundled real traces (ReAct and ExpeL prompts; Reflexion, Voyager, SWE-agent, FireAct and Generative Agents run logs; tau-bench retail replies), the hand-written set and the leave-one-source-out check')
+    .option('--no-real', 'skip the bundled real traces (ReAct and ExpeL prompts; Reflexion, Voyager, SWE-agent, FireAct and Generative Agents run logs; tau-bench retail replies; a CAMEL role-playing chat), the hand-written set and the leave-one-source-out check')
     .option('--no-loso', 'skip the leave-one-source-out check (it re-runs the estimate once per bundled real source)')
     .option('--no-matched', "skip the matched estimate of each real set (the natural mix calibrated on that set's text alone; it re-runs the estimate once per real set)")
     .addOption(phaseOption())

@@ -155,7 +155,7 @@ function addFuzzOptions(command: Command): Command {
     .addOption(corpusOption())
     .option('--no-corpus', 'do not read or grow the regression corpus')
     .option('--benign <file>', 'also measure FPR on this JSONL export of benign memory entries')
-    .option('--no-real', 'skip the FPR measurement on the bundled real traces (ReAct and ExpeL prompts; Reflexion, Voyager, SWE-agent, FireAct and Generative Agents run logs; tau-bench retail replies)')
+    .option('--no-real', 'skip the FPR measurement on the bundled real traces (ReAct and ExpeL prompts; Reflexion, Voyager, SWE-agent, FireAct and Generative Agents run logs; tau-bench retail replies; a CAMEL role-playing chat)')
     .addOption(phaseOption('guard path to test'))
     .option('--max-failures <k>', 'distinct failure signatures to shrink per cell', String(RUN_DEFAULTS.maxFailures))
     .option('--max-fpr <rate>', 'CI gate: fail when the Wilson 95% upper bound of any FPR exceeds this rate in [0,1]')
