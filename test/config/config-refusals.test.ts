@@ -15,6 +15,7 @@ import { loadConfigFile } from '../../src/config/index.js';
 import { UsageError } from '../../src/domain/errors.js';
 import { parseGuardOptionFlags } from '../../src/guards/guard-options.js';
 import { runCli } from '../helpers/run-cli.js';
+import { spawnCli } from '../helpers/spawn-cli.js';
 
 const dirs: string[] = [];
 function configFile(body: string): string {
@@ -100,5 +101,24 @@ describe('config files that are refused, naming the file (22.14)', () => {
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(f);
     expect(r.stdout).not.toMatch(/RESULT/);
+  });
+});
+
+describe('fuzz --no-config', () => {
+  it('reads no farma-fuzz.config.* of the folder: a broken one there stops a run without the flag, not with it', { timeout: 120_000 }, async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'farma-no-config-'));
+    try {
+      writeFileSync(path.join(dir, 'farma-fuzz.config.mjs'), 'export default { runs: "many" };\n');
+      const args = ['fuzz', '--guard', 'none', '--runs', '2', '--domain', 'ehr', '--family', 'seed', '--no-real', '--no-corpus', '--out', path.join(dir, 'out'), '-q'];
+      const withFile = await spawnCli(args, { cwd: dir });
+      expect(withFile.code, withFile.stderr).toBe(2);
+      expect(withFile.stderr).toContain('farma-fuzz.config.mjs');
+      const without = await spawnCli([...args, '--no-config'], { cwd: dir });
+      expect(without.stderr).not.toContain('farma-fuzz.config.mjs');
+      expect(without.code, without.stderr).toBe(1); // `none` admits the seed traces: the invariants fail, the run ran
+      expect(without.stdout).not.toMatch(/\(config /);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

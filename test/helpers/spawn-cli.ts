@@ -6,12 +6,17 @@
  * `test/helpers/run-cli.ts`).
  */
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /** The checkout the tests run in (the CLI's working folder unless `cwd` says otherwise). */
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
 /** Exit code (`null` when a signal ended it), and everything the process wrote to each stream, as text. */
+/** tsx's `--import` entry (its package `.` export, `dist/loader.mjs`) as a file URL, found from the checkout. */
+const TSX = pathToFileURL(path.join(path.dirname(createRequire(path.join(ROOT, 'package.json')).resolve('tsx/package.json')), 'dist', 'loader.mjs')).href;
+
 export interface SpawnedCli {
   code: number | null;
   stdout: string;
@@ -25,7 +30,8 @@ export interface SpawnedCli {
  */
 export function spawnCli(args: readonly string[], o: { env?: NodeJS.ProcessEnv; cwd?: string; uid?: number; gid?: number } = {}): Promise<SpawnedCli> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], {
+    // tsx as the checkout resolves it, so a `cwd` outside the checkout (without node_modules) works too.
+    const child = spawn(process.execPath, ['--import', TSX, path.join(ROOT, 'src/cli/main.ts'), ...args], {
       cwd: o.cwd ?? ROOT,
       ...(o.env ? { env: o.env } : {}),
       ...(o.uid !== undefined ? { uid: o.uid } : {}),

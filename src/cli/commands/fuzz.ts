@@ -168,6 +168,7 @@ function addFuzzOptions(command: Command): Command {
     .option('--baseline <report>', 'an earlier report.json (or its folder) to compare this run with, as compare does: a section of report.html and a console line (refused, and said so, when the configurations differ, unless --allow-config-diff)')
     .option('--allow-config-diff', 'with --baseline: compare even when the configurations differ (guard options, seed, runs…); the differences are listed')
     .option('--config <file>', 'config file (default: farma-fuzz.config.ts|mjs|js in the current folder, when present); flags override it')
+    .option('--no-config', 'read no config file, not even farma-fuzz.config.* in the current folder: the defaults and the flags alone')
     .addOption(timeoutOption())
     .option('-w, --workers <n|auto>', 'lanes for the campaign (the calling thread + worker threads, never more than CPUs); workers start only when they pay, else one thread runs and says why; auto: one lane per CPU once the guard\'s own measured time per case leaves work to share (a sync guard); 1: one thread; findings are identical for any count', 'auto')
     .addOption(guardOptionFlag())
@@ -202,7 +203,7 @@ async function fuzzSettings(opts: Record<string, string | boolean | undefined>, 
   // The config loader validates with zod: loaded only by the commands that read a config file.
   const { loadConfigFile } = await import('../../config/load-config-file.js');
   foreignCode.loaded = true;
-  const { config: fileConfig, file: configFile } = await loadConfigFile(typeof opts.config === 'string' ? opts.config : undefined, process.cwd(), { families: FAMILY_IDS });
+  const { config: fileConfig, file: configFile } = opts.config === false ? { config: {}, file: undefined } : await loadConfigFile(typeof opts.config === 'string' ? opts.config : undefined, process.cwd(), { families: FAMILY_IDS });
   const cfg = mergeConfig(fileConfig, flags, DEFAULT_CONFIG);
   const guardSpec = cfg.guard ?? 'sentinel';
   // A module path from the config file was made absolute against the file's folder: name the file when it is not there.
