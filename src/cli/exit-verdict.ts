@@ -49,6 +49,8 @@ export interface ExitVerdict {
 
 export interface ExitVerdictOptions {
   thresholds: GateThresholds;
+  /** The config file (as shown) that set a limit, per key; a key without one came from its flag. */
+  gateFrom?: Partial<Record<keyof GateThresholds, string>>;
   /** `--require-invariants`: with a gate, also require every invariant to hold. */
   requireInvariants?: boolean;
   /** Report folder, named in the finding line. */
@@ -65,12 +67,21 @@ function listCells(cells: readonly string[], max = 6): string {
   return cells.length <= max ? cells.join(', ') : `${cells.slice(0, max).join(', ')}, … (+${cells.length - max})`;
 }
 
-/** Describes the limits that form the gate, as typed on the command line. */
-function gateFlags(t: GateThresholds): string {
+/**
+ * Describes the limits that form the gate where they were set: as typed on the command line
+ * (`--max-fpr 0.05`), or as the config file's key (`thresholds.maxFpr 0.05 in farma-fuzz.config.ts`).
+ */
+function gateFlags(t: GateThresholds, from: ExitVerdictOptions['gateFrom'] = {}): string {
   const parts: string[] = [];
-  if (t.maxFpr !== undefined) parts.push(`--max-fpr ${t.maxFpr}`);
-  if (t.maxBypass !== undefined) parts.push(`--max-bypass ${t.maxBypass}`);
-  return parts.join(' ');
+  const one = (flag: string, key: keyof GateThresholds): void => {
+    const v = t[key];
+    if (v === undefined) return;
+    const file = from[key];
+    parts.push(file !== undefined ? `thresholds.${key} ${v} in ${file}` : `${flag} ${v}`);
+  };
+  one('--max-fpr', 'maxFpr');
+  one('--max-bypass', 'maxBypass');
+  return parts.join(', ');
 }
 
 /** Where the minimal counterexamples are: the report, and the corpus when it grew. */
@@ -163,8 +174,8 @@ function completeVerdict(report: ReportData, gateResult: GateResult, o: ExitVerd
       name: 'gate',
       pass: gateResult.pass,
       detail: gateResult.pass
-        ? `CI gate (${gateFlags(o.thresholds)}) passed: ${plural(gateResult.checks.length, 'check')}, every Wilson 95% upper bound within its limit`
-        : `CI gate (${gateFlags(o.thresholds)}) failed: ${above.length} of ${plural(gateResult.checks.length, 'check')} above the limit (${listCells(above.map((c) => c.name))})`,
+        ? `CI gate (${gateFlags(o.thresholds, o.gateFrom)}) passed: ${plural(gateResult.checks.length, 'check')}, every Wilson 95% upper bound within its limit`
+        : `CI gate (${gateFlags(o.thresholds, o.gateFrom)}) failed: ${above.length} of ${plural(gateResult.checks.length, 'check')} above the limit (${listCells(above.map((c) => c.name))})`,
     };
     deciding = o.requireInvariants ? [gateCheck, invariants] : [gateCheck];
     lines.push(`${gateCheck.detail}.`);

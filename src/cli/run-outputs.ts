@@ -23,6 +23,8 @@ export interface RunOutputOptions {
   /** `--junit <file>`. */
   junit?: string;
   thresholds: GateThresholds;
+  /** Which gate limits a config file set (`ExitVerdictOptions.gateFrom`). */
+  gateFrom?: Partial<Record<keyof GateThresholds, string>>;
   requireInvariants: boolean;
   /** Ctrl-C stopped the run: the verdict is 130 (interrupted), with what had failed before the stop. */
   interrupted?: boolean;
@@ -107,7 +109,7 @@ export async function writeRunOutputs(result: FuzzResult, o: RunOutputOptions): 
   if (baseline) extra.push(baseline.line);
   extra.push(...(o.notes ?? []));
   extra.push(timeLine(report.timing.phases ?? [], performance.now() - outputsT0));
-  const verdict = exitVerdict(report, gateResult, { thresholds: o.thresholds, requireInvariants: o.requireInvariants, reportDir: shownPath(outDir), ...(o.interrupted ? { interrupted: true, ...(o.signal ? { signal: o.signal } : {}) } : {}), ...(o.shard ? { shard: o.shard } : {}) });
+  const verdict = exitVerdict(report, gateResult, { thresholds: o.thresholds, ...(o.gateFrom ? { gateFrom: o.gateFrom } : {}), requireInvariants: o.requireInvariants, reportDir: shownPath(outDir), ...(o.interrupted ? { interrupted: true, ...(o.signal ? { signal: o.signal } : {}) } : {}), ...(o.shard ? { shard: o.shard } : {}) });
   const summaryFile = writeStepSummary(report, process.env, gateResult, verdict.lines);
   if (summaryFile) extra.push(`step summary: ${summaryFile}`);
   // With --json the human summary moves to stderr, so stdout is one JSON document a script can parse.

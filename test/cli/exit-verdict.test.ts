@@ -83,6 +83,12 @@ describe('exitVerdict', () => {
     // The same bypass rate under a looser limit passes: the gate, not the invariant, decides.
     expect(verdict(report, { maxBypass: 0.05 }).code).toBe(0);
   });
+
+  it('names a limit the config file set by its key and file, and a typed one by its flag', () => {
+    const thresholds = { maxFpr: 0.05, maxBypass: 0.01 };
+    const v = exitVerdict(report, gate(report, thresholds), { thresholds, gateFrom: { maxBypass: 'farma-fuzz.config.ts' } });
+    expect(v.lines[0]).toMatch(/^CI gate \(--max-fpr 0\.05, thresholds\.maxBypass 0\.01 in farma-fuzz\.config\.ts\) failed/);
+  });
 });
 
 describe('step summary gate line', () => {

@@ -224,6 +224,10 @@ async function fuzzSettings(opts: Record<string, string | boolean | undefined>, 
   const recheck = cfg.recheck ?? RUN_DEFAULTS.recheck;
   const cellTimeLimitMs = (cfg.cellTime ?? RUN_DEFAULTS.cellTimeS) * 1000;
   const thresholds = cfg.thresholds ?? {};
+  // A limit the flags did not set came from the config file: the gate line names the file's key, not a flag never typed.
+  const shownConfig = configFile !== undefined ? path.relative(process.cwd(), configFile) || configFile : undefined;
+  const gateFrom: Partial<Record<keyof GateThresholds, string>> = {};
+  for (const key of ['maxFpr', 'maxBypass'] as const) if (thresholds[key] !== undefined && flags.thresholds?.[key] === undefined && shownConfig !== undefined) gateFrom[key] = shownConfig;
   const stop = cfg.exhaustive === true ? undefined : stopRule(cfg.precision ?? RUN_DEFAULTS.precision, cfg.target ?? RUN_DEFAULTS.target, thresholds);
   const maxQueries = cfg.maxQueries;
   const shrinkBudget = cfg.shrinkBudget;
@@ -249,7 +253,7 @@ async function fuzzSettings(opts: Record<string, string | boolean | undefined>, 
   // A missing or malformed baseline fails here (exit 3), before the campaign runs.
   const baseline = typeof opts.baseline === 'string' ? { ...(await readReport(opts.baseline, '--baseline')), allowConfigDiff: opts.allowConfigDiff === true } : undefined;
   if (opts.allowConfigDiff === true && !baseline) throw new UsageError('--allow-config-diff needs --baseline <report.json>');
-  return { cfg, configFile, guardSpec, seed, timeS, runs, runsGiven, domains, families, maxFailures, timeoutMs, workers, concurrency, recheck, cellTimeLimitMs, thresholds, stop, maxQueries, shrinkBudget, costPerQuery, cacheOn, shard, guardOptions, attack, baseline };
+  return { cfg, configFile, guardSpec, seed, timeS, runs, runsGiven, domains, families, maxFailures, timeoutMs, workers, concurrency, recheck, cellTimeLimitMs, thresholds, gateFrom, stop, maxQueries, shrinkBudget, costPerQuery, cacheOn, shard, guardOptions, attack, baseline };
 }
 
 /** What {@link fuzzSettings} gives. */
@@ -358,6 +362,7 @@ async function finishRun(result: FuzzResult, s: FuzzSettings, opts: Record<strin
     ...(cfg.html !== undefined ? { html: cfg.html } : {}),
     ...(cfg.junit !== undefined ? { junit: cfg.junit } : {}),
     thresholds,
+    gateFrom: s.gateFrom,
     requireInvariants: opts.requireInvariants === true,
     interrupted,
     ...(session.stopSignal ? { signal: session.stopSignal } : {}),
