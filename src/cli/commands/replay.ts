@@ -62,7 +62,7 @@ export function registerReplayCommand(program: Command, exit: (code: number) => 
                 ? `${plural(flips.length, 'flip record')} (original + rewrite): ${['reproduced', 'original-admitted', 'rewrite-rejected', 'both-changed', 'error'].map((k) => `${flips.filter((x) => x.flip?.status === k).length} ${k}`).join(', ')}\n`
                 : ''),
           );
-          if (r.issues.length > 0) process.stderr.write(`error: ${plural(r.issues.length, 'corpus line')} could not be read and were not replayed (named above); fix or remove them\n`);
+          if (r.issues.length > 0) process.stderr.write(`error: ${plural(r.issues.length, 'corpus line')} ${r.issues.length === 1 ? 'could not be read and was' : 'could not be read and were'} not replayed (named above); fix or remove ${r.issues.length === 1 ? 'it' : 'them'}\n`);
           for (const other of r.otherConfigs) process.stdout.write(`note: ${printable(other)}\n`);
           exit(c.regressed > 0 ? EXIT.failed : r.issues.length > 0 ? EXIT.input : EXIT.ok);
         }, guardOptions);
