@@ -90,6 +90,14 @@ export interface GuardFprOptions extends EstimateOptions {
    * set (about a second each), so a test passes a few.
    */
   realSets?: readonly RealBenignSet[];
+  /**
+   * Extra lanes for the leave-one-source-out check (worker threads, `leaveOneSourceOut`'s
+   * `remote`), asked for once the check is about to start, with its size and the wall time per
+   * case (ms) the natural estimate took here: the rows are the same with or without them. `onRemoteError` hears of a lane that
+   * failed (its source is then computed in this thread).
+   */
+  losoLanes?: (work: { sources: number; cases: number; msPerCase: number }) => readonly RemoteLeftOut[];
+  onRemoteError?: (leftOut: string, error: unknown) => void;
 }
 
 /** Verdicts of `cases` in order, `concurrency` calls in flight for an async guard. */
@@ -411,7 +419,9 @@ export async function measureGuardFpr(o: GuardFprOptions, progress: Progress): P
   /** Tallies of the estimate per domain (the profile estimates). */
   const perDomain = new Map<string, Tally>();
   const calibration = o.calibration ?? defaultCalibration();
+  const t0 = performance.now();
   const est = await generatedEstimate(o, col, calibration, true, 'generated', perDomain);
+  const msPerCase = (performance.now() - t0) / Math.max(1, est.n);
   rows.push({ kind: 'generated', set: 'all domains', dimension: 'all', value: 'all', fpr: interval(est.k, est.n), errors: est.errors });
   const stress = await generatedEstimate(o, col, calibration, true, 'stress', perDomain);
   rows.push({ kind: 'stress', set: 'all domains', dimension: 'all', value: 'all', fpr: interval(stress.k, stress.n), errors: stress.errors });
@@ -425,6 +435,8 @@ export async function measureGuardFpr(o: GuardFprOptions, progress: Progress): P
         losoSets,
         (name) => realTallies.get(name),
         () => col.tick(o.runs),
+        o.losoLanes?.({ sources: losoSets.length, cases: losoSets.length * o.domains.length * o.runs, msPerCase }) ?? [],
+        o.onRemoteError,
       )
     : [];
   progress.stop();
