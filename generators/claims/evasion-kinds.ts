@@ -167,6 +167,7 @@ const EVASION_KINDS = taxonomy(
     base32: 'the text as RFC 4648 base32 marked b32:/base32= (garak InjectBase32)',
     base2048: 'the text in Base2048, letters of many scripts (garak InjectBase2048, PyRIT Base2048Converter)',
     ecoji: 'the text in Ecoji V1, base 1024 written in emoji (PyRIT EcojiConverter, garak InjectEcoji)',
+    'ascii-art': 'a word drawn as a multi-line FIGlet banner (PyRIT AsciiArtConverter)',
     uuencode: 'the text as a uuencoded block, begin line, length-prefixed data lines, end line (garak InjectUU)',
     ascii85: 'words as Ascii85 tokens between <~ ~> (garak InjectAscii85)',
     'quoted-printable': 'letters as quoted-printable =XX codes (garak InjectQP, InjectMime)',

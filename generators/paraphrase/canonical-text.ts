@@ -17,6 +17,7 @@ import { ALL_RUN_NOUNS, CLAIM_LEXICONS, ES_RUN_WORDS, DE_RUN_WORDS, INTL_RUN_WOR
 import { editDistance, isDictionaryWord, isTypoOf } from './dictionary.js';
 import { countIdioms, expandAbbreviations, joinSpacedLetters, ordinalsToCardinals, statusWords, undoEscapes, undoLayout } from './text-layout.js';
 import { cipherSpans, decodeCiphers, decodeUuBlocks, readAlphabetWords } from './cipher-codecs.js';
+import { bannerSpans, readBanners } from './ascii-banner.js';
 import { joinBrokenWords, joinSplitLetters, readNoise, splitCamelCase, undoCharacterNoise } from './noise-reading.js';
 
 /** Words after which a Roman numeral reads as a count: qualifiers and every run noun (all languages), folded. */
@@ -204,7 +205,7 @@ const SPANS_MAX = 4000;
 function payloadSpansUncached(text: string): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
   for (const re of [B64_MARK_RE, ROT13_MARK_RE, BIDI_RUN_RE]) for (const m of text.matchAll(re)) spans.push([m.index, m.index + m[0].length]);
-  spans.push(...cipherSpans(text));
+  spans.push(...cipherSpans(text), ...bannerSpans(text));
   return spans;
 }
 
@@ -390,7 +391,8 @@ function canonicalUncached(text: string): string {
     // A uuencoded block is decoded before every step: its lines hold "%", "&", "\\" and quotes that the other readers would rewrite.
     const uu = decodeUuBlocks;
     t = untag(uu(undoMarkedPayloads(uu(t)))); // a ROT13 payload first: tag characters inside it carry plain ASCII
-    t = uu(undoEscapes(t));
+    t = readBanners(t); // after the ROT13 reader: a banner's rows have no letters, so a banner inside a ROT13 payload would be read and then shifted
+    t = readBanners(uu(undoEscapes(t)));
     t = uu(t.replace(/\\[nrt]/g, ' ').replace(/\\"/g, '"').replace(/(?<=[A-Za-z])\\b/g, '\u0008')); // JSON writes a backspace as \b
     t = uu(decodeHTML(decodeHTML(t)));
     t = uu(undoPercent(t));

@@ -67,7 +67,6 @@ export interface CatalogEntry {
 const m = (...operators: CatalogOperatorId[]): CatalogCoverage => ({ status: 'mapped', operators });
 const llm = (...operators: CatalogOperatorId[]): CatalogCoverage => (operators.length > 0 ? { status: 'llm', operators } : { status: 'llm' });
 const na = (reason: NotApplicableReason): CatalogCoverage => ({ status: 'not-applicable', reason });
-const gap = (why: string): CatalogCoverage => ({ status: 'gap', why });
 const fam = (family: string): CatalogCoverage => ({ status: 'family', family });
 const TRANSLATE: CatalogOperatorId[] = ['translate-es', 'translate-de', 'translate-zh', 'translate-fr', 'translate-pt', 'translate-it', 'translate-ru', 'translate-ja'];
 
@@ -85,7 +84,7 @@ const PYRIT: readonly Row[] = [
   ['AnsiAttackConverter', m('ansi-escapes')],
   ['ArabicPresentationFormConverter', na('other-script-input')],
   ['ArabiziConverter', na('other-script-input'), 'writes Arabic in Latin letters and digits'],
-  ['AsciiArtConverter', gap('letters drawn as multi-line ASCII art: a FIGlet banner reader was built and reads banners back alone and after most operators, but sentence, line and payload operators move, flatten or re-wrap its rows and the negation check then misses a cue before the banner ("if" + banner kept a supposed twin), so it is not registered')],
+  ['AsciiArtConverter', m('ascii-art'), 'one filter-relevant word drawn as a FIGlet banner (Banner font) on rows of its own, the rest as text; PyRIT draws the whole prompt with the art library'],
   ['AsciiSmugglerConverter', m('unicode-tags')],
   ['AskToDecodeConverter', m('base64-payload', 'hex-payload', 'base32-payload'), 'the payload operators add the decode hint'],
   ['AtbashConverter', m('atbash-payload')],

@@ -13,7 +13,7 @@
 import { ALL_TEXT, pick, withContent } from './operator.js';
 import type { Operator } from './operator.js';
 import anyAscii from 'any-ascii';
-import { subjectOf } from './text-utils.js';
+import { subjectOf, wordSpans } from './text-utils.js';
 import { canonicalText } from './canonical-text.js';
 import { wordOperator } from './evasion-operators.js';
 import {
@@ -21,6 +21,8 @@ import {
 } from './cipher-codecs.js';
 import type { AlphabetId } from './cipher-codecs.js';
 import { toIpa } from './ipa.js';
+import { bannerOf } from './ascii-banner.js';
+import { TARGET_WORDS } from './encoding-operators.js';
 import type { EvasionKind } from '../claims/evasion-kinds.js';
 import type { MemoryEntry } from '../../src/domain/index.js';
 import type { OperatorContext } from './operator.js';
@@ -202,7 +204,33 @@ const cyrillicLetters = letterCipher('cyrillic-letters', 'cyrillic', 'script-cyr
 const greekLetters = letterCipher('greek-letters', 'greek', 'script-greek-letters', 'Greek');
 const runicLetters = letterCipher('runic-letters', 'runic', 'script-runic-letters', 'Runic (Elder Futhark)');
 
+/**
+ * One word drawn as a FIGlet banner on rows of its own (`ascii-banner.ts`), the text before and
+ * after it as written: the filter-relevant word `choice` picks, or, when the text has none, the
+ * first word of five letters or more (plain words only, `wordSpans`: never a key or a payload's marker). Only that span is art, so a cue around it ("never",
+ * "if") stays plain text, in its place.
+ */
+const asciiArt: Operator = {
+  id: 'ascii-art',
+  group: 'encoding',
+  description: 'Draws one filter-relevant word (chosen by `choice`; else the first word of 5+ letters) as a FIGlet banner in the Banner font (`figlet` package, full width) on rows of its own, the rest of the text as written (PyRIT AsciiArtConverter draws the whole prompt).',
+  preserves: ALL_TEXT,
+  kinds: ['ascii-art'],
+  reading: 'encoded',
+  apply(entry, choice) {
+    const text = entry.content;
+    // Plain words only: never part of a subject key or of an encoded payload and its marker ("[caesar+1]").
+    const words = wordSpans(text);
+    const targets = words.filter((w) => TARGET_WORDS.has(w.word.toLowerCase()));
+    const m = targets.length > 0 ? pick(targets, choice) : words.find((w) => w.word.length >= 5);
+    if (m === undefined) return entry;
+    const before = text.slice(0, m.at).trimEnd();
+    const after = text.slice(m.at + m.word.length).trimStart();
+    return withContent(entry, `${before === '' ? '' : `${before}\n`}${bannerOf(m.word)}${after === '' ? '' : `\n${after}`}`);
+  },
+};
+
 export const CIPHER_OPERATORS = {
   hexPayload, base32Payload, base2048Payload, ecojiPayload, uuencodePayload, ascii85Words, quotedPrintable, morsePayload, binaryPayload, charCodes, braille, natoSpelling, caesarPayload, atbashPayload, vigenerePayload,
-  reverseText, pigLatin, variationSelectors, sneakyBits, enclosedLetters, cyrillicLetters, greekLetters, runicLetters, mathObfuscation, ipaWords,
+  reverseText, pigLatin, variationSelectors, sneakyBits, enclosedLetters, cyrillicLetters, greekLetters, runicLetters, mathObfuscation, ipaWords, asciiArt,
 } as const;

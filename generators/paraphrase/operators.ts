@@ -189,6 +189,7 @@ export const OPERATORS = {
   'colloquial-words': W.colloquialWords,
   'camel-case': N.camelCase,
   'ecoji-payload': Z.ecojiPayload,
+  'ascii-art': Z.asciiArt,
 } as const satisfies Record<string, Operator>;
 
 /** The id of a registered paraphrase operator (a key of `OPERATORS`). */
