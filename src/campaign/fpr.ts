@@ -91,13 +91,14 @@ export interface GuardFprOptions extends EstimateOptions {
    */
   realSets?: readonly RealBenignSet[];
   /**
-   * Extra lanes for the leave-one-source-out check (worker threads, `leaveOneSourceOut`'s
-   * `remote`), asked for once the check is about to start, with its size and the wall time per
-   * case (ms) the natural estimate took here: the rows are the same with or without them. `onRemoteError` hears of a lane that
-   * failed (its source is then computed in this thread).
+   * Extra lanes (worker threads) for the matched estimates and the leave-one-source-out check,
+   * asked for once, before the matched estimates, with the sources, the cases of both and the
+   * wall time per case (ms) the natural estimate took here: the rows are the same with or
+   * without them.
    */
-  losoLanes?: (work: { sources: number; cases: number; msPerCase: number }) => readonly RemoteLeftOut[];
-  onRemoteError?: (leftOut: string, error: unknown) => void;
+  lanes?: (work: { sources: number; cases: number; msPerCase: number }) => { loso: readonly RemoteLeftOut[]; matched: readonly RemoteMatched[] };
+  /** A worker lane failed on a job (`<set> (matched)` or `<set> (left out)`); the job was then run in this thread. */
+  onRemoteError?: (job: string, error: unknown) => void;
 }
 
 /** Verdicts of `cases` in order, `concurrency` calls in flight for an async guard. */
@@ -139,6 +140,75 @@ export interface EstimateTally {
  */
 export type RemoteLeftOut = (leftOut: string) => Promise<EstimateTally>;
 
+/** A matched estimate: the tally and the store structure (real against generated) of its calibration. */
+export interface MatchedTally extends EstimateTally {
+  structure: { real: StructureRates; generated: StructureRates };
+}
+
+/** A matched estimate computed elsewhere (a worker thread): must give what {@link matchedEstimate} gives here. */
+export type RemoteMatched = (job: { set: { name: string; domain: string; entries: readonly MemoryEntry[] }; domains: DomainId[] }) => Promise<MatchedTally>;
+
+/**
+ * The matched estimate of one real set (docs/calibration.md, "Per profile"): the natural mix
+ * calibrated on that set's text alone, `o.runs` cases per domain of `domains`, with the
+ * calibration's store structure.
+ */
+export async function matchedEstimate(o: EstimateOptions, set: { name: string; domain: string; entries: readonly MemoryEntry[] }, domains: readonly DomainId[], onDomain: () => void = () => undefined): Promise<MatchedTally> {
+  const cal = calibrationFor([{ name: set.name, domain: set.domain, entries: set.entries }]);
+  const e = await naturalEstimate(o, cal, onDomain, domains);
+  return { ...e, structure: matchedStructure(cal, domains) };
+}
+
+/**
+ * Runs `jobs` over this thread (`local`) and `remote` lanes (worker threads, one function each),
+ * which take jobs from one queue in order; the answers come back by job index, so they are the
+ * same for any number of lanes when each job is a pure function of itself. Once `signal` is
+ * aborted no further job starts (the answers so far are kept; the rest are undefined). A remote
+ * lane whose call rejects takes no further job, `onRemoteError` hears of it, and that job runs
+ * here once the lanes are done: no answer is lost to a thread. `afterRemote` follows each job a
+ * remote lane finished (progress).
+ */
+async function inLanes<J, R>(
+  jobs: readonly J[],
+  local: (job: J) => Promise<R>,
+  remote: ReadonlyArray<(job: J) => Promise<R>>,
+  o: { signal?: AbortSignal; onRemoteError?: (job: J, error: unknown) => void; afterRemote?: (job: J) => void } = {},
+): Promise<Array<R | undefined>> {
+  const results: Array<R | undefined> = new Array(jobs.length);
+  let next = 0;
+  const take = (): number | undefined => (o.signal?.aborted || next >= jobs.length ? undefined : next++);
+  const here = async (): Promise<void> => {
+    for (;;) {
+      // A sync guard and the sync calibration leave only microtasks in this loop, and signal
+      // handlers (SIGINT, SIGTERM: they abort `o.signal`) run as macrotasks: yield one turn of the
+      // event loop before each job so a signal is seen within one calibration.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      const i = take();
+      if (i === undefined) return;
+      results[i] = await local(jobs[i]!);
+    }
+  };
+  const failed: number[] = [];
+  const lane = async (run: (job: J) => Promise<R>): Promise<void> => {
+    for (let i = take(); i !== undefined; i = take()) {
+      try {
+        results[i] = await run(jobs[i]!);
+      } catch (e) {
+        failed.push(i);
+        o.onRemoteError?.(jobs[i]!, e);
+        return;
+      }
+      o.afterRemote?.(jobs[i]!);
+    }
+  };
+  await Promise.all([here(), ...remote.map(lane)]);
+  for (const i of failed.sort((x, y) => x - y)) {
+    if (o.signal?.aborted) break;
+    results[i] = await local(jobs[i]!);
+  }
+  return results;
+}
+
 /**
  * The natural estimate without one source: calibrate on every set but `leftOut` (and empty
  * ones), then estimate with `o`'s seed and runs (`runs` per domain). About a second of
@@ -173,39 +243,12 @@ export async function leaveOneSourceOut(
   remote: readonly RemoteLeftOut[] = [],
   onRemoteError: (leftOut: string, error: unknown) => void = () => undefined,
 ): Promise<LosoRow[]> {
-  const results: Array<EstimateTally | undefined> = new Array(sets.length);
-  let next = 0;
-  const take = (): number | undefined => (o.signal?.aborted || next >= sets.length ? undefined : next++);
-  const local = async (): Promise<void> => {
-    for (;;) {
-      // A sync guard and the sync calibration leave only microtasks in this loop, and signal
-      // handlers (SIGINT, SIGTERM: they abort `o.signal`) run as macrotasks: yield one turn of the
-      // event loop before each source so a signal is seen within one calibration.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      const i = take();
-      if (i === undefined) return;
-      results[i] = await leftOutEstimate(o, sets, sets[i]!.name, onDomain);
-    }
-  };
-  // A source whose remote lane failed is computed here afterwards (that lane takes no more): the check never loses a row to a thread.
-  const failed: number[] = [];
-  const lane = async (run: RemoteLeftOut): Promise<void> => {
-    for (let i = take(); i !== undefined; i = take()) {
-      try {
-        results[i] = await run(sets[i]!.name);
-      } catch (e) {
-        failed.push(i);
-        onRemoteError(sets[i]!.name, e);
-        return;
-      }
-      for (let d = 0; d < o.domains.length; d++) onDomain();
-    }
-  };
-  await Promise.all([local(), ...remote.map(lane)]);
-  for (const i of failed.sort((a, b) => a - b)) {
-    if (o.signal?.aborted) break;
-    results[i] = await leftOutEstimate(o, sets, sets[i]!.name, onDomain);
-  }
+  const results = await inLanes(
+    sets.map((x) => x.name),
+    (name) => leftOutEstimate(o, sets, name, onDomain),
+    remote,
+    { ...(o.signal ? { signal: o.signal } : {}), onRemoteError, afterRemote: () => { for (let d = 0; d < o.domains.length; d++) onDomain(); } },
+  );
   const rows: LosoRow[] = [];
   for (const [i, left] of sets.entries()) {
     const e = results[i];
@@ -365,10 +408,17 @@ async function realSetsPhase(
  * The profile phase: every measured real set beside its domain's estimate and, with
  * `withMatched`, the estimate calibrated on its own text alone (docs/calibration.md, "Per profile").
  */
-async function profilesPhase(o: GuardFprOptions, col: FprCollector, measured: readonly MeasuredSet[], perDomain: Map<string, Tally>, withMatched: boolean, profileDomains: (d: string) => DomainId[]): Promise<ProfileRow[]> {
+async function profilesPhase(o: GuardFprOptions, col: FprCollector, measured: readonly MeasuredSet[], perDomain: Map<string, Tally>, withMatched: boolean, profileDomains: (d: string) => DomainId[], remote: readonly RemoteMatched[] = []): Promise<ProfileRow[]> {
+  const jobs = measured.map((m) => ({ set: { name: m.name, domain: m.domain, entries: m.entries }, domains: profileDomains(m.domain) }));
+  const matched = withMatched
+    ? await inLanes(jobs, (j) => matchedEstimate(o, j.set, j.domains, () => col.tick(o.runs)), remote, {
+        ...(o.onRemoteError ? { onRemoteError: (j: (typeof jobs)[number], e: unknown) => o.onRemoteError?.(`${j.set.name} (matched)`, e) } : {}),
+        afterRemote: (j) => col.tick(o.runs * j.domains.length),
+      })
+    : [];
   const profiles: ProfileRow[] = [];
-  for (const m of measured) {
-    const domains = profileDomains(m.domain);
+  for (const [i, m] of measured.entries()) {
+    const domains = jobs[i]!.domains;
     const p = domains.reduce<Tally>((a, d) => {
       const t = perDomain.get(d) ?? { n: 0, k: 0, errors: 0 };
       return { n: a.n + t.n, k: a.k + t.k, errors: a.errors + t.errors };
@@ -376,11 +426,10 @@ async function profilesPhase(o: GuardFprOptions, col: FprCollector, measured: re
     const r = judged(m.tally);
     const profileGap = realismGapOf(tallyOf(p), tallyOf(m.tally));
     const row: ProfileRow = { set: m.name, profile: domains.length === 1 ? domains[0]! : 'all domains', real: interval(m.tally.k, m.tally.n), realErrors: m.tally.errors, halfWidth: r.n > 0 ? (r.high - r.low) / 2 : 0, profileEstimate: interval(p.k, p.n), ...(profileGap !== undefined ? { profileGap } : {}), ...(m.userExport ? { userExport: true } : {}) };
-    if (withMatched) {
-      const cal = calibrationFor([{ name: m.name, domain: m.domain, entries: m.entries }]);
-      const e = await naturalEstimate(o, cal, () => col.tick(o.runs), domains);
+    const e = matched[i];
+    if (e) {
       const gap = realismGapOf(tallyOf(e), tallyOf(m.tally));
-      row.matched = { estimate: interval(e.k, e.n), errors: e.errors, ...(gap !== undefined ? { gap } : {}), structure: matchedStructure(cal, domains) };
+      row.matched = { estimate: interval(e.k, e.n), errors: e.errors, ...(gap !== undefined ? { gap } : {}), structure: e.structure };
     }
     profiles.push(row);
   }
@@ -427,7 +476,8 @@ export async function measureGuardFpr(o: GuardFprOptions, progress: Progress): P
   rows.push({ kind: 'stress', set: 'all domains', dimension: 'all', value: 'all', fpr: interval(stress.k, stress.n), errors: stress.errors });
 
   const { realAll, realGaps, measured, realTallies } = await realSetsPhase(o, col, realLoaded.sets, est);
-  const profiles = await profilesPhase(o, col, measured, perDomain, withMatched, profileDomains);
+  const lanes = o.lanes?.({ sources: Math.max(losoSets.length, withMatched ? measured.length : 0), cases: losoSets.length * o.domains.length * o.runs + o.runs * matchedRuns, msPerCase }) ?? { loso: [], matched: [] };
+  const profiles = await profilesPhase(o, col, measured, perDomain, withMatched, profileDomains, lanes.matched);
 
   const loso = withLoso
     ? await leaveOneSourceOut(
@@ -435,8 +485,8 @@ export async function measureGuardFpr(o: GuardFprOptions, progress: Progress): P
         losoSets,
         (name) => realTallies.get(name),
         () => col.tick(o.runs),
-        o.losoLanes?.({ sources: losoSets.length, cases: losoSets.length * o.domains.length * o.runs, msPerCase }) ?? [],
-        o.onRemoteError,
+        lanes.loso,
+        (name, e) => o.onRemoteError?.(`${name} (left out)`, e),
       )
     : [];
   progress.stop();

@@ -1,7 +1,8 @@
 /**
  * Worker-thread entry for parallel campaigns (`fuzz --workers N`). Piscina loads this file in
  * each worker; its default export rebuilds the guard and the family arbitrary from ids and
- * runs one cell with `runCell`, or one row of the leave-one-source-out check (`kind: 'loso'`).
+ * runs one cell with `runCell`, one row of the leave-one-source-out check (`kind: 'loso'`) or
+ * one matched estimate of `fpr` (`kind: 'matched'`).
  * Part of the composition root, so it may import generators and guards. The main thread passes {@link fuzzWorkerPool}() to `runCampaignParallel`.
  */
 import type { DomainId } from '../domain/fuzz-case.js';
@@ -10,7 +11,7 @@ import { UsageError } from '../domain/errors.js';
 import { MemoryStore } from '../memory/index.js';
 import { runCell, type CellOutcome, type CellStopRule } from '../fuzz/property.js';
 import { countingGuard, emptyTally, guardCacheable, timedGuard, VerdictCache } from '../fuzz/query-meter.js';
-import { leftOutEstimate } from '../campaign/fpr.js';
+import { leftOutEstimate, matchedEstimate, type MatchedTally } from '../campaign/fpr.js';
 import { loadRealBenignSets } from '../corpus/benign-sets.js';
 
 /** One verdict cache per guard object in this thread (a lane runs its cells one after another). */
@@ -21,7 +22,7 @@ function threadCache(guard: Guard): VerdictCache {
   return c;
 }
 import type { ScratchStore } from '../fuzz/evaluate.js';
-import { cellAbortSignal, progressReporter, type CellTask, type LosoTask as LosoTaskOf, type LosoTaskResult } from '../fuzz/parallel.js';
+import { cellAbortSignal, progressReporter, type CellTask, type LosoTask as LosoTaskOf, type LosoTaskResult, type MatchedTask as MatchedTaskOf } from '../fuzz/parallel.js';
 import { FAMILY_REGISTRY, isDomainId, isFamilyId, type FamilyId } from '../../generators/families.js';
 import { guardSpecKind } from '../guards/resolve.js';
 import { loadGuard } from './context.js';
@@ -90,7 +91,10 @@ async function withGuard<T>(g: FuzzWorkerGuard, fn: (guard: Guard) => Promise<T>
 }
 
 type LosoTask = LosoTaskOf<FuzzWorkerGuard>;
-const isLosoTask = (t: CellTask<FuzzWorkerGuard> | LosoTask): t is LosoTask => (t as { kind?: unknown }).kind === 'loso';
+type MatchedTask = MatchedTaskOf<FuzzWorkerGuard>;
+type WorkerTask = CellTask<FuzzWorkerGuard> | LosoTask | MatchedTask;
+const isLosoTask = (t: WorkerTask): t is LosoTask => (t as { kind?: unknown }).kind === 'loso';
+const isMatchedTask = (t: WorkerTask): t is MatchedTask => (t as { kind?: unknown }).kind === 'matched';
 
 let realSets: ReturnType<typeof loadRealBenignSets>['sets'] | undefined;
 
@@ -109,6 +113,17 @@ async function runLosoTask(task: LosoTask): Promise<LosoTaskResult> {
     const tally = emptyTally();
     const counted = countingGuard(guard, tally);
     const t = await leftOutEstimate({ guard: counted, store: scratch, domains: task.domains, runs: task.runs, seed: task.seed, phase: task.phase, ...(task.guard.concurrency !== undefined ? { concurrency: task.guard.concurrency } : {}) }, sets, task.leftOut);
+    return { ...t, queries: tally.queries };
+  });
+}
+
+/** Runs one matched estimate of `fpr` in this worker (its set came with the task). */
+async function runMatchedTask(task: MatchedTask): Promise<MatchedTally & { queries: number }> {
+  store ??= new MemoryStore(':memory:');
+  const scratch = store;
+  return withGuard(task.guard, async (guard) => {
+    const tally = emptyTally();
+    const t = await matchedEstimate({ guard: countingGuard(guard, tally), store: scratch, domains: task.domains, runs: task.runs, seed: task.seed, phase: task.phase, ...(task.guard.concurrency !== undefined ? { concurrency: task.guard.concurrency } : {}) }, task.set, task.domains);
     return { ...t, queries: tally.queries };
   });
 }
@@ -151,8 +166,10 @@ function runTask(task: CellTask<FuzzWorkerGuard>, guard: Guard, scratch: Scratch
  */
 export default async function runFuzzCellTask(task: CellTask<FuzzWorkerGuard>): Promise<CellOutcome>;
 export default async function runFuzzCellTask(task: LosoTask): Promise<LosoTaskResult>;
-export default async function runFuzzCellTask(task: CellTask<FuzzWorkerGuard> | LosoTask): Promise<CellOutcome | LosoTaskResult> {
+export default async function runFuzzCellTask(task: MatchedTask): Promise<MatchedTally & { queries: number }>;
+export default async function runFuzzCellTask(task: WorkerTask): Promise<CellOutcome | LosoTaskResult | (MatchedTally & { queries: number })> {
   if (isLosoTask(task)) return runLosoTask(task);
+  if (isMatchedTask(task)) return runMatchedTask(task);
   store ??= new MemoryStore(':memory:');
   const scratch = store;
   const signal = cellAbortSignal(task.progress);

@@ -11,6 +11,7 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { DomainId, FuzzCase } from '../domain/fuzz-case.js';
 import type { Phase } from '../domain/guard.js';
+import type { MemoryEntry } from '../domain/entry.js';
 import { cellSeed, type CampaignOutcome } from './campaign.js';
 import type { CellOutcome } from './property.js';
 import { EngineError, errorMessage } from '../domain/errors.js';
@@ -65,6 +66,21 @@ export interface LosoTask<G = unknown> {
   guard: G;
   sets: string[];
   leftOut: string;
+  domains: DomainId[];
+  runs: number;
+  seed: number;
+  phase: Phase;
+}
+
+/**
+ * One matched estimate of `fpr` (docs/calibration.md, "Per profile"), as sent to a worker
+ * (`kind: 'matched'`): calibrate on `set`'s entries alone and estimate `runs` cases per domain of
+ * `domains`. Structured-cloneable (the set travels with its entries).
+ */
+export interface MatchedTask<G = unknown> {
+  kind: 'matched';
+  guard: G;
+  set: { name: string; domain: string; entries: MemoryEntry[] };
   domains: DomainId[];
   runs: number;
   seed: number;

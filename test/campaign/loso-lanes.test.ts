@@ -5,10 +5,10 @@
  * worker thread computes what this thread computes. The lane decision: loso-lanes-decision.test.ts.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { leaveOneSourceOut, leftOutEstimate, type RemoteLeftOut } from '../../src/campaign/fpr.js';
+import { leaveOneSourceOut, leftOutEstimate, matchedEstimate, type MatchedTally, type RemoteLeftOut } from '../../src/campaign/fpr.js';
 import { loadRealBenignSets } from '../../src/corpus/benign-sets.js';
 import { fuzzWorkerPool } from '../../src/cli/fuzz-worker.js';
-import { taskPool, type LosoTask, type LosoTaskResult } from '../../src/fuzz/parallel.js';
+import { taskPool, type LosoTask, type LosoTaskResult, type MatchedTask } from '../../src/fuzz/parallel.js';
 import { createGuard } from '../../src/guards/registry.js';
 import { MemoryStore } from '../../src/memory/index.js';
 
@@ -53,7 +53,7 @@ describe('leave-one-source-out over lanes', () => {
     expect(failures[0]).toMatch(/thread died on/);
   });
 
-  it('a worker thread gives the row this thread gives', { timeout: 240_000 }, async () => {
+  it('a worker thread gives the row and the matched estimate this thread gives', { timeout: 240_000 }, async () => {
     const all = loadRealBenignSets().sets.filter((s) => s.entries.length > 0);
     const leftOut = all[all.length - 1]!.name;
     const o = { ...options(), domains: ['ehr' as const], runs: 40 };
@@ -63,6 +63,11 @@ describe('leave-one-source-out over lanes', () => {
       const there = await pool.run<LosoTask<{ spec: string }>, LosoTaskResult>({ kind: 'loso', guard: { spec: 'sentinel' }, sets: all.map((s) => s.name), leftOut, domains: o.domains, runs: o.runs, seed: o.seed, phase: o.phase });
       expect({ k: there.k, n: there.n, errors: there.errors }).toEqual(here);
       expect(there.queries).toBe(40);
+      // A matched estimate (fpr) travels with its set's entries and comes back as computed here.
+      const set = { name: sets[0]!.name, domain: sets[0]!.domain, entries: [...sets[0]!.entries] };
+      const matchedHere = await matchedEstimate(o, set, ['ehr']);
+      const matchedThere = await pool.run<MatchedTask<{ spec: string }>, MatchedTally>({ kind: 'matched', guard: { spec: 'sentinel' }, set, domains: ['ehr'], runs: o.runs, seed: o.seed, phase: o.phase });
+      expect({ k: matchedThere.k, n: matchedThere.n, errors: matchedThere.errors, structure: matchedThere.structure }).toEqual(matchedHere);
       // Sets that are not the worker's own are refused, naming both lists.
       await expect(pool.run({ kind: 'loso', guard: { spec: 'sentinel' }, sets: ['elsewhere'], leftOut: 'elsewhere', domains: ['ehr'], runs: 1, seed: 1, phase: 'write' })).rejects.toThrow(/not the calling thread's \(elsewhere\)/);
     } finally {

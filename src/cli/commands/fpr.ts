@@ -20,8 +20,9 @@ import { plural } from '../../domain/plural.js';
 import { UsageError } from '../../domain/errors.js';
 import os from 'node:os';
 import { oneCallAtATime, type Phase } from '../../domain/guard.js';
-import type { RemoteLeftOut } from '../../campaign/fpr.js';
-import type { LosoTask, LosoTaskResult } from '../../fuzz/parallel.js';
+import type { MatchedTally, RemoteLeftOut, RemoteMatched } from '../../campaign/fpr.js';
+import type { LosoTask, LosoTaskResult, MatchedTask } from '../../fuzz/parallel.js';
+import type { MemoryEntry } from '../../domain/entry.js';
 import type { FuzzWorkerGuard } from '../fuzz-worker.js';
 
 /** Generated benign traces per domain and per estimate by default: 38,000 cases with the 14 bundled sets on 3 domains (a few minutes), Wilson upper bound 0.25% at 0 of 1,500 for the natural estimate. */
@@ -29,26 +30,33 @@ const DEFAULT_FPR_RUNS = 500;
 
 
 /**
- * Worker lanes for the leave-one-source-out check of `fpr`, as `fuzz` has them (`losoLanes` in
- * src/campaign/fuzz.ts, decided when the check starts, at the natural estimate's measured time
- * per case): for a guard a worker thread can rebuild from its spec and that answers one call at a
+ * Worker lanes for the matched estimates and the leave-one-source-out check of `fpr`, by the rule
+ * `fuzz` uses for its check (`losoLanes` in src/campaign/fuzz.ts, decided before the matched
+ * estimates, at the natural estimate's measured time per case): for a guard a worker thread can rebuild from its spec and that answers one call at a
  * time (built-in, or a sync module). `close` ends the threads.
  */
-async function losoLanesFor(spec: string, guard: Guard, timeoutMs: number | undefined, concurrency: number, say: boolean, est: { domains: DomainId[]; runs: number; seed: number; phase: Phase }): Promise<{ lanes: (work: { sources: number; cases: number; msPerCase: number }) => RemoteLeftOut[]; close: () => Promise<void> }> {
+async function losoLanesFor(spec: string, guard: Guard, timeoutMs: number | undefined, concurrency: number, say: boolean, est: { domains: DomainId[]; runs: number; seed: number; phase: Phase }): Promise<{ lanes: (work: { sources: number; cases: number; msPerCase: number }) => { loso: RemoteLeftOut[]; matched: RemoteMatched[] }; close: () => Promise<void> }> {
   // Loaded here, not at the CLI's start: only `fpr` runs need them.
   const [{ losoLanes }, { loadRealBenignSets }, { taskPool }, { fuzzWorkerPool }] = await Promise.all([import('../../campaign/fuzz.js'), import('../../corpus/benign-sets.js'), import('../../fuzz/parallel.js'), import('../fuzz-worker.js')]);
   let pool: { run: <T, R>(task: T) => Promise<R>; close: () => Promise<void> } | undefined;
-  const lanes = (work: { sources: number; cases: number; msPerCase: number }): RemoteLeftOut[] => {
+  const lanes = (work: { sources: number; cases: number; msPerCase: number }): { loso: RemoteLeftOut[]; matched: RemoteMatched[] } => {
     const d = losoLanes({ workers: 'auto', pool: oneCallAtATime(guard), stateless: guard.cacheVerdicts !== false, cpus: os.availableParallelism(), load: os.loadavg()[0] ?? 0, ...work });
-    if (d.lanes <= 1) return [];
-    if (say) process.stderr.write(`workers: leave-one-source-out on ${d.lanes} lanes: ${d.reason}\n`);
+    if (d.lanes <= 1) return { loso: [], matched: [] };
+    if (say) process.stderr.write(`workers: matched estimates and leave-one-source-out on ${d.lanes} lanes: ${d.reason}\n`);
     const threads = (pool = taskPool({ ...fuzzWorkerPool(), threads: d.lanes - 1 }));
     const g: FuzzWorkerGuard = { spec, ...(timeoutMs !== undefined ? { timeoutMs } : {}), concurrency };
     const sets = loadRealBenignSets().sets.filter((x) => x.entries.length > 0).map((x) => x.name);
-    return Array.from({ length: d.lanes - 1 }, () => async (leftOut: string) => {
-      const r = await threads.run<LosoTask<FuzzWorkerGuard>, LosoTaskResult>({ kind: 'loso', guard: g, sets, leftOut, ...est });
-      return { k: r.k, n: r.n, errors: r.errors };
-    });
+    const n = d.lanes - 1;
+    return {
+      loso: Array.from({ length: n }, () => async (leftOut: string) => {
+        const r = await threads.run<LosoTask<FuzzWorkerGuard>, LosoTaskResult>({ kind: 'loso', guard: g, sets, leftOut, ...est });
+        return { k: r.k, n: r.n, errors: r.errors };
+      }),
+      matched: Array.from({ length: n }, () => async (job: { set: { name: string; domain: string; entries: readonly MemoryEntry[] }; domains: DomainId[] }) => {
+        const r = await threads.run<MatchedTask<FuzzWorkerGuard>, MatchedTally>({ kind: 'matched', guard: g, set: { ...job.set, entries: [...job.set.entries] }, domains: job.domains, runs: est.runs, seed: est.seed, phase: est.phase });
+        return { k: r.k, n: r.n, errors: r.errors, structure: r.structure };
+      }),
+    };
   };
   return { lanes, close: async () => pool?.close() };
 }
@@ -116,8 +124,8 @@ export function registerFprCommand(program: Command, exit: (code: number) => voi
               realData: opts.real !== false,
               loso: opts.loso !== false,
               matched: opts.matched !== false,
-              losoLanes: lanes.lanes,
-              onRemoteError: (leftOut, e) => process.stderr.write(`warning: leave-one-source-out: a worker thread failed on ${leftOut} (${e instanceof Error ? e.message : String(e)}); that source was computed on the calling thread\n`),
+              lanes: lanes.lanes,
+              onRemoteError: (job, e) => process.stderr.write(`warning: a worker thread failed on ${job} (${e instanceof Error ? e.message : String(e)}); it was computed on the calling thread\n`),
             },
             createProgress(!opts.quiet),
           ).finally(lanes.close));
