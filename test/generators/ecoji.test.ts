@@ -5,12 +5,13 @@
  * `four_byte_1.ev1`, `four_byte_3.ev1` and `seven_byte.ev1` (their plain files are bytes, given
  * here in hex as the ordinals decode them), the sorted examples of `docs/encoding.md` and the
  * concatenation examples of its README; `hello` from the README of mecforlove/ecoji-py (the
- * python package PyRIT and garak call). Table spot checks: ordinals and code points from
- * `keith-turner/ecoji/docs/emojis.md`.
+ * python package PyRIT and garak call). V2 known answers: `phrase.ev2`, `four_byte_1.ev2`
+ * (commit 7125c02eca1e3756178028a45f9ffad62c3fca0e) and `seven_byte.ev2` (a short last group).
+ * Table spot checks: ordinals and code points from `keith-turner/ecoji/docs/emojis.md`.
  */
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
-import { ECOJI_V1, ECOJI_V1_PAD_LAST, decodeEcoji, encodeEcoji } from '../../generators/paraphrase/ecoji.js';
+import { ECOJI_V1, ECOJI_V1_PAD_LAST, ECOJI_V2, decodeEcoji, encodeEcoji } from '../../generators/paraphrase/ecoji.js';
 import { canonicalText } from '../../generators/paraphrase/canonical-text.js';
 
 const text = (bytes: Uint8Array | undefined): string | undefined => (bytes === undefined ? undefined : Buffer.from(bytes).toString('utf8'));
@@ -49,13 +50,30 @@ describe('Ecoji V1 codec', () => {
     }
   });
 
+  test('the V2 table has 1024 distinct emoji and keeps every emoji it shares with V1 at its V1 ordinal (the standard\'s rule)', () => {
+    expect(ECOJI_V2.length).toBe(1024);
+    expect(new Set(ECOJI_V2).size).toBe(1024);
+    const v1 = new Map(ECOJI_V1.map((e, i) => [e, i]));
+    const shared = ECOJI_V2.map((e, i) => [e, i] as const).filter(([e]) => v1.has(e));
+    expect(shared.length).toBe(1024 - 211);
+    for (const [e, i] of shared) expect(v1.get(e), e).toBe(i);
+  });
+
+  test('V2 known answers decode (phrase.ev2, four_byte_1.ev2, seven_byte.ev2 with its short last group); V1-only beside V2-only emoji is no Ecoji', () => {
+    expect(text(decodeEcoji('🧏📩🧈🐇🧅📘🔯🚜💞😽♏🐊🎱🥁🚄🌱💞😭💮✊💢🪠🐭🩴🍉🚲🦑🐶💢🪠🔮🩹🍉📸🐮🌼👦🚟🥴📑'))).toBe("Base64 is so 1999, isn't there something better?\n");
+    expect(hex(decodeEcoji('🀄♓🍈🥷'))).toBe('00010200');
+    expect(hex(decodeEcoji('🎺🌓🏏📓🚥🌸☕'))).toBe('3b44d40601ca47');
+    expect(decodeEcoji('🏗📩🧈🐇')).toBeUndefined(); // 🏗 only in V1, 🧈 only in V2
+    expect(decodeEcoji('🎺🌓🏏📓🚥🌸')).toBeUndefined(); // a short last group must end with padding
+  });
+
   test('line breaks are ignored; misplaced padding, a wrong length or an emoji outside the table is no Ecoji', () => {
     expect(text(decodeEcoji('👖📸\n🎈☕'))).toBe('abc');
     expect(text(decodeEcoji('👖📸\r\n🎈☕'))).toBe('abc');
     expect(decodeEcoji('👖☕📸☕')).toBeUndefined(); // fill before an emoji
     expect(decodeEcoji('👖📸🎈☕👖📸🎈☕')).toBeUndefined(); // padding in a group that is not the last
     expect(decodeEcoji('👖📸🎈')).toBeUndefined();
-    expect(decodeEcoji('👖📸🎈🦾')).toBeUndefined(); // 🦾 is a V2-only emoji
+    expect(decodeEcoji('👖📸🎈🍕🍕')).toBeUndefined(); // five emoji: no group ends on one
     expect(decodeEcoji('')).toBeUndefined();
   });
 
