@@ -21,7 +21,7 @@ import type { LosoCheckRow } from '../report/model.js';
 import { runCampaign, type CampaignOutcome, type CellSpec } from '../fuzz/campaign.js';
 import type { CellOutcome } from '../fuzz/property.js';
 import os from 'node:os';
-import { WORKER_PAYBACK_MS, runCampaignParallel, taskPool, type CellTask, type LosoTask, type LosoTaskResult } from '../fuzz/parallel.js';
+import { WORKER_PAYBACK_MS, cpuSnapshot, cpusBusySince, runCampaignParallel, taskPool, type CpuSnapshot, type CellTask, type LosoTask, type LosoTaskResult } from '../fuzz/parallel.js';
 import { UsageError } from '../domain/errors.js';
 import { redactDeep as redactDeepIn, redactSecrets } from '../domain/secrets.js';
 import { gate, type GateThresholds } from '../report/gate.js';
@@ -154,7 +154,8 @@ export function autoWorkers(i: { cpus: number; cells: number; oneCallAtATime: bo
  * worker pool, more than one CPU, `workers` not 1, a guard that keeps no state between calls
  * (`cacheVerdicts` not false: each thread has its own guard), at least {@link WORKER_PAYBACK_MS}
  * of work at the rate the benign cells measured (`msPerCase`, wall time per case, generation
- * included) and an idle CPU (load below `cpus − 0.5`). `reason` says why, for the log. Pure.
+ * included) and an idle CPU (`load`: the CPUs other processes kept busy since the run started,
+ * plus one for this thread, `cpusBusySince`; below `cpus − 0.5`). `reason` says why, for the log. Pure.
  */
 export function losoLanes(i: { workers: number | 'auto'; pool: boolean; stateless: boolean; cpus: number; load: number; sources: number; cases: number; msPerCase: number | undefined }): { lanes: number; reason: string } {
   const cpus = Math.floor(i.cpus);
@@ -167,9 +168,9 @@ export function losoLanes(i: { workers: number | 'auto'; pool: boolean; stateles
   const workMs = i.cases * i.msPerCase;
   const work = `about ${(workMs / 1000).toFixed(1)} s of work (${i.cases} cases at ${i.msPerCase.toFixed(2)} ms)`;
   if (workMs < WORKER_PAYBACK_MS) return { lanes: 1, reason: `${work}, less than a worker thread needs to pay back its start-up` };
-  if (!(i.load < cpus - 0.5)) return { lanes: 1, reason: `no CPU is idle (load average ${i.load.toFixed(2)} on ${cpus} CPUs)` };
+  if (!(i.load < cpus - 0.5)) return { lanes: 1, reason: `no CPU is idle (other processes kept ${Math.max(0, i.load - 1).toFixed(2)} of ${cpus} CPUs busy since the run started)` };
   const lanes = Math.min(i.workers === 'auto' ? cpus : i.workers, cpus, i.sources);
-  return { lanes, reason: `${work}, load average ${i.load.toFixed(2)} on ${cpus} CPUs` };
+  return { lanes, reason: `${work}, other processes kept ${Math.max(0, i.load - 1).toFixed(2)} of ${cpus} CPUs busy since the run started` };
 }
 
 /** Wall time per case of the run's benign cells (ms; generation, store and guard), or undefined when none ran a case. */
@@ -250,6 +251,8 @@ function examplesFor(corpusDir: string | undefined, guardId: string, warnings: s
  */
 export async function runFuzz<G>(o: FuzzOptions<G>, progress: Progress): Promise<FuzzResult> {
   const startedAtMs = o.startedAtMs ?? performance.now();
+  // The machine's CPU times at the start: the leave-one-source-out lanes read how busy it was since.
+  const cpuAtStart = cpuSnapshot();
   // With a start before this call (the CLI: the process start), the time until here is the start-up phase: loading, the config, the guard.
   const timing = new PhaseTimes(o.startedAtMs !== undefined ? [{ phase: 'start-up', elapsedMs: performance.now() - o.startedAtMs }] : []);
   const warnings: string[] = [];
@@ -259,7 +262,7 @@ export async function runFuzz<G>(o: FuzzOptions<G>, progress: Progress): Promise
   let outcome = await timing.time('cells', () => runPropertyCampaign(o, plan, progress, reportCell, spending));
   const attack = plan.runAttack && !o.signal?.aborted ? await timing.time('adaptive attack', () => runAttackPhase(o, progress, reportCell, spending)) : undefined;
   if (attack) outcome = mergeAttackCells(outcome, attack.result.cells, o.domains, o.families, attack.elapsedMs);
-  const real = await measureRealSets(o, progress, warnings, spending, timing, benignMsPerCase(outcome));
+  const real = await measureRealSets(o, progress, warnings, spending, timing, benignMsPerCase(outcome), cpuAtStart);
   return finishRun(o, { outcome, realSets: real.realSets, ...(real.loso ? { loso: real.loso } : {}), warnings, ...(attack ? { attack: attackParts(attack.result) } : {}), spend: spending.spend }, { phases: timing.phases, startedAtMs });
 }
 
@@ -469,7 +472,7 @@ function attackParts(a: AttackModeResult): NonNullable<FuzzParts['attack']> {
  * the generated FPR, then the leave-one-source-out check when the benign family ran. Only an
  * unsharded run or shard 1 measures them. Bad lines become warnings.
  */
-async function measureRealSets<G>(o: FuzzOptions<G>, progress: Progress, warnings: string[], sp: Spending, timing: PhaseTimes = new PhaseTimes(), msPerBenignCase?: number): Promise<{ realSets: RealSetFpr[]; loso?: LosoCheckRow[] }> {
+async function measureRealSets<G>(o: FuzzOptions<G>, progress: Progress, warnings: string[], sp: Spending, timing: PhaseTimes = new PhaseTimes(), msPerBenignCase?: number, cpuAtStart: CpuSnapshot = cpuSnapshot()): Promise<{ realSets: RealSetFpr[]; loso?: LosoCheckRow[] }> {
   const realSets: RealSetFpr[] = [];
   let loso: LosoCheckRow[] | undefined;
   const realGuard = countingGuard(o.guard, sp.spend.real);
@@ -524,7 +527,7 @@ async function measureRealSets<G>(o: FuzzOptions<G>, progress: Progress, warning
         progress.start(sources.length * o.domains.length * o.runs, `leave-one-source-out: ${plural(sources.length, 'calibration')} (one per real source left out), each re-estimating the benign mix`);
         let done = 0;
         const estimate = { guard: countingGuard(o.guard, sp.spend.loso), store: o.store, domains: o.domains, runs: o.runs, seed: o.seed, phase: o.phase, ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}), ...(o.signal ? { signal: o.signal } : {}) };
-        const lanes = losoLanes({ workers: o.workers ?? 1, pool: o.workerPool !== undefined, stateless: o.guard.cacheVerdicts !== false, cpus: os.availableParallelism(), load: os.loadavg()[0] ?? 0, sources: sources.length, cases: sources.length * o.domains.length * o.runs, msPerCase: msPerBenignCase });
+        const lanes = losoLanes({ workers: o.workers ?? 1, pool: o.workerPool !== undefined, stateless: o.guard.cacheVerdicts !== false, cpus: os.availableParallelism(), load: cpusBusySince(cpuAtStart), sources: sources.length, cases: sources.length * o.domains.length * o.runs, msPerCase: msPerBenignCase });
         const pool = o.workerPool;
         const threads = pool && lanes.lanes > 1 ? taskPool({ workerFile: pool.workerFile, ...(pool.workerData !== undefined ? { workerData: pool.workerData } : {}), threads: lanes.lanes - 1 }) : undefined;
         if (threads) progress.log(`workers: leave-one-source-out on ${lanes.lanes} lanes: ${lanes.reason}`);

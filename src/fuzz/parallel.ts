@@ -7,6 +7,7 @@
  * Generic like the rest of `src/fuzz`: the worker file (given by the caller) turns a
  * serialisable cell task into a guard and an arbitrary and calls `runCell`.
  */
+import os from 'node:os';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { DomainId, FuzzCase } from '../domain/fuzz-case.js';
@@ -53,6 +54,42 @@ export interface CellTask<G = unknown> {
    * (see {@link cellAbortSignal}).
    */
   progress?: MessagePort;
+}
+
+/** The machine's CPU times so far (`os.cpus()`, ms summed over CPUs: `idle`, `total`) and this process's (`own`, ms, every thread). */
+export interface CpuSnapshot {
+  idle: number;
+  total: number;
+  own: number;
+  cpus: number;
+}
+
+/** A {@link CpuSnapshot} of now. */
+export function cpuSnapshot(): CpuSnapshot {
+  const cs = os.cpus();
+  let idle = 0;
+  let total = 0;
+  for (const c of cs) {
+    idle += c.times.idle;
+    total += c.times.user + c.times.nice + c.times.sys + c.times.irq + c.times.idle;
+  }
+  const u = process.cpuUsage();
+  return { idle, total, own: (u.user + u.system) / 1000, cpus: cs.length };
+}
+
+/**
+ * How busy the machine was between `since` and now, as the worker start rules read a load:
+ * the CPUs other processes kept busy, plus one for this thread (in [1, CPUs + 1]). This
+ * process's own threads (the campaign, and V8's compiler and collector beside it) count as that
+ * one, and unlike the 1-minute load average the figure does not carry the runs of the minute
+ * before. Falls back to the load average when under 0.2 s of CPU time per CPU passed.
+ */
+export function cpusBusySince(since: CpuSnapshot, now: CpuSnapshot = cpuSnapshot()): number {
+  const total = now.total - since.total;
+  if (!(total >= 200 * Math.max(1, now.cpus))) return os.loadavg()[0] ?? 0;
+  const busy = ((total - (now.idle - since.idle)) / total) * now.cpus;
+  const own = ((now.own - since.own) / total) * now.cpus;
+  return 1 + Math.max(0, Math.min(now.cpus, busy - own));
 }
 
 /**

@@ -37,10 +37,12 @@ const DEFAULT_FPR_RUNS = 500;
  */
 async function losoLanesFor(spec: string, guard: Guard, timeoutMs: number | undefined, concurrency: number, say: boolean, est: { domains: DomainId[]; runs: number; seed: number; phase: Phase }): Promise<{ lanes: (work: { sources: number; cases: number; msPerCase: number }) => { loso: RemoteLeftOut[]; matched: RemoteMatched[] }; close: () => Promise<void> }> {
   // Loaded here, not at the CLI's start: only `fpr` runs need them.
-  const [{ losoLanes }, { loadRealBenignSets }, { taskPool }, { fuzzWorkerPool }] = await Promise.all([import('../../campaign/fuzz.js'), import('../../corpus/benign-sets.js'), import('../../fuzz/parallel.js'), import('../fuzz-worker.js')]);
+  const [{ losoLanes }, { loadRealBenignSets }, { taskPool, cpuSnapshot, cpusBusySince }, { fuzzWorkerPool }] = await Promise.all([import('../../campaign/fuzz.js'), import('../../corpus/benign-sets.js'), import('../../fuzz/parallel.js'), import('../fuzz-worker.js')]);
+  // How busy the machine is while the natural estimate runs here: read when the lanes are asked for.
+  const atStart = cpuSnapshot();
   let pool: { run: <T, R>(task: T) => Promise<R>; close: () => Promise<void> } | undefined;
   const lanes = (work: { sources: number; cases: number; msPerCase: number }): { loso: RemoteLeftOut[]; matched: RemoteMatched[] } => {
-    const d = losoLanes({ workers: 'auto', pool: oneCallAtATime(guard), stateless: guard.cacheVerdicts !== false, cpus: os.availableParallelism(), load: os.loadavg()[0] ?? 0, ...work });
+    const d = losoLanes({ workers: 'auto', pool: oneCallAtATime(guard), stateless: guard.cacheVerdicts !== false, cpus: os.availableParallelism(), load: cpusBusySince(atStart), ...work });
     if (d.lanes <= 1) return { loso: [], matched: [] };
     if (say) process.stderr.write(`workers: matched estimates and leave-one-source-out on ${d.lanes} lanes: ${d.reason}\n`);
     const threads = (pool = taskPool({ ...fuzzWorkerPool(), threads: d.lanes - 1 }));
