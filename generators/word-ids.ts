@@ -79,7 +79,7 @@ const TEXT_IDS = new Map<string, TextIds>();
 const TEXT_IDS_SIZE = 4096;
 /** Word ids stay below this (far more than a case's words between two resets). */
 const MAX_WORDS = 1 << 30;
-/** Interned words or pairs past which `resetTextIdsIfFull` starts over: bounds memory over a long campaign, and a small table is a fast one (with 2^18 words, the table lookups were most of the tokenising time). */
+/** Interned words or pairs past which `resetTextIdsIfFull` starts over (bounds memory over a long campaign). */
 const RESET_AT = 1 << 14;
 
 const SEEN_WORDS = new Marks();
