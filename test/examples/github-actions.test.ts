@@ -166,7 +166,7 @@ describe('examples/github-actions/fuzz-sharded.yml', () => {
     expect(shards.filter((s) => /its cells alone would give exit 1, decided by gate FAIL/.test(s.stdout))).toHaveLength(2);
     const merge = mergeOf(steps);
     expect(merge.code, merge.stderr).toBe(1);
-    expect(merge.stdout).toMatch(/CI gate \(--max-fpr 0\.2 --max-bypass 0\.05\) failed: 2 of 4 checks above the limit/);
+    expect(merge.stdout).toMatch(/CI gate \(--max-fpr 0\.2, --max-bypass 0\.05\) failed: 2 of 4 checks above the limit/);
     expect(merge.stdout).toContain('exit 1: decided by gate FAIL.');
     expect(steps.filter((s) => s.code !== 0).map((s) => s.run)).toEqual([merge.run]);
   }, 600_000);
