@@ -9,7 +9,7 @@ import { corpusFileGuard, loadRegressions, regressionFile, updateStatus, type Re
 import { canonicalGuardOptions, guardOptionFlags } from '../guards/guard-options.js';
 import { replayRecords, type ReplaySummary } from '../fuzz/replay.js';
 import type { ScratchStore } from '../fuzz/evaluate.js';
-import { formatCounterexample } from '../report/format-verdict.js';
+import { formatCounterexample, printableLine } from '../report/format-verdict.js';
 import { formatFlip } from '../report/flip.js';
 import { UsageError } from '../domain/errors.js';
 import { replayCommand } from './replay-command.js';
@@ -95,7 +95,9 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayOutcome> {
     const flip = res.flip ? `  · flip ${res.flip.status} (original → ${res.flip.original.decision}${res.flip.original.layer ? ` at ${res.flip.original.layer}` : ''})` : '';
     const checks = res.recheck ? `  (failed ${res.recheck.failed}/${res.recheck.of} checks)` : '';
     const was = r.finding === 'flaky' ? '  [recorded flaky]' : '';
-    lines.push(`${res.status.padEnd(12)} ${r.id}  ${r.domain}/${r.family}  ${r.property}  → ${res.verdict.decision}${res.verdict.layer ? ` at ${res.verdict.layer}` : ''}${checks}${was}${flip}`);
+    // An error names its kind and message on the line itself (a dead guard is read from the list, not only with --id).
+    const why = res.verdict.error ? ` (${res.verdict.error.kind}: ${printableLine(res.verdict.error.message.length > 160 ? `${res.verdict.error.message.slice(0, 160)}…` : res.verdict.error.message)})` : '';
+    lines.push(`${res.status.padEnd(12)} ${r.id}  ${r.domain}/${r.family}  ${r.property}  → ${res.verdict.decision}${why}${res.verdict.layer ? ` at ${res.verdict.layer}` : ''}${checks}${was}${flip}`);
     if (o.id !== undefined) {
       const replay = replayCommand(o.guardSpec, r.id, o.corpusDir, o.phase, o.guardOptions);
       lines.push(

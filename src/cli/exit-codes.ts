@@ -8,7 +8,7 @@
  * | 1 | a property failed, the CI gate failed, a `fixed` regression came back, or (`compare`) report B is significantly worse than A |
  * | 2 | usage or configuration: a bad flag, option or config value, or an LLM endpoint that refuses the key, does not exist or cannot be reached |
  * | 3 | input: a file, record, corpus or memory store is malformed, unreadable or not writable |
- * | 4 | guard: the guard cannot be loaded or started, or it answered `error` where a verdict was needed (`check`, `import`; every call of a `fuzz` run), or guard or config code ended the process early |
+ * | 4 | guard: the guard cannot be loaded or started, or it answered `error` where a verdict was needed (`check`, `import`, any record of a `replay`; every call of a `fuzz` run), or guard or config code ended the process early |
  * | 5 | internal error of farma-fuzz (please report it) |
  * | 130 | interrupted (Ctrl-C); what ran so far is kept (143 for SIGTERM, 129 for SIGHUP: 128 + the signal's number) |
  */
@@ -60,7 +60,7 @@ export const EXIT_CODES_HELP = `Exit codes:
   2    usage or configuration: bad flag, option or config value; LLM endpoint refusing the key, missing or unreachable
   3    input: a file, record, corpus or memory store is malformed, unreadable or not writable
   4    guard: the guard cannot be loaded or started, or answered error where a verdict was needed (check, import,
-       every call of a fuzz or fpr run, every start case of a search), or guard or config code ended the
+       any record of a replay, every call of a fuzz or fpr run, every start case of a search), or guard or config code ended the
        process before the command finished (process.exit(0) included)
   5    internal error of farma-fuzz
   130  interrupted (Ctrl-C); 143 for SIGTERM, 129 for SIGHUP (the partial report and corpus are written)`;

@@ -6,7 +6,8 @@
  * - invalid UTF-8 input warns with file:line;
  * - a JSON array gets "this file is a JSON array; JSONL expected";
  * - JSONL is streamed (any size; here the streaming reader on a stream of awkward chunks);
- * - `replay --id` prints a replay command that keeps a non-default `--corpus`.
+ * - `replay --id` prints a replay command that keeps a non-default `--corpus`;
+ * - `replay` against a guard that answers error exits 4 (no green replay gate on a dead guard).
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +20,8 @@ import { readJsonl, readJsonlStream, validateMemoryEntry } from '../../src/corpu
 import { appendRegressions, regressionFile } from '../../src/corpus/regressions.js';
 import { MemoryStore } from '../../src/memory/index.js';
 import { sampleRecord } from '../corpus/regression-fixture.js';
+
+const ROOT_DIR = path.resolve(import.meta.dirname, '../..');
 
 const dir = mkdtempSync(path.join(tmpdir(), 'farma-small-'));
 
@@ -57,6 +60,17 @@ describe('replay', () => {
     const id = (JSON.parse(lines[0]!) as { id: string }).id;
     const one = await runCli(['replay', '--guard', 'sentinel', '--corpus', corpus, '--id', id]);
     expect(one.stdout).toMatch(new RegExp(`replay --guard sentinel --id ${id} --corpus ${corpus.replace(/[/\\\\.]/g, '\\$&')}`));
+  }, 30_000);
+
+  it('a guard that answers error on a record fails the replay (exit 4), the reason on the record line', async () => {
+    const corpus = path.join(dir, 'corpus-dead');
+    const guard = path.join(ROOT_DIR, 'test/fixtures/guards/throwing-guard.mjs');
+    await appendRegressions(regressionFile(corpus, 'fixture-throwing'), [{ ...sampleRecord('INT-EHR-3'), guard: 'fixture-throwing' }]);
+    const r = await runCli(['replay', '--guard', guard, '--corpus', corpus]);
+    expect(r.stdout).toMatch(/\n1 record from .*: 0 open, 0 now passing, 0 fixed, 0 regressed, 0 flaky, 1 error /);
+    expect(r.stdout).toMatch(/→ error \(threw: [^)]*async boom/);
+    expect(r.stderr).toMatch(/the guard answered error on 1 record of 1 .*regression status is unknown/);
+    expect(r.code).toBe(4);
   }, 30_000);
 });
 

@@ -1,6 +1,7 @@
 /**
  * `farma-fuzz replay`: re-evaluates the regression corpus of one guard (`src/campaign/replay.ts`). Exit code 1
- * when a `fixed` record regressed, 3 when corpus lines could not be read, else 0.
+ * when a `fixed` record regressed, 4 when the guard answered error on a record (its status is unknown), 3 when corpus
+ * lines could not be read, else 0.
  */
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
@@ -64,7 +65,9 @@ export function registerReplayCommand(program: Command, exit: (code: number) => 
           );
           if (r.issues.length > 0) process.stderr.write(`error: ${plural(r.issues.length, 'corpus line')} ${r.issues.length === 1 ? 'could not be read and was' : 'could not be read and were'} not replayed (named above); fix or remove ${r.issues.length === 1 ? 'it' : 'them'}\n`);
           for (const other of r.otherConfigs) process.stdout.write(`note: ${printable(other)}\n`);
-          exit(c.regressed > 0 ? EXIT.failed : r.issues.length > 0 ? EXIT.input : EXIT.ok);
+          // A record the guard could not judge is no pass: a replay gate against a dead or crashing guard must not go green.
+          if (c.error > 0) process.stderr.write(`error: the guard answered error on ${plural(c.error, 'record')} of ${r.records.length} (reasons on the lines above): their regression status is unknown\n`);
+          exit(c.regressed > 0 ? EXIT.failed : c.error > 0 ? EXIT.guard : r.issues.length > 0 ? EXIT.input : EXIT.ok);
         }, guardOptions);
       } finally {
         store.close();
