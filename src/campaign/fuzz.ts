@@ -615,6 +615,11 @@ export async function finishFuzz(o: FinishSettings, parts: FuzzParts, runTiming?
   // Counterexamples: ids, replay commands, corpus growth.
   // Nothing a guard says may carry a secret from the environment into files or the console.
   for (const cell of outcome.cells) for (const cx of cell.counterexamples) cx.verdict = redactDeep(cx.verdict);
+  // A guard that answered error on every call judged nothing (a command that does not start, an endpoint that is down):
+  // its errors are about the guard, not about any input, so none is called a crash or flaky, and none goes into the corpus.
+  const runs = outcome.cells.reduce((n, c) => n + c.stats.runs, 0);
+  const guardDown = runs > 0 && outcome.cells.every((c) => c.stats.errors === c.stats.runs);
+  if (guardDown) for (const cell of outcome.cells) for (const cx of cell.counterexamples) if (cx.judgement === 'error') cx.kind = 'guard-error';
   const allCx = outcome.cells.flatMap((c) => c.counterexamples);
   const cxWithIds = allCx.map((cx) => {
     const id = caseId(cx.case);
@@ -622,7 +627,9 @@ export async function finishFuzz(o: FinishSettings, parts: FuzzParts, runTiming?
     return { id, replay: replayCommand(o.guardSpec, id, o.corpusDir, o.phase, o.guardOptions), cx, ...(flip ? { flip } : {}) };
   });
   let corpus: ReportData['corpus'];
-  if (o.corpusDir && cxWithIds.length > 0) {
+  if (o.corpusDir && cxWithIds.length > 0 && guardDown) {
+    warnings.push(`corpus: nothing saved to ${path.relative(process.cwd(), corpusFileOf(o.corpusDir, o.guardId, o.guardOptions)) || o.corpusDir}: the guard answered error on every one of its ${runs} calls, so no counterexample is an input's finding (start the guard and run again)`);
+  } else if (o.corpusDir && cxWithIds.length > 0) {
     // Findings of a non-default configuration go into its own file and carry its options, so a plain replay never sees them.
     const file = corpusFileOf(o.corpusDir, o.guardId, o.guardOptions);
     const corpusOptions = nonEmpty(o.guardOptions) ? canonicalGuardOptions(o.guardId, o.guardOptions) : undefined;

@@ -1,9 +1,10 @@
 /**
  * `fuzz` against a guard that never gives a verdict (an exec command that exits at once or
  * cannot start, an HTTP endpoint with nothing listening) exits 4 (guard), as the README's exit
- * code table says, not 1 as if the guard had broken an invariant: nothing was judged.
+ * code table says, not 1 as if the guard had broken an invariant: nothing was judged. Its errors
+ * are guard errors (not crashes of an input, not flaky), and none is saved to the regression corpus.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -34,9 +35,14 @@ describe('fuzz against a dead guard', () => {
     expect(r.stdout).not.toContain('finding: guard');
   });
 
-  it('an exec guard whose command cannot start: exit 4', async () => {
-    const r = await fuzz('exec:/nonexistent/farma-guard', 'missing');
+  it('an exec guard whose command cannot start: exit 4, its errors are guard errors (no crash, no flaky), and the corpus stays empty', async () => {
+    const corpus = path.join(dir, 'corpus-missing');
+    const r = await runCli(['fuzz', '--guard', 'exec:/nonexistent/farma-guard', '-n', '3', '-d', 'ehr', '-f', 'seed', '--corpus', corpus, '--no-real', '--no-html', '--seed', '1', '--timeout', '2000', '--out', path.join(dir, 'missing')]);
     expect(r.code).toBe(4);
+    expect(r.stdout).toMatch(/findings: 0 bypass, 0 false-positive, 0 flaky, 0 crash, [1-9]\d* guard-error/);
+    expect(r.stdout).not.toContain('this input crashes the guard');
+    expect(`${r.stdout}${r.stderr}`).toMatch(/corpus: nothing saved to .*: the guard answered error on every one of its 3 calls/);
+    expect(existsSync(corpus)).toBe(false);
   });
 
   it('an HTTP guard with nothing listening: exit 4, also under a CI gate', async () => {
