@@ -522,6 +522,7 @@ async function measureRealSets<G>(o: FuzzOptions<G>, progress: Progress, warning
       const t0 = performance.now();
       const measured = new Map(realSets.map((r) => [r.name, { k: r.fpr.k, n: r.fpr.n, errors: r.errors }]));
       const before = { ...calibrationCacheStats };
+      const remoteCache = { hits: 0, misses: 0, writeFailures: 0 };
       const sources = real.sets.filter((x) => x.entries.length > 0);
       loso = await timing.time('leave-one-source-out', async () => {
         progress.start(sources.length * o.domains.length * o.runs, `leave-one-source-out: ${plural(sources.length, 'calibration')} (one per real source left out), each re-estimating the benign mix`);
@@ -537,6 +538,8 @@ async function measureRealSets<G>(o: FuzzOptions<G>, progress: Progress, warning
           ? Array.from({ length: lanes.lanes - 1 }, () => async (leftOut: string) => {
               const r = await threads.run<LosoTask<G>, LosoTaskResult>({ kind: 'loso', guard: pool.guard, sets: names, leftOut, domains: o.domains, runs: o.runs, seed: o.seed, phase: o.phase });
               sp.spend.loso.queries += r.queries;
+              // The worker's calibration-cache lookups count with this thread's, so the closing line adds up to the sources.
+              if (r.cache) for (const k of ['hits', 'misses', 'writeFailures'] as const) remoteCache[k] += r.cache[k];
               return { k: r.k, n: r.n, errors: r.errors };
             })
           : [];
@@ -552,9 +555,10 @@ async function measureRealSets<G>(o: FuzzOptions<G>, progress: Progress, warning
         }
       });
       sp.spend.ms.loso = performance.now() - t0;
-      const hits = calibrationCacheStats.hits - before.hits;
-      const computed = calibrationCacheStats.misses - before.misses;
-      if (computed > 0 || hits > 0) progress.log(`leave-one-source-out: ${plural(loso.length, 'calibration')}, ${hits} from the cache, ${computed} computed${calibrationCacheStats.writeFailures > before.writeFailures ? ' (the cache folder could not be written: set FARMA_FUZZ_CACHE_DIR)' : ''}`);
+      const hits = calibrationCacheStats.hits - before.hits + remoteCache.hits;
+      const computed = calibrationCacheStats.misses - before.misses + remoteCache.misses;
+      const writeFailed = calibrationCacheStats.writeFailures > before.writeFailures || remoteCache.writeFailures > 0;
+      if (computed > 0 || hits > 0) progress.log(`leave-one-source-out: ${plural(loso.length, 'calibration')}, ${hits} from the cache, ${computed} computed${writeFailed ? ' (the cache folder could not be written: set FARMA_FUZZ_CACHE_DIR)' : ''}`);
     }
   }
   if (o.benignFile && measureReal) {

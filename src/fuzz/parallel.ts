@@ -124,12 +124,16 @@ export interface MatchedTask<G = unknown> {
   phase: Phase;
 }
 
-/** A {@link LosoTask}'s answer: `k` rejected of `n` cases, `errors` of them answered error, and the guard queries spent. */
+/**
+ * A {@link LosoTask}'s answer: `k` rejected of `n` cases, `errors` of them answered error, the guard
+ * queries spent, and the worker's calibration-cache lookups for the task (hits, misses, failed writes).
+ */
 export interface LosoTaskResult {
   k: number;
   n: number;
   errors: number;
   queries: number;
+  cache?: { hits: number; misses: number; writeFailures: number };
 }
 
 /**

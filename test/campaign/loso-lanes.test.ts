@@ -63,6 +63,9 @@ describe('leave-one-source-out over lanes', () => {
       const there = await pool.run<LosoTask<{ spec: string }>, LosoTaskResult>({ kind: 'loso', guard: { spec: 'sentinel' }, sets: all.map((s) => s.name), leftOut, domains: o.domains, runs: o.runs, seed: o.seed, phase: o.phase });
       expect({ k: there.k, n: there.n, errors: there.errors }).toEqual(here);
       expect(there.queries).toBe(40);
+      // Its calibration came from the worker's cache or was computed there: one lookup, reported back so the closing line adds up.
+      expect(there.cache).toBeDefined();
+      expect(there.cache!.hits + there.cache!.misses).toBe(1);
       // A matched estimate (fpr) travels with its set's entries and comes back as computed here.
       const set = { name: sets[0]!.name, domain: sets[0]!.domain, entries: [...sets[0]!.entries] };
       const matchedHere = await matchedEstimate(o, set, ['ehr']);
