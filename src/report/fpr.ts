@@ -136,6 +136,22 @@ function renderValidation(v: PredictorValidation): string[] {
   return out;
 }
 
+/**
+ * Why the validation prefers the other estimate to `which`, in the terms of its rule (more sets
+ * within noise, then the smaller mean gap, plain on a tie): e.g. "within noise on 14 of 14
+ * held-out sets, as the matched one, but its mean gap is larger (1.54 pp against 1.07 pp)".
+ */
+function otherBacking(v: PredictorValidation, which: 'plain' | 'matched'): string {
+  const x = v[which];
+  const y = v[which === 'plain' ? 'matched' : 'plain'];
+  const shown = which === 'plain' ? 'matched' : 'plain';
+  const within = `within noise on ${x.withinNoise} of ${v.sets.length} held-out sets`;
+  if (x.withinNoise < y.withinNoise) return `the validation does not back it for this guard (${within}, the ${shown} one on ${y.withinNoise})`;
+  if (x.withinNoise === y.withinNoise && x.meanGap !== undefined && y.meanGap !== undefined && x.meanGap > y.meanGap) return `the validation does not back it for this guard: ${within}, as the ${shown} one, but its mean gap is larger (${pp(x.meanGap)} against ${pp(y.meanGap)})`;
+  if (which === 'matched' && x.withinNoise === y.withinNoise && x.meanGap === y.meanGap) return `the validation does not back it for this guard (${within}, as the plain one, with the same mean gap: on a tie the plain estimate is shown)`;
+  return `the validation does not back it for this guard (${within})`;
+}
+
 /** The section "Your export": the validated prediction for the user's memory, and what its gap means. */
 function renderExport(x: ProfileRow, v: PredictorValidation | undefined): string[] {
   const out = ['', `### Your export: ${x.set}`, ''];
@@ -159,7 +175,7 @@ function renderExport(x: ProfileRow, v: PredictorValidation | undefined): string
   }[verdict];
   out.push('', `Gap ${pp(gap)}: ${said}.`);
   const other = useMatched ? `plain estimate ${pct(x.profileEstimate)} (gap ${pp(x.profileGap)})` : x.matched ? `matched estimate ${pct(x.matched.estimate)} (gap ${pp(x.matched.gap)})` : undefined;
-  if (other !== undefined) out.push('', `For comparison, the ${other}${v ? ` — the validation does not back it for this guard (within noise on ${(useMatched ? v.plain : v.matched).withinNoise} of ${v.sets.length} held-out sets)` : ''}.`);
+  if (other !== undefined) out.push('', `For comparison, the ${other}${v ? ` — ${otherBacking(v, useMatched ? 'plain' : 'matched')}` : ''}.`);
   return out;
 }
 
