@@ -73,11 +73,17 @@ export function gate(report: ReportData, thresholds: GateThresholds): GateResult
   return { pass: checks.every((c) => c.pass), checks };
 }
 
-/** One line per check: `maxFpr ehr/benign: 0.0% [0.0%, 16.1%] (0/20), upper bound > limit 10.0%: FAIL`. */
+/**
+ * One line per check: `maxFpr ehr/benign: 0.0% [0.0%, 16.1%] (0/20), upper bound > limit 10.0%: FAIL`.
+ * An upper bound that would print as the limit at one decimal gets more (up to four), so a pass
+ * just under the limit does not read as one on it (`[0.0%, 4.999%]` against `limit 5.0%`).
+ */
 export function formatGateCheck(c: GateCheck): string {
-  const p = (x: number): string => `${(x * 100).toFixed(1)}%`;
+  const p = (x: number, digits = 1): string => `${(x * 100).toFixed(digits)}%`;
   const o = c.observed;
-  return `${c.name}: ${p(o.rate)} [${p(o.low)}, ${p(o.high)}] (${o.k}/${o.n}), upper bound ${c.pass ? '≤' : '>'} limit ${p(c.limit)}: ${c.pass ? 'pass' : 'FAIL'}`;
+  let d = 1;
+  while (d < 4 && o.high !== c.limit && p(o.high, d) === p(c.limit, d)) d++;
+  return `${c.name}: ${p(o.rate)} [${p(o.low)}, ${p(o.high, d)}] (${o.k}/${o.n}), upper bound ${c.pass ? '≤' : '>'} limit ${p(c.limit)}: ${c.pass ? 'pass' : 'FAIL'}`;
 }
 
 /**

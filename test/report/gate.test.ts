@@ -46,6 +46,17 @@ describe('gate', () => {
     const [c] = gate(handReport([cell('ehr', 'benign', 0, 20)]), { maxFpr: 0.1 }).checks;
     expect(formatGateCheck(c!)).toBe('maxFpr ehr/benign: 0.0% [0.0%, 16.1%] (0/20), upper bound > limit 10.0%: FAIL');
   });
+
+  it('prints an upper bound just under (or over) the limit with the digits that tell them apart', () => {
+    // 0/73: Wilson upper bound 0.049992..., which rounds to 5.0% at one decimal.
+    const under = gate(handReport([cell('ehr', 'benign', 0, 73)]), { maxFpr: 0.05 }).checks[0]!;
+    expect(under.pass).toBe(true);
+    expect(formatGateCheck(under)).toBe('maxFpr ehr/benign: 0.0% [0.0%, 4.999%] (0/73), upper bound ≤ limit 5.0%: pass');
+    // 0/72: 0.0506..., which rounds to 5.1%: one decimal already tells them apart.
+    const over = gate(handReport([cell('ehr', 'benign', 0, 72)]), { maxFpr: 0.05 }).checks[0]!;
+    expect(over.pass).toBe(false);
+    expect(formatGateCheck(over)).toMatch(/\[0\.0%, 5\.\d%\] \(0\/72\), upper bound > limit 5\.0%: FAIL$/);
+  });
 });
 
 describe('gate and guard errors', () => {
