@@ -20,6 +20,11 @@ import { importModule } from '../guards/adapters/import-module.js';
 /** File names looked for in the working folder, first found wins. */
 const CONFIG_FILE_NAMES = ['farma-fuzz.config.ts', 'farma-fuzz.config.mjs', 'farma-fuzz.config.js'] as const;
 
+/** The config file `fuzz` would read in `cwd` ({@link CONFIG_FILE_NAMES}, in that order), or undefined. Reads nothing. */
+export function configFileIn(cwd: string = process.cwd()): string | undefined {
+  return CONFIG_FILE_NAMES.map((n) => path.join(cwd, n)).find((p) => existsSync(p));
+}
+
 
 /** Names known to the checker; each list is optional (without it any non-empty string passes). */
 export interface KnownIds {
@@ -217,7 +222,7 @@ export async function loadConfigFile(file?: string, cwd: string = process.cwd(),
     found = path.resolve(cwd, file);
     if (!existsSync(found)) throw new UsageError(`config file not found: ${found}`);
   } else {
-    found = CONFIG_FILE_NAMES.map((n) => path.join(cwd, n)).find((p) => existsSync(p));
+    found = configFileIn(cwd);
     if (found === undefined) return { config: {} };
   }
   let mod: { default?: unknown };

@@ -16,6 +16,7 @@ import { Readable } from 'node:stream';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
+import { spawnCli } from '../helpers/spawn-cli.js';
 import { readJsonl, readJsonlStream, validateMemoryEntry } from '../../src/corpus/jsonl.js';
 import { appendRegressions, regressionFile } from '../../src/corpus/regressions.js';
 import { MemoryStore } from '../../src/memory/index.js';
@@ -72,6 +73,19 @@ describe('replay', () => {
     expect(r.stderr).toMatch(/the guard answered error on 1 record of 1 .*regression status is unknown/);
     expect(r.code).toBe(4);
   }, 30_000);
+});
+
+describe('replay and a config file', () => {
+  it('notes that it read no config file when one is in the folder and --guard was not given', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'farma-replay-config-'));
+    writeFileSync(path.join(folder, 'farma-fuzz.config.mjs'), "export default { guard: 'keyword' };\n");
+    const corpus = path.join(folder, 'corpus');
+    await appendRegressions(regressionFile(corpus, 'sentinel'), [sampleRecord('INT-EHR-4')]);
+    const plain = await spawnCli(['replay', '--corpus', corpus], { cwd: folder });
+    expect(plain.stderr).toContain('note: replay reads no config file (farma-fuzz.config.mjs is here): it replays the corpus of sentinel; pass --guard');
+    const named = await spawnCli(['replay', '--guard', 'sentinel', '--corpus', corpus], { cwd: folder });
+    expect(named.stderr).not.toContain('reads no config file');
+  }, 60_000);
 });
 
 describe('input files', () => {

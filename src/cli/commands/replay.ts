@@ -4,6 +4,8 @@
  * lines could not be read, else 0.
  */
 import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { configFileIn } from '../../config/load-config-file.js';
 import type { Command } from 'commander';
 import { printable } from '../../report/format-verdict.js';
 import { parsePhase } from '../context.js';
@@ -27,9 +29,12 @@ export function registerReplayCommand(program: Command, exit: (code: number) => 
     .addOption(guardOptionFlag())
     .addOption(concurrencyOption())
     .addOption(recheckOption())
-    .action(async (opts: Record<string, string | boolean | undefined>) => {
+    .action(async (opts: Record<string, string | boolean | undefined>, cmd: Command) => {
       const [{ MemoryStore }, { runReplay }] = await Promise.all([import('../../memory/index.js'), import('../../campaign/replay.js')]);
       const guardSpec = String(opts.guard);
+      // Only fuzz reads a config file: a guard set there is not the one replayed unless --guard names it.
+      const config = cmd.getOptionValueSource('guard') === 'default' ? configFileIn() : undefined;
+      if (config) process.stderr.write(`note: replay reads no config file (${path.basename(config)} is here): it replays the corpus of ${guardSpec}; pass --guard to replay another guard's\n`);
       const store = new MemoryStore(':memory:');
       try {
         const timeoutMs = parseTimeout(opts.timeout as string);
