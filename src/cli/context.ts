@@ -231,6 +231,20 @@ export function checkBenignFile(file: string): void {
   throw new InputError('--benign: the file holds no entries (it is empty or blank); give a JSONL export with one memory entry per line', { file });
 }
 
+/**
+ * Checks, before a run, that a `--benign` export has at least one usable entry: a file whose
+ * every line is malformed (CSV, a JSON array, wrong fields) would otherwise run to the end and
+ * print an empty row.
+ * @throws InputError naming the file, with the first three bad lines (file:line: message).
+ */
+export async function checkBenignUsable(file: string): Promise<void> {
+  const { loadBenignJsonl } = await import('../corpus/benign-sets.js');
+  const { entries, issues } = loadBenignJsonl(file);
+  if (entries.length > 0) return;
+  const first = issues.slice(0, 3).map((i) => `  ${i.file}:${i.line}: ${i.message}`);
+  throw new InputError(`--benign: no line of the file is a usable memory entry (${issues.length} bad ${issues.length === 1 ? 'line' : 'lines'}${issues.length > 3 ? ', the first three' : ''}):\n${first.join('\n')}\ngive a JSONL export with one memory entry per line, each an object with at least "id" and "content" (the README says which other fields are read)`, { file });
+}
+
 /** Folder name of a run: `<date>-<time>-<guard>-<seed>` (UTC), the guard id made file-safe. */
 export function defaultRunId(guardId: string, seed: number, date: Date): string {
   const stamp = date.toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-');

@@ -89,6 +89,17 @@ describe('replay and a config file', () => {
 });
 
 describe('input files', () => {
+  it('--benign with lines but no usable entry (CSV) is an input error naming the bad lines, before the run', async () => {
+    const f = path.join(dir, 'export.csv');
+    writeFileSync(f, 'id,content\n1,hello\n');
+    for (const cmd of [['fpr', '--guard', 'sentinel', '-n', '5', '--no-real', '--no-loso', '--no-matched', '-d', 'ehr'], ['fuzz', '--runs', '1', '--no-corpus', '--no-real', '-q', '--out', path.join(dir, 'o2')]]) {
+      const r = await runCli([...cmd, '--benign', f]);
+      expect(r.code, cmd[0]).toBe(3);
+      expect(r.stderr).toContain('--benign: no line of the file is a usable memory entry (2 bad lines)');
+      expect(r.stderr).toMatch(/export\.csv:1: malformed JSON/);
+    }
+  }, 60_000);
+
   it('--benign with an empty or blank file is an input error (exit 3), before the run', async () => {
     for (const [name, text] of [['empty.jsonl', ''], ['blank.jsonl', '\n  \n\t\n']] as const) {
       const f = path.join(dir, name);

@@ -12,7 +12,7 @@ import { DOMAINS } from '../../domain/fuzz-case.js';
 import { redactDeep, redactSecrets } from '../../domain/secrets.js';
 import type { Guard } from '../../domain/guard.js';
 import { guardSpecKind } from '../../guards/resolve.js';
-import { checkBenignFile, defaultRunId, parseList, parsePhase, parseSeed, positiveInt, reportsDir, writableDir } from '../context.js';
+import { checkBenignFile, checkBenignUsable, defaultRunId, parseList, parsePhase, parseSeed, positiveInt, reportsDir, writableDir } from '../context.js';
 import { withGuardIn } from '../guard-session.js';
 import { concurrencyOption, domainOption, guardOption, parseConcurrency, parseTimeout, phaseOption, quietOption, seedOption, timeoutOption } from '../options.js';
 import { createProgress } from '../progress.js';
@@ -90,6 +90,7 @@ export function registerFprCommand(program: Command, exit: (code: number) => voi
       const maxFpr = typeof opts.maxFpr === 'string' ? rateOf('--max-fpr', opts.maxFpr) : undefined;
       if (typeof opts.out === 'string') writableDir('--out', opts.out);
       if (typeof opts.benign === 'string') checkBenignFile(opts.benign);
+      if (typeof opts.benign === 'string') await checkBenignUsable(opts.benign);
       const domains = parseList<DomainId>('--domain', String(opts.domain), DOMAINS);
       const store = new MemoryStore(':memory:');
       try {

@@ -19,7 +19,7 @@ import type { FuzzOptions, FuzzResult, FuzzWorkerPool } from '../../campaign/fuz
 import { oneCallAtATime, type Guard } from '../../domain/guard.js';
 import type { MemoryStore } from '../../memory/index.js';
 import { FAMILY_IDS } from '../../../generators/family-ids.js';
-import { checkBenignFile, defaultRunId, foreignCode, MAX_TIMEOUT_MS, parseList, parsePhase, parseSeed, positiveInt, reportsDir, writableDir, writableFile } from '../context.js';
+import { checkBenignFile, checkBenignUsable, defaultRunId, foreignCode, MAX_TIMEOUT_MS, parseList, parsePhase, parseSeed, positiveInt, reportsDir, writableDir, writableFile } from '../context.js';
 import { FUZZ_EXIT_HELP } from '../exit-verdict.js';
 import { exitCodeOfSignal } from '../exit-codes.js';
 import type { FuzzWorkerGuard } from '../fuzz-worker.js';
@@ -247,6 +247,7 @@ async function fuzzSettings(opts: Record<string, string | boolean | undefined>, 
   };
   if (cfg.out !== undefined && cfg.out.trim() === '') throw new UsageError('--out needs a directory name');
   if (typeof opts.benign === 'string') checkBenignFile(opts.benign);
+  if (typeof opts.benign === 'string') await checkBenignUsable(opts.benign);
   if (cfg.corpus !== undefined && cfg.corpus !== false) writableDir('--corpus', cfg.corpus);
   if (cfg.junit !== undefined) writableFile('--junit', cfg.junit);
   if (typeof cfg.html === 'string') writableFile('--html', cfg.html);
