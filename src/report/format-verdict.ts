@@ -95,7 +95,7 @@ function findingLabel(cx: Pick<PrintableCounterexample, 'property' | 'judgement'
   const base = cx.judgement === 'error' ? 'guard error' : cx.property === 'benign-admitted' ? 'false positive (benign entry rejected)' : 'bypass (forged entry admitted)';
   const times = cx.recheck ? `reproduced ${cx.recheck.reproduced}/${cx.recheck.of} re-checks` : '';
   if (cx.kind === 'flaky') return `FLAKY ${cx.judgement === 'error' ? 'guard error' : cx.property === 'benign-admitted' ? 'false positive' : 'bypass'} (${times}; not a clean finding)`;
-  if (cx.kind === 'crash') return `this input crashes the guard (${printableLine(cx.verdict.error?.kind ?? 'error')}${times ? `, ${times}` : ''})`;
+  if (cx.kind === 'crash') return `${cx.verdict.error?.kind === 'timeout' ? 'this input makes the guard time out' : 'this input crashes the guard'} (${printableLine(cx.verdict.error?.kind ?? 'error')}${times ? `, ${times}` : ''})`;
   return times ? `${base}, ${times}` : base;
 }
 
