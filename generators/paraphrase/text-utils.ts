@@ -66,7 +66,7 @@ export function decapitalise(s: string): string {
 function keySpans(text: string): Array<[number, number]> {
   const keys = extractKeys(text);
   const spans: Array<[number, number]> = [];
-  for (const m of text.matchAll(/[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+/g)) {
+  for (const m of text.matchAll(/(?<![A-Za-z0-9])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+/g)) {
     if (keys.includes(m[0].toLowerCase())) spans.push([m.index, m.index + m[0].length]);
   }
   return spans;
@@ -120,7 +120,7 @@ export function domainOf(entry: MemoryEntry, ctx?: OperatorContext): DomainId {
 /** The claimed subject: from the context, else the first subject key of the text. */
 export function subjectOf(entry: MemoryEntry, ctx?: OperatorContext): string | undefined {
   if (ctx && ctx.claim.subject !== '') return ctx.claim.subject;
-  const m = /[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+/.exec(entry.content);
+  const m = /(?<![A-Za-z0-9])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+/.exec(entry.content);
   return m && extractKeys(m[0]).length > 0 ? m[0] : undefined;
 }
 
