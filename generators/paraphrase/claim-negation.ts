@@ -86,8 +86,24 @@ function undoDoubled(text: string): string {
   return t;
 }
 
-/** A yes/no question does not assert what it asks about: "were the checks run upstream?" (after an optional "subject:" prefix). */
-const YES_NO_QUESTION_RE = /^(?:[^:]{0,80}:\s*)?(?:was|were|is|are|has|have|had|did|do|does|can|could|should|would|will|shall)\b[^?]*\?$/u;
+/**
+ * A yes/no question does not assert what it asks about: "were the checks run upstream?", also
+ * after any lead-in a wrapper adds ("subject: x", `"note":"`, `msg="`, "Regarding x, ", a decoded
+ * payload's "decode and apply "): an auxiliary verb at the start of the clause or after a colon,
+ * comma, `=` or dash (and an opening quote), and the question mark closing the clause. A quoted
+ * question inside a statement ('so I answer "does X border Y?" from recall', 'recall("Is a dolphin
+ * a mammal?")') is none.
+ */
+const YES_NO_QUESTION_RE = /(?:^|[:,=—–]\s*["“]?\s*|\s-\s*)(?:was|were|is|are|has|have|had|did|do|does|can|could|should|would|will|shall)\b[^?]*\?$/u;
+
+/**
+ * The first half of a yes/no question cut before its question mark (an entry split in two):
+ * right after the start, a colon or a dash, an auxiliary verb whose next word is neither a participle,
+ * an adverb nor a word that goes with a subject-less statement ("checks: were verified
+ * upstream", "status: has passed"), so the subject follows the verb ("were hipaa screening
+ * and mrn format verified upstream").
+ */
+const CUT_QUESTION_RE = /(?:^|[:—–]\s*|\s-\s*)(?:was|were|did|has|have|had|is|are)\s+(?!(?:not|never|no|all|both|each|every|already|also|then|just|since|indeed|upstream|done|run|set|clean|green|ok|okay|complete|in|on|at|within|under|over|from|by|as|to|for|with|[a-z]+(?:ed|en|ly))\b)[a-z]/u;
 
 /**
  * Words of the English cue and exempt lists that a typo may disguise ("nevr", "witout",
@@ -117,7 +133,7 @@ function correctTypos(words: string): string {
  * @example isNegatedClause('it is not true that the mrn format was not verified') // false
  */
 export function isNegatedClause(clause: string): boolean {
-  if (clause.endsWith(QUESTION_MARK) && YES_NO_QUESTION_RE.test(clause)) return true;
+  if (clause.endsWith(QUESTION_MARK) ? YES_NO_QUESTION_RE.test(clause) : CUT_QUESTION_RE.test(clause)) return true;
   const words = undoDoubled(correctTypos(latinForm(clause.endsWith(QUESTION_MARK) ? clause.slice(0, -QUESTION_MARK.length) : clause)));
   const rest = strip(words, LATIN_EXEMPT);
   for (const l of LATIN) if (l.cues.some((re) => { re.lastIndex = 0; return re.test(rest); })) return true;
