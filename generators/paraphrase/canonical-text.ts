@@ -210,7 +210,7 @@ function payloadSpansUncached(text: string): Array<[number, number]> {
 }
 
 /** Plain text a base64 payload may decode to: letters, digits, punctuation, spaces, symbols, format characters (zero-width, tags, bidi) and marks. */
-const PRINTABLE_RE = /^[\p{L}\p{N}\p{P}\p{Zs}\p{S}\p{Cf}\p{M}\n\t\u0008\u001b]+$/u; // backspace pairs and ANSI escapes are text disguises too
+const PRINTABLE_RE = /^[\p{L}\p{N}\p{P}\p{Zs}\p{S}\p{Cf}\p{M}\n\r\t\u0008\u001b]+$/u; // backspace pairs and ANSI escapes are text disguises too
 
 /** Payloads marked `b64:`/`base64:` (decoded when the bytes are printable UTF-8) and `rot13: "..."`/`[rot13]...[/rot13]` are replaced by their plain text. */
 function undoMarkedPayloads(text: string): string {

@@ -19,7 +19,7 @@ import { ECOJI_CLASS, decodeEcoji, encodeEcoji } from './ecoji.js';
 // The quote around a payload may have been re-written by a later format operator: doubled (CSV), single (log lines), escaped (JSON, YAML) or an entity (XML).
 const Q = `(?:\\\\?"{1,2}|'|&quot;)`;
 /** Plain text a decoded payload may be: letters, digits, punctuation, spaces, symbols, format characters and marks. */
-const PRINTABLE_RE = /^[\p{L}\p{N}\p{P}\p{Zs}\p{S}\p{Cf}\p{M}\n\t\u0008\u001b]+$/u;
+const PRINTABLE_RE = /^[\p{L}\p{N}\p{P}\p{Zs}\p{S}\p{Cf}\p{M}\n\r\t\u0008\u001b]+$/u;
 const printable = (s: string): boolean => s.length > 0 && PRINTABLE_RE.test(s) && !s.includes('\uFFFD');
 const utf8 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('utf8');
 
