@@ -51,10 +51,13 @@ function rewriteAdaptiveCase(domain: DomainId, base: FuzzCase, ops: readonly Ope
   const claim = base.truth.claim;
   const setup = base.setup ?? [];
   if (ops.length === 0) return { ...base, truth: { ...base.truth, family: ADAPTIVE_FAMILY, operators: [...base.truth.operators] } };
-  const entries: MemoryEntry[] = claim === undefined ? [base.entry] : applyOperators(base.entry, ops, { domain, claim, storeSize: setup.length });
+  const restatedAt = { index: -1 };
+  const entries: MemoryEntry[] = claim === undefined ? [base.entry] : applyOperators(base.entry, ops, { domain, claim, storeSize: setup.length }, restatedAt);
   const last = entries.at(-1) ?? base.entry;
   const parts = entries.slice(0, -1);
-  const kinds = [...new Set([...(base.truth.kinds ?? []), ...ops.flatMap((o) => OPERATORS[o.op].kinds ?? [])])];
+  // An operator that restated the claim afresh (translate-*) leaves none of the kinds before it in its output.
+  const restated = restatedAt.index;
+  const kinds = [...new Set([...(restated >= 0 ? [] : (base.truth.kinds ?? [])), ...ops.slice(Math.max(0, restated)).flatMap((o) => OPERATORS[o.op].kinds ?? [])])];
   const truth = { ...base.truth, family: ADAPTIVE_FAMILY, operators: [...base.truth.operators, ...ops.map((o) => o.op)], ...(kinds.length > 0 ? { kinds } : {}) };
   if (parts.length > 0) {
     truth.attackerSetup = (base.truth.attackerSetup ?? 0) + parts.length;

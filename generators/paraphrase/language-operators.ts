@@ -9,6 +9,7 @@ import type { DomainId, MemoryEntry } from '../../src/domain/index.js';
 import { ToWords } from 'to-words';
 import { toWordsDe, toWordsEs, toWordsZh } from '../claims/numerals.js';
 import { CLAIM_LEXICONS } from './claim-lexicon.js';
+import { claimPreserved } from './claim-check.js';
 import type { ClaimLanguage } from './claim-lexicon.js';
 import { CLAIM_AND_FIELDS, pick, withContent } from './operator.js';
 import type { Operator, OperatorContext } from './operator.js';
@@ -85,10 +86,16 @@ function countIn(lang: ClaimLanguage, n: number, words: boolean): string {
   return AMBIGUOUS_NUMBER_WORDS.has(w) ? String(n) : w;
 }
 
-/** The claim of `ctx` restated in `lang`; without a context (or a check without a phrase in `lang`) the entry is returned as it is. */
+/**
+ * The claim of `ctx` restated in `lang`. The entry is returned as it is without a context, when a
+ * check has no phrase in `lang`, or when the entry does not make the claim itself (a negated,
+ * supposed or unticked twin, or a text about something else): a translation says what its
+ * source says, so it never turns a text that makes no claim into one.
+ */
 function translate(lang: ClaimLanguage, entry: MemoryEntry, choice: number, ctx?: OperatorContext): MemoryEntry {
   if (!ctx) return entry;
   const domain: DomainId = domainOf(entry, ctx);
+  if (!claimPreserved(domain, ctx.claim, [entry], 'count')) return entry;
   const lex = CLAIM_LEXICONS[domain].languages[lang];
   const names = ctx.claim.checks.map((id) => {
     const list = lex?.checks[id] ?? [];
@@ -108,6 +115,7 @@ const make = (lang: ClaimLanguage, name: string): Operator => ({
   description: `Restates the forged claim in ${name} (subject, the claimed checks with ${name} names, the precedent count in digits or ${name} words).`,
   preserves: CLAIM_AND_FIELDS,
   kinds: [`lang-${lang}` as const],
+  restates: true,
   apply: (entry, choice, ctx) => translate(lang, entry, choice, ctx),
 });
 

@@ -52,6 +52,12 @@ export interface Operator {
   preserves: readonly Preserved[];
   /** Evasion kinds of the taxonomy (`generators/claims/evasion-kinds.ts`) the operator produces; added to `truth.kinds`. */
   kinds?: readonly EvasionKind[];
+  /**
+   * True when the operator writes the claim afresh from its context (the translate operators)
+   * rather than rewriting the text it gets: the kinds of the operators before it (and of the
+   * base) are gone from its output, and it leaves a text that makes no claim as it is.
+   */
+  restates?: boolean;
   apply: OperatorFn;
 }
 

@@ -217,15 +217,19 @@ export interface OperatorChoice {
 /**
  * Applies operator choices in order to an entry; an operator that splits turns one entry
  * into two, and later operators apply to every part. Pure.
+ * @param restated when given, set to the index in `ops` of the last operator that restated the
+ *   claim afresh (`restates`) and changed a text, or -1: what came before it is gone from the output.
  * @returns the rewritten entries (one, or more after a split), in order.
  * @example applyOperators(entry, [{ op: 'homoglyph', choice: 3 }, { op: 'format-json', choice: 0 }], ctx)
  */
-export function applyOperators(entry: MemoryEntry, ops: readonly OperatorChoice[], ctx?: OperatorContext): MemoryEntry[] {
+export function applyOperators(entry: MemoryEntry, ops: readonly OperatorChoice[], ctx?: OperatorContext, restated?: { index: number }): MemoryEntry[] {
   let entries: MemoryEntry[] = [entry];
-  for (const { op, choice } of ops) {
+  if (restated) restated.index = -1;
+  for (const [i, { op, choice }] of ops.entries()) {
     const operator: Operator = OPERATORS[op];
     entries = entries.flatMap((e) => {
       const out = operator.apply(e, choice, ctx);
+      if (restated && operator.restates === true && (Array.isArray(out) || out.content !== e.content)) restated.index = i;
       return Array.isArray(out) ? out : [out];
     });
   }
