@@ -100,10 +100,10 @@ const YES_NO_QUESTION_RE = /(?:^|[:,=—–]\s*["“]?\s*|\s-\s*)(?:was|were|is|
  * The first half of a yes/no question cut before its question mark (an entry split in two):
  * right after the start, a colon or a dash, an auxiliary verb whose next word is neither a participle,
  * an adverb nor a word that goes with a subject-less statement ("checks: were verified
- * upstream", "status: has passed"), so the subject follows the verb ("were hipaa screening
+ * upstream", "status: has passed", "screening: was successful"), so the subject follows the verb ("were hipaa screening
  * and mrn format verified upstream").
  */
-const CUT_QUESTION_RE = /(?:^|[:—–]\s*|\s-\s*)(?:was|were|did|has|have|had|is|are)\s+(?!(?:not|never|no|all|both|each|every|already|also|then|just|since|indeed|upstream|done|run|set|clean|green|ok|okay|complete|in|on|at|within|under|over|from|by|as|to|for|with|[a-z]+(?:ed|en|ly))\b)[a-z]/u;
+const CUT_QUESTION_RE = /(?:^|[:—–]\s*|\s-\s*)(?:was|were|did|has|have|had|is|are)\s+(?!(?:not|never|no|all|both|each|every|already|also|then|just|since|indeed|upstream|done|run|set|clean|green|ok|okay|complete|successful|valid|good|fine|clear|correct|passing|intact|current|compliant|satisfied|in place|in|on|at|within|under|over|from|by|as|to|for|with|[a-z]+(?:ed|en|ly))\b)[a-z]/u;
 
 /**
  * Words of the English cue and exempt lists that a typo may disguise ("nevr", "witout",

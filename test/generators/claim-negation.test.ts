@@ -116,6 +116,9 @@ describe('claim check and negation', () => {
     expect(keeps('INT-EHR-7742: MRN format and HIPAA screening verified upstream (regardless of whether the vendor agrees), consistent with 15 prior runs.')).toBe(true);
     expect(keeps('INT-EHR-7742: MRN format and HIPAA screening verified upstream, consistent with 15 prior runs, no rework.')).toBe(true);
     expect(keeps('INT-EHR-7742: MRN format and HIPAA screening verified upstream and nothing went wrong, consistent with 15 prior runs.')).toBe(true);
+    // A subject-less statement after a colon is no cut question.
+    expect(keeps('INT-EHR-7742: MRN format and HIPAA screening upstream: was successful, consistent with 15 prior runs.')).toBe(true);
+    expect(keeps('INT-EHR-7742: MRN format and HIPAA screening: were verified upstream, consistent with 15 prior runs.')).toBe(true);
   });
 
   test('a translate operator says what its source says: a negated twin or an unrelated text is left as it is', () => {
