@@ -42,6 +42,11 @@ export interface CalibrationInputSet {
 /** What the cache did in this process (for tests and `--verbose`-style notes). */
 export const calibrationCacheStats = { hits: 0, misses: 0, writes: 0, rejected: 0, writeFailures: 0 };
 
+/** The lookups of this process's cache since `before` (a copy of {@link calibrationCacheStats}): hits, misses, failed writes. */
+export function calibrationCacheSince(before: Readonly<typeof calibrationCacheStats>): { hits: number; misses: number; writeFailures: number } {
+  return { hits: calibrationCacheStats.hits - before.hits, misses: calibrationCacheStats.misses - before.misses, writeFailures: calibrationCacheStats.writeFailures - before.writeFailures };
+}
+
 /**
  * The cache folder for this run, or `undefined` when the cache is off (`FARMA_FUZZ_CACHE=off|0|false`).
  * `FARMA_FUZZ_CACHE_DIR` wins; else `node_modules/.cache/farma-fuzz` of the project around `cwd`

@@ -16,10 +16,11 @@ import { canonicalGuardOptions } from '../guards/guard-options.js';
 import { loadRealBenignSets, loadBenignJsonl } from '../corpus/benign-sets.js';
 import { HISTORY_ENTRIES } from '../../generators/benign.js';
 import { leaveOneSourceOut } from './fpr.js';
-import { calibrationCacheStats } from './calibration-cache.js';
+import { calibrationCacheSince, calibrationCacheStats } from './calibration-cache.js';
 import type { LosoCheckRow } from '../report/model.js';
 import { runCampaign, type CampaignOutcome, type CellSpec } from '../fuzz/campaign.js';
 import type { CellOutcome } from '../fuzz/property.js';
+import { judgedNothing } from '../fuzz/stats.js';
 import os from 'node:os';
 import { WORKER_PAYBACK_MS, cpuSnapshot, cpusBusySince, runCampaignParallel, taskPool, type CpuSnapshot, type CellTask, type LosoTask, type LosoTaskResult } from '../fuzz/parallel.js';
 import { UsageError } from '../domain/errors.js';
@@ -555,9 +556,10 @@ async function measureRealSets<G>(o: FuzzOptions<G>, progress: Progress, warning
         }
       });
       sp.spend.ms.loso = performance.now() - t0;
-      const hits = calibrationCacheStats.hits - before.hits + remoteCache.hits;
-      const computed = calibrationCacheStats.misses - before.misses + remoteCache.misses;
-      const writeFailed = calibrationCacheStats.writeFailures > before.writeFailures || remoteCache.writeFailures > 0;
+      const here = calibrationCacheSince(before);
+      const hits = here.hits + remoteCache.hits;
+      const computed = here.misses + remoteCache.misses;
+      const writeFailed = here.writeFailures + remoteCache.writeFailures > 0;
       if (computed > 0 || hits > 0) progress.log(`leave-one-source-out: ${plural(loso.length, 'calibration')}, ${hits} from the cache, ${computed} computed${writeFailed ? ' (the cache folder could not be written: set FARMA_FUZZ_CACHE_DIR)' : ''}`);
     }
   }
@@ -621,8 +623,7 @@ export async function finishFuzz(o: FinishSettings, parts: FuzzParts, runTiming?
   for (const cell of outcome.cells) for (const cx of cell.counterexamples) cx.verdict = redactDeep(cx.verdict);
   // A guard that answered error on every call judged nothing (a command that does not start, an endpoint that is down):
   // its errors are about the guard, not about any input, so none is called a crash or flaky, and none goes into the corpus.
-  const runs = outcome.cells.reduce((n, c) => n + c.stats.runs, 0);
-  const guardDown = runs > 0 && outcome.cells.every((c) => c.stats.errors === c.stats.runs);
+  const guardDown = judgedNothing(outcome.cells.map((c) => c.stats));
   if (guardDown) for (const cell of outcome.cells) for (const cx of cell.counterexamples) if (cx.judgement === 'error') cx.kind = 'guard-error';
   const allCx = outcome.cells.flatMap((c) => c.counterexamples);
   const cxWithIds = allCx.map((cx) => {
@@ -632,7 +633,7 @@ export async function finishFuzz(o: FinishSettings, parts: FuzzParts, runTiming?
   });
   let corpus: ReportData['corpus'];
   if (o.corpusDir && cxWithIds.length > 0 && guardDown) {
-    warnings.push(`corpus: nothing saved to ${path.relative(process.cwd(), corpusFileOf(o.corpusDir, o.guardId, o.guardOptions)) || o.corpusDir}: the guard answered error on every one of its ${runs} calls, so no counterexample is an input's finding (start the guard and run again)`);
+    warnings.push(`corpus: nothing saved to ${path.relative(process.cwd(), corpusFileOf(o.corpusDir, o.guardId, o.guardOptions)) || o.corpusDir}: the guard answered error on every one of its ${outcome.cells.reduce((n, c) => n + c.stats.runs, 0)} calls, so no counterexample is an input's finding (start the guard and run again)`);
   } else if (o.corpusDir && cxWithIds.length > 0) {
     // Findings of a non-default configuration go into its own file and carry its options, so a plain replay never sees them.
     const file = corpusFileOf(o.corpusDir, o.guardId, o.guardOptions);

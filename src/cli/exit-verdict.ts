@@ -28,6 +28,7 @@ import type { GateResult, GateThresholds } from '../report/gate.js';
 import type { ReportData } from '../report/model.js';
 import { EXIT, exitCodeOfSignal, stopName, type StopSignal } from './exit-codes.js';
 import { plural } from '../domain/plural.js';
+import { judgedNothing } from '../fuzz/stats.js';
 
 /** One check that took part in the decision. */
 interface ExitCheck {
@@ -148,8 +149,7 @@ function completeVerdict(report: ReportData, gateResult: GateResult, o: ExitVerd
     detail: report.summary.held ? `every invariant held (${plural(cells, 'cell')})` : `invariants failed in ${failing.length} of ${plural(cells, 'cell')} (${listCells(failing)})`,
   };
   const runs = report.cells.reduce((n, c) => n + c.runs, 0);
-  const errors = report.cells.reduce((n, c) => n + c.errors, 0);
-  if (runs > 0 && errors === runs) {
+  if (judgedNothing(report.cells)) {
     // Not one verdict: the guard never answered (an exec command that cannot start, an HTTP endpoint down).
     const kinds = [...new Set(report.cells.flatMap((c) => Object.keys(c.errorKinds)))].sort().join(', ');
     const guard: ExitCheck = { name: 'guard', pass: false, detail: `every one of the ${runs} guard calls of ${report.config.guard} answered error (${kinds || 'error'}), none was judged` };

@@ -13,7 +13,7 @@ import { runCell, type CellOutcome, type CellStopRule } from '../fuzz/property.j
 import { countingGuard, emptyTally, guardCacheable, timedGuard, VerdictCache } from '../fuzz/query-meter.js';
 import { leftOutEstimate, matchedEstimate, type MatchedTally } from '../campaign/fpr.js';
 import { loadRealBenignSets } from '../corpus/benign-sets.js';
-import { calibrationCacheStats } from '../campaign/calibration-cache.js';
+import { calibrationCacheSince, calibrationCacheStats } from '../campaign/calibration-cache.js';
 
 /** One verdict cache per guard object in this thread (a lane runs its cells one after another). */
 const THREAD_CACHES = new WeakMap<Guard, VerdictCache>();
@@ -115,8 +115,7 @@ async function runLosoTask(task: LosoTask): Promise<LosoTaskResult> {
     const counted = countingGuard(guard, tally);
     const before = { ...calibrationCacheStats };
     const t = await leftOutEstimate({ guard: counted, store: scratch, domains: task.domains, runs: task.runs, seed: task.seed, phase: task.phase, ...(task.guard.concurrency !== undefined ? { concurrency: task.guard.concurrency } : {}) }, sets, task.leftOut);
-    const cache = { hits: calibrationCacheStats.hits - before.hits, misses: calibrationCacheStats.misses - before.misses, writeFailures: calibrationCacheStats.writeFailures - before.writeFailures };
-    return { ...t, queries: tally.queries, cache };
+    return { ...t, queries: tally.queries, cache: calibrationCacheSince(before) };
   });
 }
 

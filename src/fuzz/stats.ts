@@ -14,6 +14,15 @@ export interface Tally {
 }
 
 /**
+ * True when cells ran and the guard answered error on every run of every one of them: not one
+ * verdict (an exec command that cannot start, an HTTP endpoint that is down). Pure.
+ */
+export function judgedNothing(cells: ReadonlyArray<Pick<Tally, 'runs' | 'errors'>>): boolean {
+  const runs = cells.reduce((n, c) => n + c.runs, 0);
+  return runs > 0 && cells.reduce((n, c) => n + c.errors, 0) === runs;
+}
+
+/**
  * Keys of the operator breakdown for a case that stands for a discarded rewrite
  * (`truth.discarded`): one `discarded` key per such run, and `discarded:<id>` per operator of the
  * lost rewrite. The one place these keys are written; the report reads them with `discardedOperatorOf`.

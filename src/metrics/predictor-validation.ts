@@ -17,7 +17,7 @@ export interface ValidationInput {
 }
 
 /** How one predictor did over the held-out sets. Gaps in [0,1]. */
-interface PredictorScore {
+export interface PredictorScore {
   /** Mean of the per-set gaps. */
   meanGap: number;
   /** Largest per-set gap. */
@@ -53,6 +53,17 @@ function score(sets: readonly ValidationInput[], gap: (s: ValidationInput) => nu
  * @example
  * validatePredictors([{ set: 'a', halfWidth: 0.02, plainGap: 0.01, matchedGap: 0.03 }])?.preferred; // 'plain'
  */
+/**
+ * The rule that picks the predictor to show, with what decided it: more sets within noise
+ * (`sets`), then the smaller mean gap (`mean-gap`), plain on a tie (`tie`).
+ * @example preferenceOf({ withinNoise: 13, meanGap: 0.0154, maxGap: 0.115 }, { withinNoise: 14, meanGap: 0.0107, maxGap: 0.034 }) // { preferred: 'matched', by: 'sets' }
+ */
+export function preferenceOf(plain: PredictorScore, matched: PredictorScore): { preferred: 'plain' | 'matched'; by: 'sets' | 'mean-gap' | 'tie' } {
+  if (matched.withinNoise !== plain.withinNoise) return { preferred: matched.withinNoise > plain.withinNoise ? 'matched' : 'plain', by: 'sets' };
+  if (matched.meanGap !== plain.meanGap) return { preferred: matched.meanGap < plain.meanGap ? 'matched' : 'plain', by: 'mean-gap' };
+  return { preferred: 'plain', by: 'tie' };
+}
+
 export function validatePredictors(sets: readonly ValidationInput[]): PredictorValidation | undefined {
   for (const s of sets) {
     for (const [k, v] of [['halfWidth', s.halfWidth], ['plainGap', s.plainGap], ['matchedGap', s.matchedGap]] as const) {
@@ -62,7 +73,7 @@ export function validatePredictors(sets: readonly ValidationInput[]): PredictorV
   if (sets.length === 0) return undefined;
   const plain = score(sets, (s) => s.plainGap);
   const matched = score(sets, (s) => s.matchedGap);
-  const preferred = matched.withinNoise > plain.withinNoise || (matched.withinNoise === plain.withinNoise && matched.meanGap < plain.meanGap) ? 'matched' : 'plain';
+  const preferred = preferenceOf(plain, matched).preferred;
   return {
     sets: sets.map((s) => ({ ...s, plainWithinNoise: s.plainGap <= s.halfWidth, matchedWithinNoise: s.matchedGap <= s.halfWidth })),
     plain,

@@ -8,7 +8,7 @@ import type { Phase } from '../domain/guard.js';
 import { pct } from './markdown.js';
 import { printableLine } from './format-verdict.js';
 import type { Interval, LosoCheckRow } from './model.js';
-import { exportVerdict, type PredictorValidation } from '../metrics/predictor-validation.js';
+import { exportVerdict, preferenceOf, type PredictorValidation } from '../metrics/predictor-validation.js';
 
 /** A benign entry the guard rejected, with the layer and the signals that fired. */
 export interface FprRejection {
@@ -137,19 +137,19 @@ function renderValidation(v: PredictorValidation): string[] {
 }
 
 /**
- * Why the validation prefers the other estimate to `which`, in the terms of its rule (more sets
- * within noise, then the smaller mean gap, plain on a tie): e.g. "within noise on 14 of 14
- * held-out sets, as the matched one, but its mean gap is larger (1.54 pp against 1.07 pp)".
+ * Why the validation prefers the other estimate to `which`, in the terms of its rule
+ * (`preferenceOf`): e.g. "within noise on 14 of 14 held-out sets, as the matched one, but its
+ * mean gap is larger (1.54 pp against 1.07 pp)".
  */
 function otherBacking(v: PredictorValidation, which: 'plain' | 'matched'): string {
   const x = v[which];
   const y = v[which === 'plain' ? 'matched' : 'plain'];
   const shown = which === 'plain' ? 'matched' : 'plain';
   const within = `within noise on ${x.withinNoise} of ${v.sets.length} held-out sets`;
-  if (x.withinNoise < y.withinNoise) return `the validation does not back it for this guard (${within}, the ${shown} one on ${y.withinNoise})`;
-  if (x.withinNoise === y.withinNoise && x.meanGap !== undefined && y.meanGap !== undefined && x.meanGap > y.meanGap) return `the validation does not back it for this guard: ${within}, as the ${shown} one, but its mean gap is larger (${pp(x.meanGap)} against ${pp(y.meanGap)})`;
-  if (which === 'matched' && x.withinNoise === y.withinNoise && x.meanGap === y.meanGap) return `the validation does not back it for this guard (${within}, as the plain one, with the same mean gap: on a tie the plain estimate is shown)`;
-  return `the validation does not back it for this guard (${within})`;
+  const { by } = preferenceOf(v.plain, v.matched);
+  if (by === 'sets') return `the validation does not back it for this guard (${within}, the ${shown} one on ${y.withinNoise})`;
+  if (by === 'mean-gap') return `the validation does not back it for this guard: ${within}, as the ${shown} one, but its mean gap is larger (${pp(x.meanGap)} against ${pp(y.meanGap)})`;
+  return `the validation does not back it for this guard (${within}, as the plain one, with the same mean gap: on a tie the plain estimate is shown)`;
 }
 
 /** The section "Your export": the validated prediction for the user's memory, and what its gap means. */
