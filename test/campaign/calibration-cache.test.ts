@@ -69,7 +69,7 @@ describe('leave-one-source-out through the calibration cache', () => {
     expect(since(before)).toMatchObject({ hits: small.length, misses: 0, writes: 0 });
     expect(cold).toEqual(off);
     expect(warm).toEqual(off);
-  }, 180_000);
+  }, 300_000);
 
   it('a corrupt, truncated or foreign cache file is ignored and rewritten, with the same rows', async () => {
     const good = await losoRows();
@@ -87,7 +87,7 @@ describe('leave-one-source-out through the calibration cache', () => {
     const after = stats();
     expect(await losoRows()).toEqual(good);
     expect(since(after)).toMatchObject({ hits: 3, misses: 0 });
-  }, 180_000);
+  }, 300_000);
 
   it('a cache folder that cannot be created is no error: the rows are computed', async () => {
     const file = path.join(cacheDir, 'a-file');
@@ -98,7 +98,7 @@ describe('leave-one-source-out through the calibration cache', () => {
     expect(since(before)).toMatchObject({ hits: 0, misses: small.length, writes: 0, writeFailures: small.length });
     process.env.FARMA_FUZZ_CACHE = 'off';
     expect(rows).toEqual(await losoRows());
-  }, 180_000);
+  }, 300_000);
 });
 
 describe('the cache key and folder', () => {
