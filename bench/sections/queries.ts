@@ -7,12 +7,15 @@
  *   time spent inside `check`, per query) as a ratio to the guard's own time per call. The cells'
  *   arbitraries are built before the clock; `overhead.<guard>.setup` reports that build. The
  *   budget: at most 1× for SENTINEL (the fuzzer costs no more than the guard it fuzzes);
+ * - `overhead.<guard>.draw` / `.rest`: that time split into drawing cases (generate and shrink
+ *   of the cells' arbitraries) and everything else, each over the guard's time per call;
  * - `parallel.atr.speedup`: `--workers 2` over one lane against Agent Threat Rules
  *   (`examples/atr-guard.mjs`), a slow sync guard, with the outcomes compared.
  * Against SENTINEL, keyword and ATR (`agent-threat-rules`, rules as shipped).
  */
 import path from 'node:path';
 import os from 'node:os';
+import fc from 'fast-check';
 import type { Guard, MemoryEntry } from '../../src/domain/index.js';
 import { isTrustedGuard, markTrustedGuard } from '../../src/domain/trusted-guard.js';
 import { runCampaign, type CampaignOutcome } from '../../src/fuzz/campaign.js';
@@ -56,21 +59,54 @@ function timed(inner: Guard): Guard & { ms: number; calls: number } {
   return isTrustedGuard(inner) ? markTrustedGuard(g) : g;
 }
 
+/** Time spent drawing cases (ms): every `generate` and `shrink` of the cells' arbitraries (templates, slots, trajectory placement). */
+const drawClock = { ms: 0 };
+
+/**
+ * `inner` with the time of its `generate` and `shrink` added to `drawClock` (the values and
+ * their shrinks are `inner`'s own: the campaign draws the same cases as without the wrapper).
+ */
+class TimedArbitrary<T> extends fc.Arbitrary<T> {
+  constructor(private readonly inner: fc.Arbitrary<T>) {
+    super();
+  }
+  generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<T> {
+    const t0 = performance.now();
+    try {
+      return this.inner.generate(mrng, biasFactor);
+    } finally {
+      drawClock.ms += performance.now() - t0;
+    }
+  }
+  canShrinkWithoutContext(value: unknown): value is T {
+    return this.inner.canShrinkWithoutContext(value);
+  }
+  shrink(value: T, context: unknown): fc.Stream<fc.Value<T>> {
+    const t0 = performance.now();
+    try {
+      return this.inner.shrink(value, context);
+    } finally {
+      drawClock.ms += performance.now() - t0;
+    }
+  }
+}
+
 /**
  * One campaign, timed. The cells' arbitraries are built before the clock starts (template
  * compilation, calibration load and the trajectory generator's fixed-seed probe happen once per
  * process, as at a CLI start, and the first campaign of a process would otherwise carry them
  * while later ones do not); `setupMs` is that build time, reported apart.
  */
-async function campaign(guard: Guard, runs: number, cells: Array<{ domain: 'ehr' | 'rap'; family: FamilyId }>): Promise<{ outcome: CampaignOutcome; wallMs: number; setupMs: number }> {
+async function campaign(guard: Guard, runs: number, cells: Array<{ domain: 'ehr' | 'rap'; family: FamilyId }>): Promise<{ outcome: CampaignOutcome; wallMs: number; setupMs: number; drawMs: number }> {
   const store = new MemoryStore(':memory:');
   try {
     const s0 = performance.now();
-    const built = cells.map((c) => ({ ...c, arbitrary: FAMILY_REGISTRY[c.family].arbitrary(c.domain) }));
+    const built = cells.map((c) => ({ ...c, arbitrary: new TimedArbitrary(FAMILY_REGISTRY[c.family].arbitrary(c.domain)) }));
     const setupMs = performance.now() - s0;
+    drawClock.ms = 0;
     const t0 = performance.now();
     const outcome = await runCampaign({ guard, cells: built, store, phase: 'write', runsPerCell: runs, seed: 11, cache: new VerdictCache(), stop: STOP, concurrency: 1 });
-    return { outcome, wallMs: performance.now() - t0, setupMs };
+    return { outcome, wallMs: performance.now() - t0, setupMs, drawMs: drawClock.ms };
   } finally {
     store.close();
   }
@@ -99,7 +135,7 @@ async function run(ctx: BenchContext): Promise<void> {
   for (const g of guards) {
     const guard = timed(await g.make());
     const cells = FAMILIES.map((family) => ({ domain: 'ehr' as const, family }));
-    const { outcome, wallMs, setupMs } = await campaign(guard, g.runs, cells);
+    const { outcome, wallMs, setupMs, drawMs } = await campaign(guard, g.runs, cells);
     const t = tallies(outcome);
     const guardPerCall = guard.ms / Math.max(1, guard.calls);
     const overheadPerCall = Math.max(0, wallMs - guard.ms) / Math.max(1, guard.calls);
@@ -114,6 +150,12 @@ async function run(ctx: BenchContext): Promise<void> {
       ...(g.id === 'sentinel' ? { budget: '<= 1×', status: status(ratio <= 1) } : { status: 'reported' as const }),
       note: `fuzzer ${(overheadPerCall * 1000).toFixed(1)} µs, guard ${(guardPerCall * 1000).toFixed(1)} µs per call (${guard.calls} calls); arbitraries built before the clock in ${setupMs.toFixed(0)} ms (row overhead.${g.id}.setup)`,
     });
+    // Where the fuzzer's time goes: drawing the cases (generation and shrink steps), and the rest
+    // (store setup per case, verdict-cache keys, the property runner, re-checks, bookkeeping).
+    const drawPerCall = drawMs / Math.max(1, guard.calls);
+    const restPerCall = Math.max(0, overheadPerCall - drawPerCall);
+    ctx.row({ id: `overhead.${g.id}.draw`, figure: `${g.id}: of it, drawing cases (generate and shrink) per guard call / guard time per call`, value: single(drawPerCall / Math.max(1e-9, guardPerCall), '×'), status: 'reported', note: `${(drawPerCall * 1000).toFixed(1)} µs per call, ${((100 * drawMs) / Math.max(1e-9, wallMs - guard.ms)).toFixed(0)}% of the fuzzer's time` });
+    ctx.row({ id: `overhead.${g.id}.rest`, figure: `${g.id}: of it, everything but drawing (store setup, cache keys, runner) per guard call / guard time per call`, value: single(restPerCall / Math.max(1e-9, guardPerCall), '×'), status: 'reported', note: `${(restPerCall * 1000).toFixed(1)} µs per call` });
     ctx.row({ id: `overhead.${g.id}.setup`, figure: `${g.id}: building the cells' arbitraries before the campaign (templates, calibration, probes; once per process)`, value: single(setupMs, 'ms'), status: 'reported' });
   }
 
