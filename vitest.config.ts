@@ -65,6 +65,7 @@ export const FULL_TIER_ONLY: readonly string[] = [
   'test/cli/plural.test.ts', // 13 s
   'test/cli/start-imports.test.ts', // 13 s
   'test/robustness/guard-failures.test.ts', // 13 s
+  'test/robustness/sync-hang.test.ts', // spawns the CLI twice
   'test/generators/benign-diversity.test.ts', // 12 s: 10,000-case samples
   'test/robustness/signals.test.ts', // 51 s alone (added after the measurement): SIGTERM/SIGHUP through the CLI
   'test/robustness/secret-channels.test.ts', // 40 s in the fast tier of a fresh clone under load (added after the measurement): CLI runs (in-process since 2026-12-02: 15 s at load 15)

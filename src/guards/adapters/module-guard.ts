@@ -13,6 +13,9 @@ import type { Guard, GuardContext, MemoryEntry, StoreView, Verdict } from '../..
 import { startStopwatch } from './wire-request.js';
 import { importModule } from './import-module.js';
 import { Circuit, INPUT_TIMES_OUT_GUARD, InputFailureMemory, inputKey } from './failure-memory.js';
+import { hangLimitMs, watchSync, type WatchedCall } from './sync-watchdog.js';
+
+type WatchedEntry = WatchedCall['entry'];
 
 /** The files the module adapter can load. */
 const MODULE_FILE = /\.(?:ts|mts|cts|js|mjs|cjs)$/i;
@@ -29,6 +32,8 @@ export interface ModuleGuardOptions {
   factoryOptions?: Record<string, unknown>;
   /** Directory that relative paths are resolved against (default `process.cwd()`). */
   cwd?: string;
+  /** Hang limit in ms of one synchronous `check` call (default `hangLimitMs(timeoutMs)`: `FARMA_FUZZ_HANG_MS`, else 4 × timeoutMs, at least 30 s); past it the process is ended with a note naming the guard and the entry (`sync-watchdog.ts`). */
+  hangMs?: number;
 }
 
 /** The wrapped guard's configuration, as it appears in reports. */
@@ -52,7 +57,9 @@ export interface ModuleGuardConfig {
  * when it has none). Its `check` never rejects: a throw gives an `error` verdict of kind
  * `threw`, a value that is not a Verdict gives kind `malformed`, and a check still pending
  * after `timeoutMs` gives kind `timeout`. `elapsedUs` is the wall time the adapter measured.
- * Only asynchronous hangs can be cut off: a guard that blocks the event loop cannot.
+ * Only asynchronous hangs can be cut off: a guard that blocks the event loop cannot. A
+ * synchronous call still running after the hang limit (`options.hangMs`) ends the process
+ * with SIGKILL after a stderr note naming the guard and the entry (`sync-watchdog.ts`).
  *
  * @param path file path, relative to `options.cwd` (default the current directory).
  * @throws GuardLoadError naming the file when it is missing, fails to import, or exports no valid guard.
@@ -94,7 +101,14 @@ export async function loadModuleGuard(path: string, options: ModuleGuardOptions 
       throw new GuardLoadError(`guard module ${file}: init() threw: ${errorMessage(cause)}`, { cause });
     }
   }
-  return wrapGuard(inner, file, timeoutMs);
+  let hangMs: number;
+  try {
+    hangMs = options.hangMs ?? hangLimitMs(timeoutMs);
+  } catch (e) {
+    throw new GuardLoadError(`guard module ${file}: ${errorMessage(e)}`);
+  }
+  if (!(hangMs > 0)) throw new GuardLoadError(`guard module ${file}: hangMs must be > 0, got ${hangMs}`);
+  return wrapGuard(inner, file, timeoutMs, hangMs);
 }
 
 async function pickGuard(mod: Record<string, unknown>, file: string, factoryOptions: Record<string, unknown>): Promise<Guard> {
@@ -163,7 +177,7 @@ function describe(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-function wrapGuard(inner: Guard, file: string, timeoutMs: number): Guard {
+function wrapGuard(inner: Guard, file: string, timeoutMs: number, hangMs: number): Guard {
   const id = typeof inner.id === 'string' && inner.id.length > 0 ? inner.id : `module:${basename(file)}`;
   const config: ModuleGuardConfig = { adapter: 'module', path: file, timeoutMs, inner: inner.config };
   const guard: Guard = {
@@ -199,7 +213,7 @@ function wrapGuard(inner: Guard, file: string, timeoutMs: number): Guard {
     const gate = circuit.admit();
     if (!gate.pass) return errorVerdict('unavailable', `guard ${id} is down: ${gate.reason}`, 0);
     const answersAtSend = circuit.answers;
-    const v = await checkBounded(inner, entry, ctx, timeoutMs, file);
+    const v = await checkBounded(inner, entry, ctx, timeoutMs, file, { guard: id, hangMs });
     if (v.error?.kind !== 'timeout') {
       circuit.success(gate.probe);
       return v;
@@ -228,14 +242,18 @@ const CIRCUIT_COOLDOWN_MS = 1000;
 const MAX_COOLDOWN_MS = 30_000;
 
 /** Runs one inner check under the time bound; always resolves to a Verdict. */
-async function checkBounded(inner: Guard, entry: MemoryEntry, ctx: GuardContext, timeoutMs: number, file: string): Promise<Verdict> {
+async function checkBounded(inner: Guard, entry: MemoryEntry, ctx: GuardContext, timeoutMs: number, file: string, watch: { guard: string; hangMs: number }): Promise<Verdict> {
   const elapsed = startStopwatch();
   let returned: unknown;
   try {
     // Called as a method so class-based guards keep `this`. The guard gets its own copy of the
     // entry and a view it cannot re-wire: a guard that edits what it is given must never change
     // the case the fuzzer records, shrinks and writes to the corpus.
-    returned = inner.check(copyOf(entry), { phase: ctx.phase, store: readOnlyView(ctx.store) });
+    // The watchdog ends the process, with a note naming the guard and the entry, when the
+    // synchronous part of the call blocks past the hang limit (it cannot be cut off).
+    const given = copyOf(entry);
+    const view = readOnlyView(ctx.store);
+    returned = watchSync({ guard: watch.guard, file, timeoutMs, hangMs: watch.hangMs, phase: ctx.phase, entry: entry as unknown as WatchedEntry }, () => inner.check(given, { phase: ctx.phase, store: view }));
   } catch (cause) {
     return errorVerdict('threw', `guard threw: ${messageOf(cause, file)}`, elapsed());
   }
