@@ -76,7 +76,7 @@ async function baselineOutputs(report: ReportData, b: NonNullable<RunOutputOptio
   const cx = c.counterexamples;
   return {
     section: { file: b.file, comparison: c },
-    line: `baseline ${b.file}: ${v.regressed ? `significantly worse in ${v.worse}` : 'not significantly worse in any'} of ${c.rates.length} rates, better in ${v.better} (Fisher's exact test, Holm-adjusted p < ${c.alpha}); counterexamples ${cx.new.length} new, ${cx.fixed.length} fixed, ${cx.open.length} still open${differences.length > 0 ? `; configurations differ: ${describeDifferences(differences, 'the baseline', 'this run')}` : ''}`,
+    line: `baseline ${b.file}: ${v.regressed ? `significantly worse in ${v.worse}` : 'not significantly worse in any'} of ${v.tested} rates tested, better in ${v.better}${v.missingInB.length > 0 ? ` (${v.missingInB.length} of the baseline's rates have no result in this run)` : ''} (Fisher's exact test, Holm-adjusted p < ${c.alpha}); counterexamples ${cx.new.length} new, ${cx.fixed.length} fixed, ${cx.open.length} still open${differences.length > 0 ? `; configurations differ: ${describeDifferences(differences, 'the baseline', 'this run')}` : ''}`,
   };
 }
 

@@ -10,7 +10,9 @@
  * - `layer`: string; `trace`: `{ layer, outcome: pass|reject|skip, value?, reasons? }[]`;
  * - `signals`: `{ [name]: finite number }`; `score`: finite number;
  * - `reasons`: string[]; `elapsedUs`: finite number ≥ 0 (µs);
- * - `error`: `{ kind?, message? }`, read when `decision` is `error`.
+ * - `error`: `{ kind?, message? }`, read when `decision` is `error`; beside `admit` or
+ *   `reject` a kind or message makes the answer an `error` verdict (the guard failed open or
+ *   closed: it did not judge the entry).
  * Missing `trace` and `reasons` are empty lists, a missing `elapsedUs` is 0. Unknown fields
  * are dropped. Numbers must be finite (no NaN, no ±Infinity).
  */
@@ -134,6 +136,16 @@ export function parseVerdict(raw: unknown): { ok: true; verdict: Verdict } | { o
   if (d.decision === 'error') {
     const kind = (ERROR_KINDS as readonly string[]).includes(d.error?.kind ?? '') ? (d.error?.kind as GuardErrorKind) : 'malformed';
     verdict.error = { kind, message: d.error?.message ?? 'guard reported an error' };
+  } else if (d.error !== undefined && (d.error.kind !== undefined || d.error.message !== undefined)) {
+    // A decision that comes with an error is a guard failing open (admit) or closed (reject):
+    // it did not judge the entry, so it is an error, never an admission or a rejection.
+    const kind = (ERROR_KINDS as readonly string[]).includes(d.error.kind ?? '') ? (d.error.kind as GuardErrorKind) : 'malformed';
+    const said = [d.error.kind, d.error.message].filter((x) => x !== undefined && x !== '').join(': ');
+    const how = d.decision === 'admit' ? 'failing open' : 'failing closed';
+    const message = `guard answered decision "${d.decision}" together with an error (${said || 'no message'}): a decision that carries an error is the guard ${how}, not a judgement, so it counts as an error`;
+    verdict.decision = 'error';
+    verdict.error = { kind, message };
+    verdict.reasons = [message, ...d.reasons];
   } else if (d.error !== undefined) {
     delete verdict.error;
   }
@@ -222,6 +234,13 @@ function normalisedFieldName(key: string): string {
   return k.startsWith('is') && k.length > 2 ? k.slice(2) : k;
 }
 
+/** The decision a boolean field such as `blocked: true` stands for, or undefined when `key: value` is not one. */
+function booleanFieldDecision(key: string, value: unknown): 'admit' | 'reject' | undefined {
+  const polarity = BOOLEAN_DECISION_FIELDS[normalisedFieldName(key)];
+  if (polarity === undefined || typeof value !== 'boolean') return undefined;
+  return value ? polarity : polarity === 'admit' ? 'reject' : 'admit';
+}
+
 function decisionWord(word: string): string {
   const w = word.trim().toLowerCase();
   return DECISION_ALIASES[w] ?? w;
@@ -258,14 +277,22 @@ function interpretVerdictShape(raw: unknown): { value: unknown } | { message: st
   }
   const out: Record<string, unknown> = { ...v };
   for (const k of NULLABLE_FIELDS) if (out[k] === null) delete out[k];
-  if (typeof out.decision === 'string') out.decision = decisionWord(out.decision);
-  else if (typeof out.decision === 'boolean') {
+  // `error: false` or `error: ""` beside a decision: no error.
+  if (out.error === false || out.error === '') delete out.error;
+  if (typeof out.decision === 'string') {
+    out.decision = decisionWord(out.decision);
+    // `{ decision: "admit", blocked: true }`: a boolean decision field that says the opposite.
+    if (out.decision === 'admit' || out.decision === 'reject') {
+      const against = Object.entries(out).filter(([k, x]) => { const d = booleanFieldDecision(k, x); return d !== undefined && d !== out.decision; });
+      if (against.length > 0) return { message: `decision "${String(out.decision)}" and the boolean field${against.length > 1 ? 's' : ''} ${against.map(([k, x]) => `${k}: ${String(x)}`).join(', ')} disagree; answer one decision` };
+    }
+  } else if (typeof out.decision === 'boolean') {
     return { message: `decision must be admit|reject|error, got the boolean ${out.decision}: a boolean decision is ambiguous; answer "admit" or "reject"` };
   } else if (out.decision === undefined || out.decision === null) {
     const found: Array<[string, 'admit' | 'reject']> = [];
     for (const [k, x] of Object.entries(out)) {
-      const polarity = BOOLEAN_DECISION_FIELDS[normalisedFieldName(k)];
-      if (polarity !== undefined && typeof x === 'boolean') found.push([k, x ? polarity : polarity === 'admit' ? 'reject' : 'admit']);
+      const d = booleanFieldDecision(k, x);
+      if (d !== undefined) found.push([k, d]);
     }
     const decisions = new Set(found.map(([, d]) => d));
     if (decisions.size > 1) return { message: `decision is missing and the boolean fields disagree (${found.map(([k]) => `${k}: ${String(out[k])}`).join(', ')}); answer decision "admit" or "reject"` };

@@ -43,7 +43,7 @@ export function baselineHtml(b: BaselineSection, e: Escape): string {
   const c = b.comparison;
   if (!c) return '';
   const v = c.verdict;
-  out.push(`<p><span class="verdict ${v.regressed ? 'bad' : 'ok'}">${e(v.regressed ? `Worse than the baseline in ${plural(v.worse, 'rate')}` : 'Not significantly worse than the baseline in any rate')}</span> better in ${v.better}, no significant change in ${v.unchanged} of ${c.rates.length}. Baseline (A): <code>${e(b.file)}</code>; this run is B.</p>`);
+  out.push(`<p><span class="verdict ${v.regressed ? 'bad' : 'ok'}">${e(v.regressed ? `Worse than the baseline in ${plural(v.worse, 'rate')}` : 'Not significantly worse than the baseline in any rate')}</span> better in ${v.better}, no significant change in ${v.unchanged} of ${v.tested} rates tested${v.missingInB.length > 0 ? `; ${v.missingInB.length} of the baseline's rates have no result in this run` : ''}. Baseline (A): <code>${e(b.file)}</code>; this run is B.</p>`);
   if (c.configDifferences.length > 0) out.push(`<p class="muted">Configurations differ (allowed): ${c.configDifferences.map((d) => `${e(d.key)}: ${e(d.a)} → ${e(d.b)}`).join('; ')}.</p>`);
   out.push(`<p class="muted">Fisher's exact test on the two proportions, two-sided; a change counts at Holm-adjusted p &lt; ${c.alpha}. Lower is better for every rate.</p>`);
   const head = ['cell', 'rate', 'baseline (k/n)', 'this run (k/n)', 'change', 'p Fisher', 'p Holm', 'verdict'];

@@ -7,7 +7,7 @@
  * files, `fuzz --baseline` renders the same model into report.html.
  */
 import { fisherExact, holmAdjust } from '../metrics/fisher-exact.js';
-import { type Interval, type ReportCell, type ReportCounterexample, type ReportData } from './model.js';
+import { interval, type Interval, type ReportCell, type ReportCounterexample, type ReportData } from './model.js';
 
 /** One configuration field that differs between A and B (`guardOptions.tauGuard`, `seed`, `versions.node`…). */
 export interface ConfigDifference {
@@ -20,11 +20,17 @@ export interface ConfigDifference {
 /** Which way a rate moved, judged on Holm-adjusted p-values at `alpha`. Every rate here is one where lower is better. */
 export type RateChange = 'better' | 'worse' | 'not significant' | 'only in A' | 'only in B';
 
-/** One rate of both reports: a cell's bypass rate or FPR, a real set's FPR, or the attack success rate. */
+/**
+ * One rate of both reports: a cell's bypass rate or FPR, a real set's FPR, a cell's or real
+ * set's error rate (when either side has errors), or the attack success rate. Bypass rates and
+ * FPRs count guard errors against the guard, as the CI gate does (`gate.ts`): a forged entry
+ * answered with an error was not rejected, a benign one was not admitted. So a version that
+ * crashes where the other rejected is worse, never better.
+ */
 export interface RateRow {
   /** `ehr/seed`, a real set's name, or `attack (all)`. */
   name: string;
-  metric: 'bypass rate' | 'FPR' | 'FPR (hard negatives)' | 'FPR (real set)' | 'attack success rate';
+  metric: 'bypass rate' | 'FPR' | 'FPR (hard negatives)' | 'FPR (real set)' | 'error rate' | 'attack success rate';
   a?: Interval;
   b?: Interval;
   /** b.rate − a.rate, in [−1, 1]; absent when one side is missing. */
@@ -75,8 +81,12 @@ export interface Comparison {
   rates: RateRow[];
   counterexamples: { new: SignatureRow[]; fixed: SignatureRow[]; open: SignatureRow[] };
   operators: OperatorRow[];
-  /** Counts of rate rows by change, and whether B is significantly worse anywhere. */
-  verdict: { better: number; worse: number; unchanged: number; regressed: boolean };
+  /**
+   * Counts of rate rows by change; `tested`, the rows with both sides; `missingInB`, the rows
+   * A has and B lacks (B cannot be shown not to be worse there); whether B is significantly
+   * worse anywhere (`regressed`).
+   */
+  verdict: { better: number; worse: number; unchanged: number; tested: number; missingInB: string[]; regressed: boolean };
 }
 
 /** One of the two reports compared: its file, guard, guard configuration hash and date. */
@@ -139,19 +149,45 @@ function rateRow(name: string, metric: RateRow['metric'], a: Interval | undefine
   return { name, metric, a, b, delta: b.rate - a.rate, p: fisherExact(a, b), change: 'not significant' };
 }
 
+/** A cell's rate as the gate counts it: violations plus guard errors, of runs. */
+function cellRate(c: ReportCell | undefined): Interval | undefined {
+  if (!c) return undefined;
+  return c.errors > 0 ? interval(c.violations + c.errors, c.runs) : c.violationRate;
+}
+
+type RealSet = ReportData['fpr']['real'][number];
+
+/** A real set's FPR as the gate counts it: rejections plus guard errors, of rows. */
+function realRate(s: RealSet | undefined): Interval | undefined {
+  if (!s) return undefined;
+  return s.errors > 0 ? interval(s.fpr.k + s.errors, s.fpr.n) : s.fpr;
+}
+
 function rateRows(a: ReportData, b: ReportData, alpha: number): RateRow[] {
   const rows: RateRow[] = [];
   const cellKey = (c: ReportCell): string => `${c.domain}/${c.family}|${c.property}`;
   const bCells = new Map(b.cells.map((c) => [cellKey(c), c]));
-  const seen = new Set<string>();
-  for (const c of a.cells) {
-    seen.add(cellKey(c));
-    rows.push(rateRow(`${c.domain}/${c.family}`, metricOf(c), c.violationRate, bCells.get(cellKey(c))?.violationRate));
-  }
-  for (const c of b.cells) if (!seen.has(cellKey(c))) rows.push(rateRow(`${c.domain}/${c.family}`, metricOf(c), undefined, c.violationRate));
+  const aCells = new Map(a.cells.map((c) => [cellKey(c), c]));
+  const errorRow = (name: string, x: { errors: number; n: number } | undefined, y: { errors: number; n: number } | undefined): void => {
+    if ((x?.errors ?? 0) === 0 && (y?.errors ?? 0) === 0) return;
+    rows.push(rateRow(name, 'error rate', x ? interval(x.errors, x.n) : undefined, y ? interval(y.errors, y.n) : undefined));
+  };
+  const cellPair = (x: ReportCell | undefined, y: ReportCell | undefined): void => {
+    const c = (x ?? y) as ReportCell;
+    const name = `${c.domain}/${c.family}`;
+    rows.push(rateRow(name, metricOf(c), cellRate(x), cellRate(y)));
+    errorRow(name, x && { errors: x.errors, n: x.runs }, y && { errors: y.errors, n: y.runs });
+  };
+  for (const c of a.cells) cellPair(c, bCells.get(cellKey(c)));
+  for (const c of b.cells) if (!aCells.has(cellKey(c))) cellPair(undefined, c);
+  const realPair = (x: RealSet | undefined, y: RealSet | undefined): void => {
+    const name = (x ?? y)?.name ?? '';
+    rows.push(rateRow(name, 'FPR (real set)', realRate(x), realRate(y)));
+    errorRow(name, x && { errors: x.errors, n: x.fpr.n }, y && { errors: y.errors, n: y.fpr.n });
+  };
   const bReal = new Map(b.fpr.real.map((s) => [s.name, s]));
-  for (const s of a.fpr.real) rows.push(rateRow(s.name, 'FPR (real set)', s.fpr, bReal.get(s.name)?.fpr));
-  for (const s of b.fpr.real) if (!a.fpr.real.some((x) => x.name === s.name)) rows.push(rateRow(s.name, 'FPR (real set)', undefined, s.fpr));
+  for (const s of a.fpr.real) realPair(s, bReal.get(s.name));
+  for (const s of b.fpr.real) if (!a.fpr.real.some((x) => x.name === s.name)) realPair(undefined, s);
   if (a.attack || b.attack) rows.push(rateRow('attack (all)', 'attack success rate', a.attack?.overall.asr, b.attack?.overall.asr));
   const tested = rows.map((r, i) => ({ r, i })).filter(({ r }) => r.p !== undefined);
   const adjusted = holmAdjust(tested.map(({ r }) => r.p as number));
@@ -253,6 +289,8 @@ export function compareReports(a: ReportData, b: ReportData, options: { alpha?: 
   const side = (r: ReportData, file: string | undefined): ReportSide => ({ file: file ?? '', guard: r.config.guard, guardConfigHash: r.config.guardConfigHash, generatedAt: r.generatedAt });
   const worse = rates.filter((r) => r.change === 'worse').length;
   const better = rates.filter((r) => r.change === 'better').length;
+  const tested = rates.filter((r) => r.p !== undefined).length;
+  const missingInB = rates.filter((r) => r.change === 'only in A').map((r) => `${r.name} ${r.metric}`);
   return {
     a: side(a, options.fileA),
     b: side(b, options.fileB),
@@ -261,7 +299,7 @@ export function compareReports(a: ReportData, b: ReportData, options: { alpha?: 
     rates,
     counterexamples: counterexampleDiff(a, b),
     operators: operatorRows(a, b),
-    verdict: { better, worse, unchanged: rates.length - better - worse, regressed: worse > 0 },
+    verdict: { better, worse, unchanged: tested - better - worse, tested, missingInB, regressed: worse > 0 },
   };
 }
 
@@ -297,7 +335,8 @@ export function renderComparisonText(c: Comparison): string {
   out.push(`                    B = ${c.b.guard} (${c.b.guardConfigHash}) ${c.b.file}`);
   if (c.configDifferences.length > 0) out.push(`configurations differ (allowed): ${describeDifferences(c.configDifferences)}`);
   out.push('');
-  out.push(`Rates (lower is better for each). Fisher's exact test on the two proportions, two-sided; a change counts at Holm-adjusted p < ${c.alpha} over the ${c.rates.filter((r) => r.p !== undefined).length} tests.`);
+  out.push(`Rates (lower is better for each). Fisher's exact test on the two proportions, two-sided; a change counts at Holm-adjusted p < ${c.alpha} over the ${c.verdict.tested} tests.`);
+  if (c.rates.some((r) => r.metric === 'error rate')) out.push('The guard answered error on some calls: bypass rates and FPRs count each error against the guard, as the CI gate does (an error is neither a rejection nor an admission), and the error rate rows give the errors alone.');
   out.push('');
   out.push(...table(RATE_TABLE_HEAD, rateTableRows(c)));
   out.push('');
@@ -329,6 +368,7 @@ export function renderComparisonText(c: Comparison): string {
   }
   out.push('');
   const v = c.verdict;
-  out.push(v.regressed ? `B is significantly worse than A in ${v.worse} of ${c.rates.length} rates (better in ${v.better}).` : `B is not significantly worse than A in any rate (better in ${v.better} of ${c.rates.length}).`);
+  out.push(v.regressed ? `B is significantly worse than A in ${v.worse} of ${v.tested} rates tested (better in ${v.better}).` : `B is not significantly worse than A in any of the ${v.tested} rates tested (better in ${v.better}).`);
+  if (v.missingInB.length > 0) out.push(`B has no result for ${v.missingInB.length} rate${v.missingInB.length === 1 ? '' : 's'} that A has (${v.missingInB.slice(0, 6).join(', ')}${v.missingInB.length > 6 ? ', …' : ''}): B cannot be shown not to be worse there.`);
   return out.join('\n');
 }

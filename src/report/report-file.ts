@@ -20,7 +20,10 @@ let schema: ReturnType<typeof buildSchema> | undefined;
 function buildSchema() {
   const z = zod();
   const count = z.number().int().nonnegative();
-  const interval = z.object({ rate: z.number(), low: z.number(), high: z.number(), n: count, k: count }).loose();
+  const interval = z
+    .object({ rate: z.number(), low: z.number(), high: z.number(), n: count, k: count })
+    .loose()
+    .refine((i) => i.k <= i.n, { message: 'k is larger than n (more cases counted than run)', path: ['k'] });
   const tally = z.object({ runs: count, violations: count }).loose();
   return z
     .object({
@@ -54,12 +57,18 @@ function buildSchema() {
             breakdown: z.object({ operator: z.record(z.string(), tally) }).loose(),
             counterexamples: z.array(z.string()),
           })
-          .loose(),
+          .loose()
+          .refine((c) => c.violations + c.errors <= c.runs, { message: 'violations plus errors is larger than runs (more cases counted than run)', path: ['violations'] }),
       ),
       fpr: z
         .object({
           generated: z.array(z.object({ domain: z.string(), fpr: interval, errors: count }).loose()),
-          real: z.array(z.object({ name: z.string(), source: z.string(), fpr: interval, errors: count }).loose()),
+          real: z.array(
+            z
+              .object({ name: z.string(), source: z.string(), fpr: interval, errors: count })
+              .loose()
+              .refine((r) => r.fpr.k + r.errors <= r.fpr.n, { message: 'rejections (fpr.k) plus errors is larger than the rows (fpr.n)', path: ['errors'] }),
+          ),
         })
         .loose(),
       counterexamples: z.array(

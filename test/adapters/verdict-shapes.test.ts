@@ -44,12 +44,38 @@ describe('answers read besides the canonical shape', () => {
     [{ score: 0.93 }, /score \(0\.93\) but farma-fuzz never picks a threshold/],
     [{ decision: true }, /a boolean decision is ambiguous/],
     [{ allowed: true, blocked: true }, /boolean fields disagree \(allowed: true, blocked: true\)/],
+    [{ decision: 'admit', blocked: true }, /decision "admit" and the boolean field blocked: true disagree/],
+    [{ decision: 'reject', is_safe: true, flagged: false }, /decision "reject" and the boolean fields is_safe: true, flagged: false disagree/],
     [{ decision: 'maybe' }, /got string "maybe" \(also read: allow, .*malicious; any case\)/],
     [{ confidence: 0.2 }, /got nothing \(fields: confidence\)/],
   ])('%j is malformed, saying what to return', (answer, message) => {
     const r = parseVerdict(answer);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.message).toMatch(message);
+  });
+
+  it('a boolean field that agrees with the decision is no conflict', () => {
+    expect(decisionOf({ decision: 'admit', blocked: false, safe: true })).toBe('admit');
+    expect(decisionOf({ decision: 'deny', allowed: false })).toBe('reject');
+  });
+
+  it.each([
+    [{ decision: 'admit', error: { kind: 'timeout', message: 'judge timed out; failing open' } }, 'timeout', /decision "admit" together with an error \(timeout: judge timed out; failing open\).*failing open/],
+    [{ decision: 'reject', error: { message: 'backend down' } }, 'malformed', /decision "reject" together with an error \(backend down\).*failing closed/],
+    [{ allowed: true, error: { kind: 'unavailable' } }, 'unavailable', /decision "admit" together with an error \(unavailable\)/],
+  ])('%j (a decision with an error) is an error verdict, never a judgement', (answer, kind, message) => {
+    const r = parseVerdict(answer);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.verdict.decision).toBe('error');
+    expect(r.verdict.error?.kind).toBe(kind);
+    expect(r.verdict.error?.message).toMatch(message);
+    expect(r.verdict.reasons[0]).toBe(r.verdict.error?.message);
+  });
+
+  it.each([[{ decision: 'admit', error: null }], [{ decision: 'admit', error: {} }], [{ decision: 'admit', error: false }], [{ decision: 'admit', error: '' }]])('%j carries no error: the decision stands', (answer) => {
+    const r = parseVerdict(answer);
+    expect(r.ok && r.verdict).toEqual({ decision: 'admit', trace: [], reasons: [], elapsedUs: 0 });
   });
 
   it('a trace outcome stays strict (only decisions have synonyms)', () => {

@@ -32,7 +32,7 @@ describe('farma-fuzz compare', () => {
     const r = await runCli(['compare', write('v1.json', v1), write('better.json', better)]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/\| ehr\/seed +\| bypass rate +\| 30\.0% \(300\/1000\) +\| 10\.0% \(100\/1000\) +\| −20\.0 pp +\| <0\.0001 +\| <0\.0001 +\| better +\|/);
-    expect(r.stdout).toContain('B is not significantly worse than A in any rate (better in 1 of 2).');
+    expect(r.stdout).toContain('B is not significantly worse than A in any of the 2 rates tested (better in 1).');
   });
 
   it('exits 1 when B is significantly worse in a rate, and its last line says what decided', async () => {
@@ -76,7 +76,7 @@ describe('farma-fuzz compare', () => {
     expect(c.rates.map((x) => [x.name, x.change])).toEqual([['ehr/seed', 'better'], ['ehr/benign', 'not significant']]);
     expect(c.configDifferences).toHaveLength(2);
     expect(Object.keys(c.counterexamples)).toEqual(['new', 'fixed', 'open']);
-    expect((c as unknown as { exit: unknown }).exit).toEqual({ code: 0, deciding: 'rates', lines: ['exit 0: decided by rates: B is not significantly worse than A in any of 2 rates'] });
+    expect((c as unknown as { exit: unknown }).exit).toEqual({ code: 0, deciding: 'rates', lines: ['exit 0: decided by rates: B is not significantly worse than A in any of the 2 rates tested'] });
   });
 
   it('takes a report folder for a report.json', async () => {
@@ -95,6 +95,8 @@ describe('farma-fuzz compare', () => {
     ['a shard blob', () => write('blob.json', { format: 'farma-fuzz-shard', shard: { index: 1, total: 2 }, outcome: {} }), /blob\.json: this is a shard blob .* merge-reports first/],
     ['another tool\'s JSON', () => write('other.json', { results: [] }), /other\.json: not a farma-fuzz report: no "tool"/],
     ['a report with a bad field, by key path', () => write('badkey.json', { ...v1, cells: [{ ...v1.cells[0], runs: 'many' }] }), /badkey\.json: not a readable farma-fuzz report: cells\[0\]\.runs: /],
+    ['a cell that counts more violations than runs', () => write('over.json', { ...v1, cells: [{ ...v1.cells[0], violations: 999, runs: 20 }] }), /over\.json: not a readable farma-fuzz report: cells\[0\]\.violations: violations plus errors is larger than runs/],
+    ['an interval with k above n', () => write('kn.json', { ...v1, cells: [{ ...v1.cells[0], violationRate: { rate: 2, low: 0, high: 1, k: 50, n: 10 } }] }), /kn\.json: .*cells\[0\]\.violationRate\.k: k is larger than n/],
   ])('exits 3 on %s', async (_what, file, message) => {
     const r = await runCli(['compare', file(), write('better.json', better)]);
     expect(r.code).toBe(3);
@@ -110,6 +112,26 @@ describe('farma-fuzz compare', () => {
     const lone = await runCli(['merge-reports', empty, '--allow-config-diff']);
     expect(lone.code).toBe(2);
     expect(lone.stderr).toMatch(/--allow-config-diff needs --baseline/);
+  });
+
+  it('exits 1 when B has no result for a cell A has, naming it, and 0 with --allow-missing', async () => {
+    const fewer: ReportData = { ...structuredClone(v1), cells: [cell('ehr', 'seed', 300, 1000)] };
+    const a = write('v1.json', v1);
+    const b = write('fewer.json', fewer);
+    const r = await runCli(['compare', a, b]);
+    expect(r.code).toBe(1);
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe("exit 1: decided by coverage: B has no result for 1 of A's rates (ehr/benign FPR); run B on the same cells, or pass --allow-missing");
+    const allowed = await runCli(['compare', a, b, '--allow-missing']);
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout.trimEnd().split('\n').at(-1)).toBe("exit 0: decided by rates: B is not significantly worse than A in any of the 1 rates tested (1 of A's rates have no result in B: --allow-missing)");
+  });
+
+  it('exits 1 when B answers error where A rejected, though B admits no more forged entries', async () => {
+    const crashing: ReportData = { ...structuredClone(v1), cells: [cell('ehr', 'seed', 300, 1000, 700), cell('ehr', 'benign', 2, 1000)] };
+    const r = await runCli(['compare', write('v1.json', v1), write('crashing.json', crashing)]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/\| ehr\/seed +\| error rate +\| 0\.0% \(0\/1000\) +\| 70\.0% \(700\/1000\) .*\| worse +\|/);
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('exit 1: decided by rates: B is significantly worse than A in ehr/seed bypass rate, ehr/seed error rate');
   });
 
   it('exits 2 on a bad --alpha', async () => {

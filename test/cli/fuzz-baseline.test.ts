@@ -34,7 +34,7 @@ describe('fuzz --baseline', () => {
     expect(refusedHtml).toContain('<h2 id="baseline">');
     expect(refusedHtml).toContain('Not compared: the baseline');
     const allowed = await runCli([...common, '--guard-option', 'tauGuard=0.25', '--out', path.join(dir, 'base-c'), '--baseline', path.join(outA, 'report.json'), '--allow-config-diff']);
-    expect(allowed.stdout).toMatch(/baseline .*: (not significantly worse in any|significantly worse in \d+) of 2 rates, better in \d+ \(Fisher's exact test, Holm-adjusted p < 0\.05\); counterexamples \d+ new, \d+ fixed, \d+ still open; configurations differ/);
+    expect(allowed.stdout).toMatch(/baseline .*: (not significantly worse in any|significantly worse in \d+) of 2 rates tested, better in \d+ \(Fisher's exact test, Holm-adjusted p < 0\.05\); counterexamples \d+ new, \d+ fixed, \d+ still open; configurations differ/);
     const html = readFileSync(path.join(dir, 'base-c', 'report.html'), 'utf8');
     expect(html).toContain('<a href="#baseline">Compared with the baseline</a>');
     expect(html).toMatch(/<th>baseline \(k\/n\)<\/th><th>this run \(k\/n\)<\/th>/);

@@ -33,7 +33,7 @@ describe('compareReports on hand-built reports', () => {
     expect(by['ehr/naive']?.change).toBe('not significant');
     expect(by['ehr/naive']?.p).toBeGreaterThan(0.5);
     for (const r of c.rates) expect(r.pAdjusted).toBeGreaterThanOrEqual(r.p as number);
-    expect(c.verdict).toEqual({ better: 1, worse: 1, unchanged: 1, regressed: true });
+    expect(c.verdict).toEqual({ better: 1, worse: 1, unchanged: 1, tested: 3, missingInB: [], regressed: true });
   });
 
   it('sorts signatures into new, fixed and still open', () => {
@@ -51,7 +51,7 @@ describe('compareReports on hand-built reports', () => {
   it('prints the table and the verdict line', () => {
     const t = renderComparisonText(c);
     expect(t).toMatch(/\| ehr\/benign +\| FPR +\| 0\.5% \(5\/1000\) +\| 3\.0% \(30\/1000\) +\| \+2\.5 pp/);
-    expect(t).toContain('B is significantly worse than A in 1 of 3 rates (better in 1).');
+    expect(t).toContain('B is significantly worse than A in 1 of 3 rates tested (better in 1).');
     expect(t).toMatch(/homoglyph .*\| 50\/100 .*\| 0\/100 .*stopped working/);
   });
 
@@ -63,6 +63,37 @@ describe('compareReports on hand-built reports', () => {
     const d = compareReports(full, other);
     expect(d.counterexamples.new[0]?.caveat).toMatch(/reached 5 signatures \(max-failures\) in A/);
     expect(d.counterexamples.fixed[0]?.caveat).toBeUndefined();
+  });
+
+  it('counts guard errors against the guard, as the gate does: a version that errors where the other rejected is worse, never better', () => {
+    // v1 rejects 70% of forged entries; v2 answers error on those same 70% (a refactor broke its scorer).
+    const v1 = handReport([cell('ehr', 'seed', 30, 100), cell('ehr', 'benign', 0, 100)]);
+    const v2 = handReport([cell('ehr', 'seed', 30, 100, 70), cell('ehr', 'benign', 0, 100, 40)]);
+    const d = compareReports(v1, v2);
+    const row = (name: string, metric: string) => d.rates.find((r) => r.name === name && r.metric === metric);
+    expect(row('ehr/seed', 'bypass rate')?.b).toMatchObject({ k: 100, n: 100 });
+    expect(row('ehr/seed', 'bypass rate')?.change).toBe('worse');
+    expect(row('ehr/seed', 'error rate')).toMatchObject({ a: { k: 0, n: 100 }, b: { k: 70, n: 100 }, change: 'worse' });
+    expect(row('ehr/benign', 'FPR')?.change).toBe('worse');
+    expect(row('ehr/benign', 'error rate')?.change).toBe('worse');
+    expect(d.verdict.regressed).toBe(true);
+    expect(renderComparisonText(d)).toContain('bypass rates and FPRs count each error against the guard');
+    // The other way round, fixing the crash is better; with no errors on either side there is no error row.
+    expect(compareReports(v2, v1).rates.find((r) => r.metric === 'error rate' && r.name === 'ehr/seed')?.change).toBe('better');
+    expect(compareReports(v1, v1).rates.some((r) => r.metric === 'error rate')).toBe(false);
+  });
+
+  it('counts a real set\'s errors against its FPR, with an error rate row', () => {
+    const set = (k: number, errors: number) => ({ name: 'real-x', source: 'x', fpr: { rate: k / 200, low: 0, high: 1, k, n: 200 }, errors }) as ReportData['fpr']['real'][number];
+    const d = compareReports(handReport([cell('ehr', 'benign', 0, 100)], [set(2, 0)]), handReport([cell('ehr', 'benign', 0, 100)], [set(0, 150)]));
+    expect(d.rates.find((r) => r.name === 'real-x' && r.metric === 'FPR (real set)')).toMatchObject({ b: { k: 150, n: 200 }, change: 'worse' });
+    expect(d.rates.find((r) => r.name === 'real-x' && r.metric === 'error rate')?.change).toBe('worse');
+  });
+
+  it('lists the rates A has and B lacks, and counts only the rates tested', () => {
+    const d = compareReports(handReport([cell('ehr', 'seed', 30, 100), cell('ehr', 'benign', 0, 100)]), handReport([cell('ehr', 'seed', 30, 100)]));
+    expect(d.verdict).toMatchObject({ tested: 1, missingInB: ['ehr/benign FPR'], regressed: false });
+    expect(renderComparisonText(d)).toContain('B has no result for 1 rate that A has (ehr/benign FPR): B cannot be shown not to be worse there.');
   });
 
   it('rejects an alpha outside (0,1)', () => {
