@@ -363,7 +363,7 @@ async function realSetsPhase(
   const realAll = new Map<string, Tally>();
   const realGaps: RealSetGap[] = [];
   const measured: MeasuredSet[] = [];
-  const measureSet = async (set: string, source: string, entries: readonly MemoryEntry[], kind: 'real' | 'curated' = 'real', domain = 'other', userExport = false): Promise<Tally> => {
+  const measureSet = async (set: string, source: string, entries: readonly MemoryEntry[], kind: 'real' | 'curated' = 'real', domain = 'other', userExport = false, unreadLines = 0): Promise<Tally> => {
     const t = new Map<string, Tally>();
     const byType = new Map<string, Tally>();
     const cases = realSetCases(entries, HISTORY_ENTRIES, set);
@@ -382,7 +382,7 @@ async function realSetsPhase(
       const gap = realismGapOf(tallyOf(est), tallyOf(tally));
       const r = judged(tally);
       const e = judged(est);
-      realGaps.push({ set, source, real: interval(tally.k, tally.n), errors: tally.errors, ...(gap !== undefined ? { gap } : {}), estimateInCi: r.n > 0 && e.n > 0 && e.rate >= r.low && e.rate <= r.high, halfWidth: r.n > 0 ? (r.high - r.low) / 2 : 0 });
+      realGaps.push({ set, source, real: interval(tally.k, tally.n), errors: tally.errors, ...(unreadLines > 0 ? { unreadLines } : {}), ...(gap !== undefined ? { gap } : {}), estimateInCi: r.n > 0 && e.n > 0 && e.rate >= r.low && e.rate <= r.high, halfWidth: r.n > 0 ? (r.high - r.low) / 2 : 0 });
       if (entries.length > 0) measured.push({ name: set, domain, entries, tally, userExport });
     }
     return tally;
@@ -398,7 +398,7 @@ async function realSetsPhase(
     const user = loadBenignJsonl(o.benignFile);
     col.issues.push(...user.issues.map((i) => `${i.file}:${i.line}: ${i.message}`));
     if (user.entries.length === 0) col.issues.push(`${o.benignFile}: no benign entry to measure`);
-    await measureSet(path.basename(o.benignFile), 'user export', user.entries, 'real', 'other', true);
+    await measureSet(path.basename(o.benignFile), 'user export', user.entries, 'real', 'other', true, user.skipped?.length ?? 0);
   }
   emitRows(col, 'real', 'all real sets', 'all', realAll);
   return { realAll, realGaps, measured, realTallies };

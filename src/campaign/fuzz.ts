@@ -477,7 +477,7 @@ async function measureRealSets<G>(o: FuzzOptions<G>, progress: Progress, warning
   const realSets: RealSetFpr[] = [];
   let loso: LosoCheckRow[] | undefined;
   const realGuard = countingGuard(o.guard, sp.spend.real);
-  const toReal = async (name: string, source: string, all: Parameters<typeof measureBenignEntries>[0], cap = Infinity): Promise<void> => {
+  const toReal = async (name: string, source: string, all: Parameters<typeof measureBenignEntries>[0], cap = Infinity, unread?: RealSetFpr['unread']): Promise<void> => {
     const t0 = performance.now();
     // Under --max-queries a set is measured on its first entries (its share of the budget).
     const entries = all.length > cap ? all.slice(0, Math.max(1, Math.floor(cap))) : all;
@@ -489,6 +489,7 @@ async function measureRealSets<G>(o: FuzzOptions<G>, progress: Progress, warning
       source,
       fpr: interval(m.rejected.length, m.n),
       errors: m.errors,
+      ...(unread && unread.lines > 0 ? { unread } : {}),
       rejected: m.rejected.map(({ entry, verdict }) => ({
         id: entry.id,
         content: entry.content,
@@ -569,7 +570,10 @@ async function measureRealSets<G>(o: FuzzOptions<G>, progress: Progress, warning
       const user = loadBenignJsonl(file);
       for (const issue of user.issues) warnings.push(`${issue.file}:${issue.line}: ${issue.message}`);
       if (user.entries.length === 0) warnings.push(`${file}: no usable benign entry (every line was bad, see above); its FPR row has no runs`);
-      await toReal(path.basename(file), 'user export', user.entries, sp.budget ? sp.budget.real / (realSetCount + 1) : Infinity);
+      const skipped = user.skipped?.length ?? 0;
+      if (skipped > 0 && user.entries.length > 0) warnings.push(`${file}: ${plural(skipped, 'line')} of the export ${skipped === 1 ? 'holds' : 'hold'} no measured entry (see above); the report names them and --max-fpr counts them against the guard, since their verdict is unknown`);
+      const unread = { lines: skipped, first: (user.skipped ?? []).slice(0, 5).map((i) => `${i.file}:${i.line}: ${i.message}`) };
+      await toReal(path.basename(file), 'user export', user.entries, sp.budget ? sp.budget.real / (realSetCount + 1) : Infinity, unread);
     });
   }
   return { realSets, ...(loso ? { loso } : {}) };

@@ -36,6 +36,12 @@ const REACT_TIMESTAMP = '2022-10-01T00:00:00.000Z';
 export interface BenignEntries {
   entries: MemoryEntry[];
   issues: JsonlIssue[];
+  /**
+   * The issues of the lines that hold no measured entry: unreadable, empty content, or an id
+   * taken by an earlier line (`loadBenignJsonl` only; also in `issues`). A gate counts them
+   * against the guard, since their verdict is unknown.
+   */
+  skipped?: JsonlIssue[];
 }
 
 const REACT_SET_NAMES = ['hotpotqa', 'fever', 'alfworld'] as const;
@@ -180,7 +186,8 @@ export function loadReactThoughts(dir: string = REACT_PROMPTS_DIR): ReactThought
 
 /**
  * Loads any JSONL export of memory entries (one entry per line; missing optional fields
- * take `validateMemoryEntry`'s defaults). Bad lines become issues naming file and line. An
+ * take `validateMemoryEntry`'s defaults). Bad lines become issues naming file and line, and
+ * so does an entry whose content is empty or blank (nothing to judge); `skipped` counts both. An
  * entry whose id is already taken in its store by an earlier line is skipped with an issue
  * naming both lines: a store holds one entry per id, and each entry is measured over the
  * others of its trajectory, so two of one id cannot be committed together.
@@ -193,6 +200,10 @@ export function loadBenignJsonl(file: string): BenignEntries {
   const entries: MemoryEntry[] = [];
   const repeated: JsonlIssue[] = [];
   for (const { value, line } of records) {
+    if (value.content.trim() === '') {
+      repeated.push({ file, line, message: `field "content" is empty: there is nothing for a guard to judge, so this entry is skipped` });
+      continue;
+    }
     const key = `${value.store}\u0000${value.id}`;
     const first = firstLine.get(key);
     if (first !== undefined) {
@@ -202,7 +213,7 @@ export function loadBenignJsonl(file: string): BenignEntries {
     firstLine.set(key, line);
     entries.push(value);
   }
-  return { entries, issues: [...issues, ...warnings, ...repeated].sort((a, b) => a.line - b.line) };
+  return { entries, issues: [...issues, ...warnings, ...repeated].sort((a, b) => a.line - b.line), skipped: [...issues, ...repeated].sort((a, b) => a.line - b.line) };
 }
 
 /**

@@ -39,6 +39,8 @@ export interface RealSetGap {
   source: string;
   real: Interval;
   errors: number;
+  /** Lines of a `--benign` export that hold no measured entry (unreadable, empty, repeated id); the gate counts them against the guard. */
+  unreadLines?: number;
   /** |estimate − real| over judged rows, in [0,1]; absent when the set has no judged row. */
   gap?: number;
   /** True when the estimate lies inside the set's Wilson 95% interval (judged rows). */
@@ -212,6 +214,7 @@ function estimateMarkdown(r: GuardFprReport): string[] {
   if (pooled) out.push(`| real | all real sets | ${pct(pooled.fpr)} | ${pooled.fpr.k}/${pooled.fpr.n} | ${pooled.errors} | ${pp(r.realismGap)} | | ${pp((pooled.fpr.high - pooled.fpr.low) / 2)} |`);
   for (const row of r.rows.filter((x) => x.kind === 'curated' && x.dimension === 'all')) out.push(`| hand-written (not real) | ${row.set} | ${pct(row.fpr)} | ${row.fpr.k}/${row.fpr.n} | ${row.errors} | | | |`);
   out.push('');
+  for (const g of r.realGaps.filter((x) => (x.unreadLines ?? 0) > 0)) out.push(`${g.set}: ${g.unreadLines} line${g.unreadLines === 1 ? '' : 's'} of the export ${g.unreadLines === 1 ? 'holds' : 'hold'} no measured entry (unreadable, empty content, or an id already taken; the warnings name each). They are not in its FPR; \`--max-fpr\` counts them against the guard, since their verdict is unknown.`, '');
   out.push(`Realism gap |FPR_estimate − FPR_real| over all real sets: ${pp(r.realismGap)}; largest over the real sets: ${pp(r.realGaps.reduce<number | undefined>((m, g) => (g.gap === undefined ? m : Math.max(m ?? 0, g.gap)), undefined))}.`);
   const bundledGaps = r.realGaps.filter((g) => g.source !== 'user export' && g.gap !== undefined);
   if (bundledGaps.length > 0) out.push('', `Estimate inside the set's Wilson 95% interval: ${bundledGaps.filter((g) => g.estimateInCi).length} of ${bundledGaps.length} bundled sets; gap within the set's half-width (sampling noise): ${bundledGaps.filter((g) => (g.gap ?? 1) <= g.halfWidth).length} of ${bundledGaps.length}.`);

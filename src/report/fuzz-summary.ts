@@ -66,7 +66,8 @@ export function summaryText(r: FuzzRunSummary, options: { maxCounterexamples?: n
     lines.push('  real benign traces (FPR)');
     for (const s of rep.fpr.real) {
       const errs = s.errors > 0 ? `  errors ${s.errors}/${s.fpr.n} ${pct(interval(s.errors, s.fpr.n))}` : '';
-      lines.push(`    ${s.name.padEnd(20)} ${String(s.fpr.k).padStart(5)}/${String(s.fpr.n).padEnd(6)} FPR ${pct(s.fpr)}${errs}`);
+      const unread = s.unread ? `  ${s.unread.lines} unread line${s.unread.lines === 1 ? '' : 's'} (not in the FPR; the gate counts them against the guard)` : '';
+      lines.push(`    ${s.name.padEnd(20)} ${String(s.fpr.k).padStart(5)}/${String(s.fpr.n).padEnd(6)} FPR ${pct(s.fpr)}${errs}${unread}`);
     }
     lines.push(`    ${realismGapLine(rep)}`);
     if (rep.fpr.loso && rep.fpr.loso.length > 0) lines.push(`    leave-one-source-out gaps: ${rep.fpr.loso.map((l) => `${l.leftOut} ${l.gap === undefined ? 'n/a' : `${(l.gap * 100).toFixed(2)} pp`}`).join(', ')}`);

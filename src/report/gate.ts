@@ -30,6 +30,15 @@ export interface GateResult {
   checks: GateCheck[];
 }
 
+/**
+ * A real set's rate as a gate judges it: rejections plus guard errors plus the export's lines
+ * that were not measured (unreadable, empty, repeated ids: their verdict is unknown), over the
+ * rows plus those lines. So a gate cannot pass on the readable 30% of an export.
+ */
+function realSetRate(fpr: Interval, errors: number, unread: number): Interval {
+  return interval(fpr.k + errors + unread, fpr.n + unread);
+}
+
 function checkLimit(name: string, value: number | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!Number.isFinite(value) || value < 0 || value > 1) throw new RangeError(`gate: ${name} must be a rate in [0,1], got ${value}`);
@@ -42,7 +51,8 @@ function checkLimit(name: string, value: number | undefined): number | undefined
  * - `maxFpr`: one check per natural benign cell (property `benign-admitted`, family not
  *   `benign-stress`: the hard negatives are never the estimate; rate = benign entries
  *   *not admitted* / runs: rejections plus guard errors) and one per real benign set
- *   (`report.fpr.real`), so a guard that errors on benign input cannot pass.
+ *   (`report.fpr.real`), so a guard that errors on benign input cannot pass; a `--benign`
+ *   export's lines that were not measured (unreadable, empty) count against it too.
  * - `maxBypass`: one check per forged cell (property `forgery-rejected`). The rate counted
  *   is forged entries *not rejected* / runs: bypasses plus guard errors, because an
  *   `error` verdict never counts as a rejection (DESIGN.md, three-valued verdicts).
@@ -69,7 +79,7 @@ export function gate(report: ReportData, thresholds: GateThresholds): GateResult
     if (maxFpr !== undefined && c.property === 'benign-admitted' && c.family !== 'benign-stress') add(`maxFpr ${c.domain}/${c.family}`, interval(c.violations + c.errors, c.runs), maxFpr);
     if (maxBypass !== undefined && c.property === 'forgery-rejected') add(`maxBypass ${c.domain}/${c.family}`, interval(c.violations + c.errors, c.runs), maxBypass);
   }
-  if (maxFpr !== undefined) for (const s of report.fpr.real) add(`maxFpr real ${s.name}`, interval(s.fpr.k + s.errors, s.fpr.n), maxFpr);
+  if (maxFpr !== undefined) for (const s of report.fpr.real) add(`maxFpr real ${s.name}`, realSetRate(s.fpr, s.errors, s.unread?.lines ?? 0), maxFpr);
   return { pass: checks.every((c) => c.pass), checks };
 }
 
@@ -90,18 +100,18 @@ export function formatGateCheck(c: GateCheck): string {
  * Judges an `fpr` report (`farma-fuzz fpr --max-fpr`) as {@link gate} judges a fuzz run's FPR:
  * one check for the natural estimate over all domains (rejections plus guard errors, over every
  * generated trace) and one per real set, bundled or `--benign` (rejections plus errors over its
- * entries). The hard negatives and the hand-written set are never gated. Pure.
+ * entries, plus an export's lines that were not measured). The hard negatives and the hand-written set are never gated. Pure.
  * @param report what `measureGuardFpr` returned.
  * @param maxFpr the limit in [0,1], judged on each Wilson 95% upper bound.
  * @throws RangeError when `maxFpr` is not a number in [0,1].
  * @example
  * fprGate(report, 0.01).pass; // false when the estimate's or any real set's upper bound is above 1%
  */
-export function fprGate(report: { estimate: Interval; estimateErrors: number; realGaps: ReadonlyArray<{ set: string; real: Interval; errors: number }> }, maxFpr: number): GateResult {
+export function fprGate(report: { estimate: Interval; estimateErrors: number; realGaps: ReadonlyArray<{ set: string; real: Interval; errors: number; unreadLines?: number }> }, maxFpr: number): GateResult {
   const limit = checkLimit('maxFpr', maxFpr)!;
   const checks: GateCheck[] = [];
   const add = (name: string, observed: Interval): void => void checks.push({ name, observed, limit, pass: observed.high <= limit });
   add('maxFpr estimate', interval(report.estimate.k + report.estimateErrors, report.estimate.n));
-  for (const s of report.realGaps) add(`maxFpr real ${s.set}`, interval(s.real.k + s.errors, s.real.n));
+  for (const s of report.realGaps) add(`maxFpr real ${s.set}`, realSetRate(s.real, s.errors, s.unreadLines ?? 0));
   return { pass: checks.every((c) => c.pass), checks };
 }

@@ -359,6 +359,10 @@ function fprHtml(r: ReportData): string[] {
       ],
     ),
   );
+  for (const s of r.fpr.real.filter((x) => x.unread)) {
+    const u = s.unread as NonNullable<typeof s.unread>;
+    out.push(`<p class="verdict bad">${e(`${s.name}: ${plural(u.lines, 'line')} of the export ${u.lines === 1 ? 'holds' : 'hold'} no measured entry (unreadable, empty content, or an id already taken). They are not in its FPR (n = ${s.fpr.n}); a --max-fpr gate counts them against the guard, since their verdict is unknown.`)}</p><ul>${u.first.map((x) => `<li><code>${e(x)}</code></li>`).join('')}</ul>`);
+  }
   if (r.fpr.real.length > 0) out.push(`<p>${e(realismGapLine(r))}.</p>`);
   const rejectedReal = r.fpr.real.flatMap((s) => s.rejected.map((x) => ({ set: s.name, ...x })));
   if (rejectedReal.length > 0) {

@@ -141,6 +141,10 @@ function fprMarkdown(r: ReportData): string[] {
   for (const g of r.fpr.generated) out.push(`| ${g.domain} | generated (benign, the estimate) | ${pct(g.fpr)} | ${g.fpr.n} | ${g.errors} | |`);
   for (const g of r.fpr.stress ?? []) out.push(`| ${g.domain} | hard negatives (benign-stress, not the estimate) | ${pct(g.fpr)} | ${g.fpr.n} | ${g.errors} | |`);
   for (const s of r.fpr.real) out.push(`| ${s.name} | real (${s.source}) | ${pct(s.fpr)} | ${s.fpr.n} | ${s.errors} | ${gapPp(est, { rejected: s.fpr.k, n: s.fpr.n, errors: s.errors })} |`);
+  for (const s of r.fpr.real.filter((x) => x.unread)) {
+    const u = s.unread as NonNullable<typeof s.unread>;
+    out.push('', `**${s.name}: ${u.lines} line${u.lines === 1 ? '' : 's'} of the export ${u.lines === 1 ? 'holds' : 'hold'} no measured entry** (unreadable, empty content, or an id already taken). They are not in its FPR (n = ${s.fpr.n}); a \`--max-fpr\` gate counts them against the guard, since their verdict is unknown. First: ${u.first.map((x) => `\`${x.replace(/`/g, "'")}\``).join('; ')}.`);
+  }
   if (r.fpr.real.length > 0) {
     out.push('');
     const line = realismGapLine(r);

@@ -118,6 +118,12 @@ export interface RealSetFpr {
   fpr: Interval;
   /** Rows whose verdict was `error`: never counted as rejections, shown beside the FPR. */
   errors: number;
+  /**
+   * Lines of a `--benign` export that hold no measured entry (unreadable, empty content, an id
+   * already taken), with the first few issues as `file:line: message`. Not in `fpr`; the gate
+   * counts them against the guard (`gate.ts`), since their verdict is unknown.
+   */
+  unread?: { lines: number; first: string[] };
   rejected: Array<{ id: string; content: string; layer?: string; signals: string; reasons: string[] }>;
 }
 

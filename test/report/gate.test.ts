@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatGateCheck, gate } from '../../src/report/gate.js';
+import { formatGateCheck, fprGate, gate } from '../../src/report/gate.js';
 import { interval } from '../../src/report/model.js';
 import { cell, handReport } from './fixture.js';
 
@@ -34,6 +34,18 @@ describe('gate', () => {
     const g = gate(handReport([cell('ehr', 'benign', 0, 1000)], real), { maxFpr: 0.05 });
     expect(g.checks.map((c) => c.name)).toEqual(['maxFpr ehr/benign', 'maxFpr real react-hotpotqa']);
     expect(g.checks[1]?.pass).toBe(false);
+  });
+
+  it('counts a --benign export\'s unread lines against the guard: the readable 30% of an export cannot pass', () => {
+    const clean = { name: 'export.jsonl', source: 'user export', fpr: interval(0, 30), errors: 0, rejected: [] };
+    expect(gate(handReport([], [clean]), { maxFpr: 0.5 }).pass).toBe(true);
+    const g = gate(handReport([], [{ ...clean, unread: { lines: 70, first: [] } }]), { maxFpr: 0.5 });
+    expect(g.checks[0]?.observed).toMatchObject({ k: 70, n: 100 });
+    expect(g.pass).toBe(false);
+    // One unread line in a large export barely moves the bound.
+    expect(gate(handReport([], [{ ...clean, fpr: interval(0, 5000), unread: { lines: 1, first: [] } }]), { maxFpr: 0.01 }).pass).toBe(true);
+    const f = fprGate({ estimate: interval(0, 300), estimateErrors: 0, realGaps: [{ set: 'export.jsonl', real: interval(0, 30), errors: 0, unreadLines: 70 }] }, 0.5);
+    expect(f.checks[1]).toMatchObject({ name: 'maxFpr real export.jsonl', observed: { k: 70, n: 100 }, pass: false });
   });
 
   it('fails a cell with no runs, passes with no limits, and rejects limits outside [0,1]', () => {

@@ -63,6 +63,25 @@ async function losoLanesFor(spec: string, guard: Guard, timeoutMs: number | unde
   return { lanes, close: async () => pool?.close() };
 }
 
+/**
+ * Why each failed real-set check failed, as advice that fits it: the guard's errors (counted
+ * against it), the export's unread lines, or a set too small for the limit even with no
+ * rejection (then --no-real, for a bundled set, or a larger export). A set whose measured
+ * FPR is above the limit needs no advice. `; `-prefixed, or empty.
+ */
+function realGateHints(sets: ReadonlyArray<{ set: string; source: string; real: { k: number; n: number }; errors: number; unreadLines?: number }>, above: ReadonlyArray<{ name: string }>, limit: number): string {
+  const hints: string[] = [];
+  for (const c of above) {
+    const s = sets.find((x) => `maxFpr real ${x.set}` === c.name);
+    if (!s) continue;
+    const user = s.source === 'user export';
+    if (s.errors > 0) hints.push(`${s.set}: the guard answered error on ${s.errors} of ${s.real.n} entries, and an error counts against it (fpr.md names each)`);
+    if ((s.unreadLines ?? 0) > 0) hints.push(`${s.set}: ${s.unreadLines} line(s) of the export were not measured and count against the guard (the warnings name each)`);
+    if (s.errors === 0 && (s.unreadLines ?? 0) === 0 && s.real.k / Math.max(1, s.real.n) <= limit) hints.push(`${s.set}: ${s.real.n} entries are too few to show an FPR under ${limit} at 95%: ${user ? 'give a larger --benign export' : 'add --no-real to gate the estimate alone, or give a larger --benign export'}`);
+  }
+  return hints.length > 0 ? `; ${hints.join('; ')}` : '';
+}
+
 /** Registers `fpr` on the program; `exit` receives the exit code. */
 export function registerFprCommand(program: Command, exit: (code: number) => void): Command {
   return program
@@ -156,7 +175,7 @@ export function registerFprCommand(program: Command, exit: (code: number) => voi
           const above = gated.checks.filter((c) => !c.pass);
           say('');
           for (const c of gated.checks) say(`  ${formatGateCheck(c)}`);
-          say(gated.pass ? `gate (--max-fpr ${maxFpr}) passed: ${plural(gated.checks.length, 'check')}, every Wilson 95% upper bound within the limit.` : `gate (--max-fpr ${maxFpr}) failed: ${above.length} of ${plural(gated.checks.length, 'check')} above the limit (${above.map((c) => c.name.replace(/^maxFpr /, '')).join(', ')})${above.some((c) => c.name.startsWith('maxFpr real ')) ? '; a small real set cannot pass a low limit: add --no-real to gate the estimate alone, or give a larger --benign export' : ''}.`);
+          say(gated.pass ? `gate (--max-fpr ${maxFpr}) passed: ${plural(gated.checks.length, 'check')}, every Wilson 95% upper bound within the limit.` : `gate (--max-fpr ${maxFpr}) failed: ${above.length} of ${plural(gated.checks.length, 'check')} above the limit (${above.map((c) => c.name.replace(/^maxFpr /, '')).join(', ')})${realGateHints(report.realGaps, above, maxFpr ?? 0)}.`);
           say(`exit ${gated.pass ? 0 : 1}: decided by gate ${gated.pass ? 'pass' : 'FAIL'}.`);
           exit(gated.pass ? 0 : 1);
         });
