@@ -152,12 +152,19 @@ function completeVerdict(report: ReportData, gateResult: GateResult, o: ExitVerd
   if (judgedNothing(report.cells)) {
     // Not one verdict: the guard never answered (an exec command that cannot start, an HTTP endpoint down).
     const kinds = [...new Set(report.cells.flatMap((c) => Object.keys(c.errorKinds)))].sort().join(', ');
-    const guard: ExitCheck = { name: 'guard', pass: false, detail: `every one of the ${runs} guard calls of ${report.config.guard} answered error (${kinds || 'error'}), none was judged` };
+    // In attack mode an adaptive cell's runs are attacked bases, and a base counts as an error when
+    // its own check or any query of an attack that did not flip it answered error: the guard may
+    // have judged some queries, so say bases, not calls.
+    const onlyBases = report.attack !== undefined && report.cells.every((c) => c.family === 'adaptive');
+    const detail = onlyBases
+      ? `every one of the ${runs} attacked bases of ${report.config.guard} ended in an error verdict (${kinds || 'error'}: on the base itself or during its attack), so no base was judged`
+      : `every one of the ${runs} guard calls of ${report.config.guard} answered error (${kinds || 'error'}), none was judged`;
+    const guard: ExitCheck = { name: 'guard', pass: false, detail };
     return {
       code: EXIT.guard,
       deciding: [guard],
       lines: [
-        `guard failure: ${guard.detail}: check that the guard starts and is reachable; each counterexample's verdict gives the reason (${where(report, o)}).`,
+        `guard failure: ${guard.detail}: ${onlyBases ? 'check the guard\'s error rate (report.md gives the kinds)' : 'check that the guard starts and is reachable'}; each counterexample's verdict gives the reason (${where(report, o)}).`,
         `exit ${EXIT.guard}: decided by guard FAIL (no invariant${hasGate(o.thresholds) ? ' and no gate check' : ''} could be judged).`,
       ],
     };

@@ -54,6 +54,11 @@ describe('exitVerdict', () => {
     ]);
     expect(verdict(down, { maxFpr: 0.5 }).code).toBe(4);
     expect(verdict(down, { maxFpr: 0.5 }, true).lines.at(-1)).toBe('exit 4: decided by guard FAIL (no invariant and no gate check could be judged).');
+    // Attack mode only: the runs are attacked bases, which may have seen judged queries; the line says bases.
+    const attacked = { ...handReport([cell('ehr', 'adaptive', 0, 60, 60)]), attack: {} } as unknown as typeof down;
+    expect(verdict(attacked, {}).lines[0]).toBe(
+      'guard failure: every one of the 60 attacked bases of hand ended in an error verdict (threw: on the base itself or during its attack), so no base was judged: check the guard\'s error rate (report.md gives the kinds); each counterexample\'s verdict gives the reason (minimal counterexamples in reports/run/report.md).',
+    );
     // Some calls judged: the usual finding line and exit 1.
     const partly = handReport([cell('ehr', 'benign', 0, 10, 10), cell('ehr', 'seed', 0, 10, 9)]);
     expect(verdict(partly, {}).code).toBe(1);

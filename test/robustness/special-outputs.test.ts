@@ -128,6 +128,25 @@ describe('output flags checked at start', () => {
     expect(readFileSync(ro, 'utf8')).toBe('mine\n');
   });
 
+  it('--junit or --html onto the run\'s own report.json or report.md, or onto each other: exit 2 before the run, nothing replaced', async () => {
+    const out = path.join(dir, 'run-own-outputs');
+    mkdirSync(out, { recursive: true });
+    writeFileSync(path.join(out, 'report.json'), 'earlier\n');
+    const base = ['fuzz', '--guard', 'none', '-d', 'ehr', '-f', 'benign', '-n', '3', '--no-real', '--no-corpus', '-q', '--seed', '1', '--out', out];
+    const j = await runCli([...base, '--junit', path.join(out, 'report.json')]);
+    expect(j.code).toBe(2);
+    expect(j.stderr).toMatch(/--junit .*report\.json: this is the report's own report\.json in --out, which the run writes too/);
+    expect(readFileSync(path.join(out, 'report.json'), 'utf8')).toBe('earlier\n');
+    const h = await runCli([...base, '--html', path.join(out, 'report.md')]);
+    expect(h.code).toBe(2);
+    expect(h.stderr).toMatch(/--html .*report\.md: this is the report's own report\.md in --out/);
+    const both = await runCli([...base, '--html', path.join(dir, 'same.xml'), '--junit', path.join(dir, 'same.xml')]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/--junit and --html name the same file/);
+    // --html at the report's own report.html is the default, not a clash.
+    expect((await runCli([...base, '--html', path.join(out, 'report.html')])).code).toBe(0);
+  });
+
   it('--junit at a named pipe with a reader: the run writes the XML into the pipe, which stays a pipe', async () => {
     const fifo = mkfifo('junit.fifo');
     const read = drain(fifo);

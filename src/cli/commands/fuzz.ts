@@ -251,10 +251,30 @@ async function fuzzSettings(opts: Record<string, string | boolean | undefined>, 
   if (cfg.corpus !== undefined && cfg.corpus !== false) writableDir('--corpus', cfg.corpus);
   if (cfg.junit !== undefined) writableFile('--junit', cfg.junit);
   if (typeof cfg.html === 'string') writableFile('--html', cfg.html);
+  checkOutputsApart(cfg.out, cfg.junit, typeof cfg.html === 'string' ? cfg.html : undefined);
   // A missing or malformed baseline fails here (exit 3), before the campaign runs.
   const baseline = typeof opts.baseline === 'string' ? { ...(await readReport(opts.baseline, '--baseline')), allowConfigDiff: opts.allowConfigDiff === true } : undefined;
   if (opts.allowConfigDiff === true && !baseline) throw new UsageError('--allow-config-diff needs --baseline <report.json>');
   return { cfg, configFile, guardSpec, seed, timeS, runs, runsGiven, domains, families, maxFailures, timeoutMs, workers, concurrency, recheck, cellTimeLimitMs, thresholds, gateFrom, stop, maxQueries, shrinkBudget, costPerQuery, cacheOn, shard, guardOptions, attack, baseline };
+}
+
+/**
+ * Refuses a `--junit` or `--html` file that is one of the run's own outputs (report.json or
+ * report.md in `--out`, the other flag's file, or the default report.html for --junit): the
+ * last write would silently replace the other.
+ * @throws UsageError naming both flags and the file.
+ */
+function checkOutputsApart(out: string | undefined, junit: string | undefined, html: string | undefined): void {
+  const own = new Map<string, string>();
+  if (out !== undefined) for (const name of ['report.json', 'report.md', 'report.html']) own.set(path.resolve(out, name), `the report's own ${name} in --out`);
+  const taken = (flag: string, file: string, except?: string): void => {
+    const abs = path.resolve(file);
+    const by = own.get(abs);
+    if (by !== undefined && by !== except) throw new UsageError(`${flag} ${file}: this is ${by}, which the run writes too, so one would overwrite the other; give ${flag} another file name`);
+  };
+  if (junit !== undefined) taken('--junit', junit);
+  if (html !== undefined) taken('--html', html, "the report's own report.html in --out");
+  if (junit !== undefined && html !== undefined && path.resolve(junit) === path.resolve(html)) throw new UsageError(`--junit and --html name the same file (${junit}); give each its own`);
 }
 
 /** What {@link fuzzSettings} gives. */
