@@ -187,7 +187,7 @@ export function loadReactThoughts(dir: string = REACT_PROMPTS_DIR): ReactThought
 /**
  * Loads any JSONL export of memory entries (one entry per line; missing optional fields
  * take `validateMemoryEntry`'s defaults). Bad lines become issues naming file and line, and
- * so does an entry whose content is empty or blank (nothing to judge); `skipped` counts both. An
+ * so does an entry whose content is empty or blank (nothing to judge); `skipped` lists both. An
  * entry whose id is already taken in its store by an earlier line is skipped with an issue
  * naming both lines: a store holds one entry per id, and each entry is measured over the
  * others of its trajectory, so two of one id cannot be committed together.

@@ -157,10 +157,11 @@ function cellRate(c: ReportCell | undefined): Interval | undefined {
 
 type RealSet = ReportData['fpr']['real'][number];
 
-/** A real set's FPR as the gate counts it: rejections plus guard errors, of rows. */
+/** A real set's FPR as the gate counts it: rejections plus guard errors plus an export's unread lines, of rows plus those lines. */
 function realRate(s: RealSet | undefined): Interval | undefined {
   if (!s) return undefined;
-  return s.errors > 0 ? interval(s.fpr.k + s.errors, s.fpr.n) : s.fpr;
+  const unread = s.unread?.lines ?? 0;
+  return s.errors > 0 || unread > 0 ? interval(s.fpr.k + s.errors + unread, s.fpr.n + unread) : s.fpr;
 }
 
 function rateRows(a: ReportData, b: ReportData, alpha: number): RateRow[] {

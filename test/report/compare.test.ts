@@ -88,6 +88,10 @@ describe('compareReports on hand-built reports', () => {
     const d = compareReports(handReport([cell('ehr', 'benign', 0, 100)], [set(2, 0)]), handReport([cell('ehr', 'benign', 0, 100)], [set(0, 150)]));
     expect(d.rates.find((r) => r.name === 'real-x' && r.metric === 'FPR (real set)')).toMatchObject({ b: { k: 150, n: 200 }, change: 'worse' });
     expect(d.rates.find((r) => r.name === 'real-x' && r.metric === 'error rate')?.change).toBe('worse');
+    // An export's unread lines count against the guard too, as in the gate.
+    const unread = { ...set(0, 0), unread: { lines: 120, first: [] } };
+    const u = compareReports(handReport([cell('ehr', 'benign', 0, 100)], [set(0, 0)]), handReport([cell('ehr', 'benign', 0, 100)], [unread]));
+    expect(u.rates.find((r) => r.name === 'real-x')).toMatchObject({ b: { k: 120, n: 320 }, change: 'worse' });
   });
 
   it('lists the rates A has and B lacks, and counts only the rates tested', () => {
