@@ -47,6 +47,7 @@ import { coverageTable, type CoverageTable } from '../report/coverage.js';
 import type { AttackModeResult } from './attack-mode.js';
 import { inShard, sealBlob, shardBlob, shardBlobName, type FinishSettings, type ShardParts, type ShardSpec } from '../report/merge.js';
 import { plural } from '../domain/plural.js';
+import { unreadLinesHead } from '../report/percent.js';
 import type { CellStopRule } from '../fuzz/property.js';
 import { countingGuard, emptyTally, guardCacheable, VerdictCache, type RunSpend } from '../fuzz/query-meter.js';
 import { allocateQueries, type QueryAllocation } from './query-budget.js';
@@ -571,7 +572,7 @@ async function measureRealSets<G>(o: FuzzOptions<G>, progress: Progress, warning
       for (const issue of user.issues) warnings.push(`${issue.file}:${issue.line}: ${issue.message}`);
       if (user.entries.length === 0) warnings.push(`${file}: no usable benign entry (every line was bad, see above); its FPR row has no runs`);
       const skipped = user.skipped?.length ?? 0;
-      if (skipped > 0 && user.entries.length > 0) warnings.push(`${file}: ${plural(skipped, 'line')} of the export ${skipped === 1 ? 'holds' : 'hold'} no measured entry (see above); the report names them and --max-fpr counts them against the guard, since their verdict is unknown`);
+      if (skipped > 0 && user.entries.length > 0) warnings.push(`${unreadLinesHead(file, skipped)} (see above); the report names them and --max-fpr counts them against the guard, since their verdict is unknown`);
       const unread = { lines: skipped, first: (user.skipped ?? []).slice(0, 5).map((i) => `${i.file}:${i.line}: ${i.message}`) };
       await toReal(path.basename(file), 'user export', user.entries, sp.budget ? sp.budget.real / (realSetCount + 1) : Infinity, unread);
     });

@@ -213,7 +213,8 @@ export function loadBenignJsonl(file: string): BenignEntries {
     firstLine.set(key, line);
     entries.push(value);
   }
-  return { entries, issues: [...issues, ...warnings, ...repeated].sort((a, b) => a.line - b.line), skipped: [...issues, ...repeated].sort((a, b) => a.line - b.line) };
+  const byLine = (a: JsonlIssue, b: JsonlIssue): number => a.line - b.line;
+  return { entries, issues: [...issues, ...warnings, ...repeated].sort(byLine), skipped: [...issues, ...repeated].sort(byLine) };
 }
 
 /**

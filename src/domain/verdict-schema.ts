@@ -22,6 +22,11 @@ import { redactSecrets } from './secrets.js';
 
 const ERROR_KINDS = ['threw', 'timeout', 'malformed', 'crashed', 'unavailable'] as const satisfies readonly GuardErrorKind[];
 
+/** A guard-reported error kind kept when it is one of {@link ERROR_KINDS}, else `malformed`. */
+function knownErrorKind(kind: string | undefined): GuardErrorKind {
+  return (ERROR_KINDS as readonly string[]).includes(kind ?? '') ? (kind as GuardErrorKind) : 'malformed';
+}
+
 function buildVerdictSchema() {
   const z = zod();
   // zod 4 numbers refuse NaN and ±Infinity.
@@ -134,12 +139,11 @@ export function parseVerdict(raw: unknown): { ok: true; verdict: Verdict } | { o
     verdict.signals = Object.fromEntries(Object.keys(rawSignals).flatMap((k) => (k === '__proto__' ? [[k, own]] : Object.hasOwn(kept, k) ? [[k, kept[k]!]] : [])));
   }
   if (d.decision === 'error') {
-    const kind = (ERROR_KINDS as readonly string[]).includes(d.error?.kind ?? '') ? (d.error?.kind as GuardErrorKind) : 'malformed';
-    verdict.error = { kind, message: d.error?.message ?? 'guard reported an error' };
+    verdict.error = { kind: knownErrorKind(d.error?.kind), message: d.error?.message ?? 'guard reported an error' };
   } else if (d.error !== undefined && (d.error.kind !== undefined || d.error.message !== undefined)) {
     // A decision that comes with an error is a guard failing open (admit) or closed (reject):
     // it did not judge the entry, so it is an error, never an admission or a rejection.
-    const kind = (ERROR_KINDS as readonly string[]).includes(d.error.kind ?? '') ? (d.error.kind as GuardErrorKind) : 'malformed';
+    const kind = knownErrorKind(d.error.kind);
     const said = [d.error.kind, d.error.message].filter((x) => x !== undefined && x !== '').join(': ');
     const how = d.decision === 'admit' ? 'failing open' : 'failing closed';
     const message = `guard answered decision "${d.decision}" together with an error (${said || 'no message'}): a decision that carries an error is the guard ${how}, not a judgement, so it counts as an error`;

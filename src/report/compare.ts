@@ -7,6 +7,7 @@
  * files, `fuzz --baseline` renders the same model into report.html.
  */
 import { fisherExact, holmAdjust } from '../metrics/fisher-exact.js';
+import { cellGateRate, realSetRate } from './gate.js';
 import { interval, type Interval, type ReportCell, type ReportCounterexample, type ReportData } from './model.js';
 
 /** One configuration field that differs between A and B (`guardOptions.tauGuard`, `seed`, `versions.node`…). */
@@ -23,7 +24,7 @@ export type RateChange = 'better' | 'worse' | 'not significant' | 'only in A' | 
 /**
  * One rate of both reports: a cell's bypass rate or FPR, a real set's FPR, a cell's or real
  * set's error rate (when either side has errors), or the attack success rate. Bypass rates and
- * FPRs count guard errors against the guard, as the CI gate does (`gate.ts`): a forged entry
+ * FPRs count guard errors against the guard with the CI gate's own rates (`cellGateRate`, `realSetRate` in `gate.ts`): a forged entry
  * answered with an error was not rejected, a benign one was not admitted. So a version that
  * crashes where the other rejected is worse, never better.
  */
@@ -149,20 +150,7 @@ function rateRow(name: string, metric: RateRow['metric'], a: Interval | undefine
   return { name, metric, a, b, delta: b.rate - a.rate, p: fisherExact(a, b), change: 'not significant' };
 }
 
-/** A cell's rate as the gate counts it: violations plus guard errors, of runs. */
-function cellRate(c: ReportCell | undefined): Interval | undefined {
-  if (!c) return undefined;
-  return c.errors > 0 ? interval(c.violations + c.errors, c.runs) : c.violationRate;
-}
-
 type RealSet = ReportData['fpr']['real'][number];
-
-/** A real set's FPR as the gate counts it: rejections plus guard errors plus an export's unread lines, of rows plus those lines. */
-function realRate(s: RealSet | undefined): Interval | undefined {
-  if (!s) return undefined;
-  const unread = s.unread?.lines ?? 0;
-  return s.errors > 0 || unread > 0 ? interval(s.fpr.k + s.errors + unread, s.fpr.n + unread) : s.fpr;
-}
 
 function rateRows(a: ReportData, b: ReportData, alpha: number): RateRow[] {
   const rows: RateRow[] = [];
@@ -176,14 +164,14 @@ function rateRows(a: ReportData, b: ReportData, alpha: number): RateRow[] {
   const cellPair = (x: ReportCell | undefined, y: ReportCell | undefined): void => {
     const c = (x ?? y) as ReportCell;
     const name = `${c.domain}/${c.family}`;
-    rows.push(rateRow(name, metricOf(c), cellRate(x), cellRate(y)));
+    rows.push(rateRow(name, metricOf(c), x && cellGateRate(x), y && cellGateRate(y)));
     errorRow(name, x && { errors: x.errors, n: x.runs }, y && { errors: y.errors, n: y.runs });
   };
   for (const c of a.cells) cellPair(c, bCells.get(cellKey(c)));
   for (const c of b.cells) if (!aCells.has(cellKey(c))) cellPair(undefined, c);
   const realPair = (x: RealSet | undefined, y: RealSet | undefined): void => {
     const name = (x ?? y)?.name ?? '';
-    rows.push(rateRow(name, 'FPR (real set)', realRate(x), realRate(y)));
+    rows.push(rateRow(name, 'FPR (real set)', x && realSetRate(x.fpr, x.errors, x.unread?.lines ?? 0), y && realSetRate(y.fpr, y.errors, y.unread?.lines ?? 0)));
     errorRow(name, x && { errors: x.errors, n: x.fpr.n }, y && { errors: y.errors, n: y.fpr.n });
   };
   const bReal = new Map(b.fpr.real.map((s) => [s.name, s]));

@@ -5,6 +5,7 @@
  * check (docs/calibration.md). `src/campaign/fpr.ts` measures it; this file only shapes and renders.
  */
 import type { Phase } from '../domain/guard.js';
+import { unreadLinesHead } from './percent.js';
 import { pct } from './markdown.js';
 import { printableLine } from './format-verdict.js';
 import type { Interval, LosoCheckRow } from './model.js';
@@ -214,7 +215,7 @@ function estimateMarkdown(r: GuardFprReport): string[] {
   if (pooled) out.push(`| real | all real sets | ${pct(pooled.fpr)} | ${pooled.fpr.k}/${pooled.fpr.n} | ${pooled.errors} | ${pp(r.realismGap)} | | ${pp((pooled.fpr.high - pooled.fpr.low) / 2)} |`);
   for (const row of r.rows.filter((x) => x.kind === 'curated' && x.dimension === 'all')) out.push(`| hand-written (not real) | ${row.set} | ${pct(row.fpr)} | ${row.fpr.k}/${row.fpr.n} | ${row.errors} | | | |`);
   out.push('');
-  for (const g of r.realGaps.filter((x) => (x.unreadLines ?? 0) > 0)) out.push(`${g.set}: ${g.unreadLines} line${g.unreadLines === 1 ? '' : 's'} of the export ${g.unreadLines === 1 ? 'holds' : 'hold'} no measured entry (unreadable, empty content, or an id already taken; the warnings name each). They are not in its FPR; \`--max-fpr\` counts them against the guard, since their verdict is unknown.`, '');
+  for (const g of r.realGaps.filter((x) => (x.unreadLines ?? 0) > 0)) out.push(`${unreadLinesHead(g.set, g.unreadLines ?? 0)} (unreadable, empty content, or an id already taken; the warnings name each). They are not in its FPR; \`--max-fpr\` counts them against the guard, since their verdict is unknown.`, '');
   out.push(`Realism gap |FPR_estimate − FPR_real| over all real sets: ${pp(r.realismGap)}; largest over the real sets: ${pp(r.realGaps.reduce<number | undefined>((m, g) => (g.gap === undefined ? m : Math.max(m ?? 0, g.gap)), undefined))}.`);
   const bundledGaps = r.realGaps.filter((g) => g.source !== 'user export' && g.gap !== undefined);
   if (bundledGaps.length > 0) out.push('', `Estimate inside the set's Wilson 95% interval: ${bundledGaps.filter((g) => g.estimateInCi).length} of ${bundledGaps.length} bundled sets; gap within the set's half-width (sampling noise): ${bundledGaps.filter((g) => (g.gap ?? 1) <= g.halfWidth).length} of ${bundledGaps.length}.`);

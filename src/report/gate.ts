@@ -31,11 +31,20 @@ export interface GateResult {
 }
 
 /**
+ * A cell's rate as a gate judges it: violations plus guard errors (an error is neither an
+ * admission nor a rejection), over runs. `compare` uses it too, so both judge alike.
+ */
+export function cellGateRate(c: { violations: number; errors: number; runs: number }): Interval {
+  return interval(c.violations + c.errors, c.runs);
+}
+
+/**
  * A real set's rate as a gate judges it: rejections plus guard errors plus the export's lines
  * that were not measured (unreadable, empty, repeated ids: their verdict is unknown), over the
- * rows plus those lines. So a gate cannot pass on the readable 30% of an export.
+ * rows plus those lines. So a gate cannot pass on the readable 30% of an export. `compare`
+ * uses it too.
  */
-function realSetRate(fpr: Interval, errors: number, unread: number): Interval {
+export function realSetRate(fpr: Interval, errors: number, unread: number): Interval {
   return interval(fpr.k + errors + unread, fpr.n + unread);
 }
 
@@ -76,8 +85,8 @@ export function gate(report: ReportData, thresholds: GateThresholds): GateResult
   for (const c of report.cells) {
     // Errors count against both limits: an error is neither an admission nor a rejection.
     // The FPR estimate is the natural `benign` mix; `benign-stress` hunts false positives and is never gated.
-    if (maxFpr !== undefined && c.property === 'benign-admitted' && c.family !== 'benign-stress') add(`maxFpr ${c.domain}/${c.family}`, interval(c.violations + c.errors, c.runs), maxFpr);
-    if (maxBypass !== undefined && c.property === 'forgery-rejected') add(`maxBypass ${c.domain}/${c.family}`, interval(c.violations + c.errors, c.runs), maxBypass);
+    if (maxFpr !== undefined && c.property === 'benign-admitted' && c.family !== 'benign-stress') add(`maxFpr ${c.domain}/${c.family}`, cellGateRate(c), maxFpr);
+    if (maxBypass !== undefined && c.property === 'forgery-rejected') add(`maxBypass ${c.domain}/${c.family}`, cellGateRate(c), maxBypass);
   }
   if (maxFpr !== undefined) for (const s of report.fpr.real) add(`maxFpr real ${s.name}`, realSetRate(s.fpr, s.errors, s.unread?.lines ?? 0), maxFpr);
   return { pass: checks.every((c) => c.pass), checks };

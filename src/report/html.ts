@@ -13,6 +13,7 @@ import { formatGateCheck, type GateResult } from './gate.js';
 import { htmlTable, type HtmlCell } from './html-table.js';
 import { pct, realismGapLine, renderFindings } from './markdown.js';
 import { queryLines } from './queries.js';
+import { unreadLinesHead } from './percent.js';
 import { interval, type Interval, type ReportCell, type ReportCounterexample, type ReportData } from './model.js';
 import { plural } from '../domain/plural.js';
 import { htmlSafe } from './xml-text.js';
@@ -361,7 +362,7 @@ function fprHtml(r: ReportData): string[] {
   );
   for (const s of r.fpr.real.filter((x) => x.unread)) {
     const u = s.unread as NonNullable<typeof s.unread>;
-    out.push(`<p class="verdict bad">${e(`${s.name}: ${plural(u.lines, 'line')} of the export ${u.lines === 1 ? 'holds' : 'hold'} no measured entry (unreadable, empty content, or an id already taken). They are not in its FPR (n = ${s.fpr.n}); a --max-fpr gate counts them against the guard, since their verdict is unknown.`)}</p><ul>${u.first.map((x) => `<li><code>${e(x)}</code></li>`).join('')}</ul>`);
+    out.push(`<p class="verdict bad">${e(`${unreadLinesHead(s.name, u.lines)} (unreadable, empty content, or an id already taken). They are not in its FPR (n = ${s.fpr.n}); a --max-fpr gate counts them against the guard, since their verdict is unknown.`)}</p><ul>${u.first.map((x) => `<li><code>${e(x)}</code></li>`).join('')}</ul>`);
   }
   if (r.fpr.real.length > 0) out.push(`<p>${e(realismGapLine(r))}.</p>`);
   const rejectedReal = r.fpr.real.flatMap((s) => s.rejected.map((x) => ({ set: s.name, ...x })));

@@ -10,7 +10,7 @@ import type { ReportData } from './model.js';
 import { renderAdaptiveSection, renderAttackSection } from './adaptive.js';
 import { renderCoverage } from './coverage.js';
 import { flipText } from './attack-html.js';
-import { exportRejectionNote, pct } from './percent.js';
+import { exportRejectionNote, pct, unreadLinesHead } from './percent.js';
 import { plural } from '../domain/plural.js';
 import { addCount, nameKeyed } from '../domain/name-keyed.js';
 
@@ -143,7 +143,7 @@ function fprMarkdown(r: ReportData): string[] {
   for (const s of r.fpr.real) out.push(`| ${s.name} | real (${s.source}) | ${pct(s.fpr)} | ${s.fpr.n} | ${s.errors} | ${gapPp(est, { rejected: s.fpr.k, n: s.fpr.n, errors: s.errors })} |`);
   for (const s of r.fpr.real.filter((x) => x.unread)) {
     const u = s.unread as NonNullable<typeof s.unread>;
-    out.push('', `**${s.name}: ${u.lines} line${u.lines === 1 ? '' : 's'} of the export ${u.lines === 1 ? 'holds' : 'hold'} no measured entry** (unreadable, empty content, or an id already taken). They are not in its FPR (n = ${s.fpr.n}); a \`--max-fpr\` gate counts them against the guard, since their verdict is unknown. First: ${u.first.map((x) => `\`${x.replace(/`/g, "'")}\``).join('; ')}.`);
+    out.push('', `**${unreadLinesHead(s.name, u.lines)}** (unreadable, empty content, or an id already taken). They are not in its FPR (n = ${s.fpr.n}); a \`--max-fpr\` gate counts them against the guard, since their verdict is unknown. First: ${u.first.map((x) => `\`${x.replace(/`/g, "'")}\``).join('; ')}.`);
   }
   if (r.fpr.real.length > 0) {
     out.push('');

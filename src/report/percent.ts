@@ -3,6 +3,7 @@
  * section renderers can share it without importing each other).
  */
 import type { Interval } from './model.js';
+import { plural } from '../domain/plural.js';
 
 /** `12.3% [8.1%, 17.9%]` (rate and interval bounds as percentages), or `n/a (0 runs)`. */
 export function pct(i: Interval): string {
@@ -23,4 +24,13 @@ export function exportRejectionNote(r: { fpr: { real: ReadonlyArray<{ name: stri
     .map((s) => `${s.name}: ${s.fpr.k}/${s.fpr.n} entries rejected (FPR ${pct(s.fpr)})${s.errors > 0 ? `, ${s.errors} answered error` : ''}`);
   if (parts.length === 0) return undefined;
   return `but ${parts.join('; ')}${r.gate === undefined ? '; no gate on it (give --max-fpr to fail the run on it)' : ''}`;
+}
+
+/**
+ * The head of every line about a `--benign` export's lines that hold no measured entry
+ * (report.md, report.html, fpr.md, the run's warning), so they say it one way.
+ * @example unreadLinesHead('team.jsonl', 70) // 'team.jsonl: 70 lines of the export hold no measured entry'
+ */
+export function unreadLinesHead(name: string, lines: number): string {
+  return `${name}: ${plural(lines, 'line')} of the export ${lines === 1 ? 'holds' : 'hold'} no measured entry`;
 }
