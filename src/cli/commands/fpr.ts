@@ -17,6 +17,7 @@ import { withGuardIn } from '../guard-session.js';
 import { concurrencyOption, domainOption, guardOption, parseConcurrency, parseTimeout, phaseOption, quietOption, seedOption, timeoutOption } from '../options.js';
 import { createProgress } from '../progress.js';
 import { plural } from '../../domain/plural.js';
+import { unreadLinesHead } from '../../report/percent.js';
 import { UsageError } from '../../domain/errors.js';
 import os from 'node:os';
 import { oneCallAtATime, type Phase } from '../../domain/guard.js';
@@ -76,7 +77,7 @@ function realGateHints(sets: ReadonlyArray<{ set: string; source: string; real: 
     if (!s) continue;
     const user = s.source === 'user export';
     if (s.errors > 0) hints.push(`${s.set}: the guard answered error on ${s.errors} of ${s.real.n} entries, and an error counts against it (fpr.md names each)`);
-    if ((s.unreadLines ?? 0) > 0) hints.push(`${s.set}: ${s.unreadLines} line(s) of the export were not measured and count against the guard (the warnings name each)`);
+    if ((s.unreadLines ?? 0) > 0) hints.push(`${unreadLinesHead(s.set, s.unreadLines ?? 0)}, and they count against the guard (the warnings name each)`);
     if (s.errors === 0 && (s.unreadLines ?? 0) === 0 && s.real.k / Math.max(1, s.real.n) <= limit) hints.push(`${s.set}: ${s.real.n} entries are too few to show an FPR under ${limit} at 95%: ${user ? 'give a larger --benign export' : 'add --no-real to gate the estimate alone, or give a larger --benign export'}`);
   }
   return hints.length > 0 ? `; ${hints.join('; ')}` : '';
