@@ -20,7 +20,6 @@ import type { Guard, MemoryEntry } from '../../src/domain/index.js';
 import { isTrustedGuard, markTrustedGuard } from '../../src/domain/trusted-guard.js';
 import { runCampaign, type CampaignOutcome } from '../../src/fuzz/campaign.js';
 import { runCampaignParallel } from '../../src/fuzz/parallel.js';
-import { VerdictCache } from '../../src/fuzz/query-meter.js';
 import { createGuard } from '../../src/guards/registry.js';
 import { loadModuleGuard } from '../../src/guards/adapters/module-guard.js';
 import { MemoryStore } from '../../src/memory/index.js';
@@ -105,7 +104,7 @@ async function campaign(guard: Guard, runs: number, cells: Array<{ domain: 'ehr'
     const setupMs = performance.now() - s0;
     drawClock.ms = 0;
     const t0 = performance.now();
-    const outcome = await runCampaign({ guard, cells: built, store, phase: 'write', runsPerCell: runs, seed: 11, cache: new VerdictCache(), stop: STOP, concurrency: 1 });
+    const outcome = await runCampaign({ guard, cells: built, store, phase: 'write', runsPerCell: runs, seed: 11, cache: true, stop: STOP, concurrency: 1 });
     return { outcome, wallMs: performance.now() - t0, setupMs, drawMs: drawClock.ms };
   } finally {
     store.close();

@@ -49,7 +49,7 @@ import { inShard, sealBlob, shardBlob, shardBlobName, type FinishSettings, type 
 import { plural } from '../domain/plural.js';
 import { unreadLinesHead } from '../report/percent.js';
 import type { CellStopRule } from '../fuzz/property.js';
-import { countingGuard, emptyTally, guardCacheable, VerdictCache, type RunSpend } from '../fuzz/query-meter.js';
+import { countingGuard, emptyTally, guardCacheable, type RunSpend } from '../fuzz/query-meter.js';
 import { allocateQueries, type QueryAllocation } from './query-budget.js';
 
 /** Options of {@link runFuzz}; `G` is the guard descriptor of `workerPool` (opaque here). */
@@ -284,7 +284,8 @@ class PhaseTimes {
 
 /** How a run spends guard queries: the verdict cache, the tallies of the phases outside property mode, the budget's shares. */
 interface Spending {
-  cache?: VerdictCache;
+  /** Verdict caching on (one cache per cell, made by `runCampaign`). */
+  cache: boolean;
   spend: RunSpend;
   budget?: QueryAllocation;
   shrinkBudget?: number;
@@ -292,8 +293,8 @@ interface Spending {
 
 /** The run's cache, tallies and (with `maxQueries`) budget shares, cut before anything runs so the split is the same in every lane. */
 function planSpending<G>(o: FuzzOptions<G>, plan: CellPlan, progress: Progress): Spending {
-  const cache = o.cache !== false && guardCacheable(o.guard) ? new VerdictCache() : undefined;
-  const spend: RunSpend = { attack: emptyTally(), real: emptyTally(), loso: emptyTally(), ms: { attack: 0, real: 0, loso: 0 }, cache: cache !== undefined, ...(o.costPerQuery !== undefined ? { costPerQuery: o.costPerQuery } : {}), ...(o.maxQueries !== undefined ? { maxQueries: o.maxQueries } : {}) };
+  const cache = o.cache !== false && guardCacheable(o.guard);
+  const spend: RunSpend = { attack: emptyTally(), real: emptyTally(), loso: emptyTally(), ms: { attack: 0, real: 0, loso: 0 }, cache, ...(o.costPerQuery !== undefined ? { costPerQuery: o.costPerQuery } : {}), ...(o.maxQueries !== undefined ? { maxQueries: o.maxQueries } : {}) };
   const measureReal = o.shard === undefined || o.shard.index === 1;
   const budget =
     o.maxQueries !== undefined
@@ -301,7 +302,7 @@ function planSpending<G>(o: FuzzOptions<G>, plan: CellPlan, progress: Progress):
       : undefined;
   if (budget) progress.log(`query budget ${o.maxQueries}: ${budget.cell} per cell (shrinking ${budget.shrink} per finding)${plan.runAttack ? `, ${budget.attackPerDomain} per attack domain` : ''}${budget.real > 0 ? `, ${budget.real} for the real sets (no leave-one-source-out check)` : ''}`);
   const shrinkBudget = budget?.shrink ?? o.shrinkBudget;
-  return { ...(cache ? { cache } : {}), spend, ...(budget ? { budget } : {}), ...(shrinkBudget !== undefined ? { shrinkBudget } : {}) };
+  return { cache, spend, ...(budget ? { budget } : {}), ...(shrinkBudget !== undefined ? { shrinkBudget } : {}) };
 }
 
 /** `; 412 queries (cases 380, shrinking 29, re-checks 3; 40 cached), settled`: where a cell's queries went and why it stopped. */
@@ -422,7 +423,7 @@ async function runPropertyCampaign<G>(o: FuzzOptions<G>, plan: CellPlan, progres
           ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
           ...(o.recheck !== undefined ? { recheck: o.recheck } : {}),
           ...(o.cellTimeLimitMs !== undefined ? { cellTimeLimitMs: o.cellTimeLimitMs } : {}),
-          ...(sp.cache ? { cache: sp.cache } : {}),
+          cache: sp.cache,
           ...(o.stop ? { stop: o.stop } : {}),
           ...(sp.budget ? { cellMaxQueries: sp.budget.cell } : {}),
           ...(sp.shrinkBudget !== undefined ? { shrinkBudget: sp.shrinkBudget } : {}),

@@ -15,13 +15,6 @@ import { leftOutEstimate, matchedEstimate, type MatchedTally } from '../campaign
 import { loadRealBenignSets } from '../corpus/benign-sets.js';
 import { calibrationCacheSince, calibrationCacheStats } from '../campaign/calibration-cache.js';
 
-/** One verdict cache per guard object in this thread (a lane runs its cells one after another). */
-const THREAD_CACHES = new WeakMap<Guard, VerdictCache>();
-function threadCache(guard: Guard): VerdictCache {
-  let c = THREAD_CACHES.get(guard);
-  if (!c) THREAD_CACHES.set(guard, (c = new VerdictCache()));
-  return c;
-}
 import type { ScratchStore } from '../fuzz/evaluate.js';
 import { cellAbortSignal, progressReporter, type CellTask, type LosoTask as LosoTaskOf, type LosoTaskResult, type MatchedTask as MatchedTaskOf } from '../fuzz/parallel.js';
 import { FAMILY_REGISTRY, isDomainId, isFamilyId, type FamilyId } from '../../generators/families.js';
@@ -46,7 +39,7 @@ export interface FuzzWorkerGuard {
   stop?: CellStopRule;
   cellMaxQueries?: number;
   shrinkBudget?: number;
-  /** False: no verdict cache (`--no-cache`, or a stateful guard); each thread keeps its own otherwise. */
+  /** False: no verdict cache (`--no-cache`, or a stateful guard); each cell has its own otherwise, as in runCampaign. */
   cache?: boolean;
 }
 
@@ -155,7 +148,7 @@ function runTask(task: CellTask<FuzzWorkerGuard>, guard: Guard, scratch: Scratch
     ...(g.stop ? { stop: g.stop } : {}),
     ...((task.maxQueries ?? g.cellMaxQueries) !== undefined ? { maxQueries: (task.maxQueries ?? g.cellMaxQueries) as number } : {}),
     ...((task.shrinkBudget ?? g.shrinkBudget) !== undefined ? { shrinkBudget: (task.shrinkBudget ?? g.shrinkBudget) as number } : {}),
-    ...(g.cache !== false && guardCacheable(guard) ? { cache: threadCache(guard) } : {}),
+    ...(g.cache !== false && guardCacheable(guard) ? { cache: new VerdictCache() } : {}),
     ...(task.examples ? { examples: task.examples } : {}),
     ...(signal ? { signal } : {}),
     onProgress,

@@ -6,11 +6,11 @@
  */
 import { RUN_DEFAULTS } from '../domain/defaults.js';
 import fc from 'fast-check';
-import pLimit, { type LimitFunction } from 'p-limit';
+import pLimit from 'p-limit';
 import type { FuzzCase } from '../domain/fuzz-case.js';
 import type { Guard, Phase } from '../domain/guard.js';
 import type { Verdict } from '../domain/verdict.js';
-import { evaluateAsync, evaluateSync, splitSetup, type ScratchStore } from './evaluate.js';
+import { evaluateAsync, evaluateSync, splitSetup, type CallLimit, type ScratchStore } from './evaluate.js';
 import { judge, propertyFor, type Judgement, type PropertyId } from './oracle.js';
 import { failureSignature } from './signature.js';
 import { emptyStats, record, type CellStats } from './stats.js';
@@ -72,8 +72,22 @@ export interface CellOptions {
   seed: number;
   /** Distinct failure signatures to find before only counting. Default 5. */
   maxFailures?: number;
-  /** Wall-clock budget for the cell, ms. */
+  /** Wall-clock budget for the cell, ms (from its start; with `leads`, from when it leads). */
   timeLimitMs?: number;
+  /**
+   * When the cell's time bound starts, and how long it is then (ms; undefined: none). Without
+   * it the bound is `timeLimitMs` from the cell's start. `runCampaign` passes it to a cell that
+   * starts while earlier cells still run ({@link CellOptions.limit}): its bound starts once every
+   * earlier cell has ended, so the time it spent in their spare call slots is not held against it.
+   * Until then each round is bounded by `timeLimitMs` from its own start.
+   */
+  leads?: Promise<number | undefined>;
+  /**
+   * The limiter of the cell's guard calls, shared with other cells that run at the same time
+   * (`runCampaign`); it must allow at most the cell's `concurrency` calls at once. Default: one
+   * limiter of the cell's own.
+   */
+  limit?: CallLimit;
   /** Known cases (e.g. from the regression corpus), tried first. */
   examples?: FuzzCase[];
   /** Called after every counted evaluation. */
@@ -560,8 +574,10 @@ interface Cell {
   readonly rechecks: number;
   /** Guard calls in flight at once (1 for sync guards). */
   readonly concurrency: number;
-  /** Wall-clock deadline (`performance.now()` scale), ms; Infinity without a time limit. */
-  readonly deadline: number;
+  /** Wall-clock deadline (`performance.now()` scale), ms; Infinity without a time limit, or until the cell leads. */
+  deadline: number;
+  /** False while the cell waits for `CellOptions.leads`: each round is then bounded by `timeLimitMs` from its own start. */
+  leading: boolean;
   property: PropertyId | 'mixed' | undefined;
   interrupted: boolean;
   /** Set once the stop rule or the query budget ends the cell: no more counted cases are evaluated. */
@@ -576,7 +592,7 @@ interface Cell {
   /** Cases drawn ahead and still in flight. */
   reservedCases: number;
   /** One limiter for every call of the cell (prefetch, shrinking, re-checks): never more than N in flight. */
-  readonly limit: LimitFunction | undefined;
+  readonly limit: CallLimit | undefined;
 }
 
 /** The failure that started a round's shrink: what a smaller case must keep to replace it. */
@@ -634,9 +650,17 @@ interface Shrunk {
 }
 
 /** Resolves the options of {@link runCell} into the cell's shared state (defaults, concurrency cap, deadline, query tallies, limiter). */
+/**
+ * Guard calls a cell keeps in flight: 1 for a sync guard, else `requested` (default 8) capped by
+ * the guard's `concurrencyLimit`; at least 1.
+ */
+export function callConcurrency(guard: Guard, requested: number | undefined): number {
+  return guard.mode === 'sync' ? 1 : Math.max(1, Math.min(Math.floor(requested ?? DEFAULT_ASYNC_CONCURRENCY), typeof guard.concurrencyLimit === 'number' && guard.concurrencyLimit >= 1 ? guard.concurrencyLimit : Infinity));
+}
+
 function startCell(o: CellOptions): Cell {
   const started = performance.now();
-  const concurrency = o.guard.mode === 'sync' ? 1 : Math.max(1, Math.min(Math.floor(o.concurrency ?? DEFAULT_ASYNC_CONCURRENCY), typeof o.guard.concurrencyLimit === 'number' && o.guard.concurrencyLimit >= 1 ? o.guard.concurrencyLimit : Infinity));
+  const concurrency = callConcurrency(o.guard, o.concurrency);
   const queries: CellQueries = { cases: emptyTally(), shrink: emptyTally(), recheck: emptyTally(), ms: { cases: 0, shrink: 0, recheck: 0 } };
   return {
     o,
@@ -647,7 +671,8 @@ function startCell(o: CellOptions): Cell {
     maxFailures: o.maxFailures ?? 5,
     rechecks: Math.max(1, Math.floor(o.recheck ?? DEFAULT_RECHECK)),
     concurrency,
-    deadline: o.timeLimitMs !== undefined ? started + o.timeLimitMs : Infinity,
+    deadline: o.timeLimitMs !== undefined && o.leads === undefined ? started + o.timeLimitMs : Infinity,
+    leading: o.leads === undefined,
     property: undefined,
     interrupted: false,
     halted: undefined,
@@ -657,8 +682,19 @@ function startCell(o: CellOptions): Cell {
     forRecheck: { tally: queries.recheck },
     reserved: 0,
     reservedCases: 0,
-    limit: concurrency > 1 ? pLimit(concurrency) : undefined,
+    limit: concurrency > 1 ? (o.limit ?? pLimit(concurrency)) : undefined,
   };
+}
+
+/** Starts the cell's time bound when `CellOptions.leads` resolves. */
+function awaitLead(cell: Cell): void {
+  cell.o.leads?.then(
+    (ms) => {
+      cell.leading = true;
+      cell.deadline = ms === undefined ? Infinity : performance.now() + ms;
+    },
+    () => undefined,
+  );
 }
 
 const aborted = (cell: Cell): boolean => cell.o.signal?.aborted === true;
@@ -1045,6 +1081,7 @@ function cellOutcome(cell: Cell): CellOutcome {
  */
 export async function runCell(o: CellOptions): Promise<CellOutcome> {
   const cell = startCell(o);
+  awaitLead(cell);
   const maxRounds = cell.maxFailures * 4;
   let failRounds = 0;
   let index = 0;
@@ -1055,7 +1092,7 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
       const r = startRound(cell, index, cell.found.length < cell.maxFailures && failRounds < maxRounds, early?.drawn);
       const remaining = o.runs - cell.stats.runs;
       if (index > 0) await yieldToEventLoop();
-      const timeLeft = cell.deadline - performance.now();
+      const timeLeft = cell.leading ? cell.deadline - performance.now() : (o.timeLimitMs ?? Infinity);
       if (timeLeft <= 0 || aborted(cell)) {
         cell.interrupted = true;
         break;
@@ -1128,5 +1165,5 @@ function asksAheadOfShrink(cell: Cell): boolean {
  */
 function overlapsRechecks(cell: Cell): boolean {
   const o = cell.o;
-  return cell.concurrency > 1 && o.path === undefined && o.maxQueries === undefined && cell.deadline === Infinity && cell.halted === undefined && cell.stats.runs < o.runs && !cell.interrupted;
+  return cell.concurrency > 1 && o.path === undefined && o.maxQueries === undefined && o.timeLimitMs === undefined && o.leads === undefined && cell.halted === undefined && cell.stats.runs < o.runs && !cell.interrupted;
 }

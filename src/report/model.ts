@@ -100,8 +100,10 @@ export interface QueryReport {
   total: QueryTally;
   /** Per phase: cases, shrink, recheck, attack, real, loso. */
   byPhase: PhaseTallies;
-  /** Wall time of each phase, ms (summed over cells). */
+  /** Wall time of each phase, ms (summed over cells, so past `cellsMs` when cells ran side by side). */
   phaseMs: Record<QueryPhase, number>;
+  /** Wall time of the property cells together, ms (the campaign's `elapsedMs`). */
+  cellsMs?: number;
   /** Per property cell: queries of its cases, its shrinks and its re-checks. */
   perCell: Array<{ domain: string; family: string; cases: QueryTally; shrink: QueryTally; recheck: QueryTally }>;
   /** `--max-queries`, when given. */
@@ -256,6 +258,7 @@ function queryReport(outcome: CampaignOutcome, spend?: RunSpend): QueryReport {
     total,
     byPhase,
     phaseMs,
+    cellsMs: outcome.elapsedMs,
     perCell,
     ...(spend?.maxQueries !== undefined ? { maxQueries: spend.maxQueries } : {}),
     ...(spend?.costPerQuery !== undefined ? { costPerQuery: spend.costPerQuery, cost: costOf(total.queries, spend.costPerQuery) } : {}),

@@ -24,7 +24,8 @@ function cacheHitRate(q: QueryReport): number {
 
 /**
  * Console and markdown lines: the total, each phase that asked anything (queries, cache hits,
- * wall time), the budget and the cost when given.
+ * wall time), a note when the cells' phase times add up to more than the cells took (they ran
+ * side by side), the budget and the cost when given.
  * @example
  * queryLines(report.timing.queries); // ['guard queries: 4,210 (cache on: 312 more requests served, 6.9%)', '  cases 3,000 · 41.2 s', ...]
  */
@@ -37,6 +38,9 @@ export function queryLines(q: QueryReport): string[] {
     if (t.queries === 0 && t.cacheHits === 0 && q.phaseMs[p] === 0) continue;
     lines.push(`  ${PHASE_LABEL[p].padEnd(21)} ${n(t.queries).padStart(9)} queries${t.cacheHits > 0 ? ` (+${n(t.cacheHits)} cached)` : ''} · ${seconds(q.phaseMs[p])}`);
   }
+  const cellPhasesMs = q.phaseMs.cases + q.phaseMs.shrink + q.phaseMs.recheck;
+  // Cells that overlap (calls in flight, worker threads) each count their own time.
+  if (q.cellsMs !== undefined && cellPhasesMs > q.cellsMs * 1.05 + 50) lines.push(`  (each cell's phase times, added up: the cells ran side by side, ${seconds(cellPhasesMs)} of cell time in ${seconds(q.cellsMs)})`);
   if (q.costPerQuery !== undefined && q.cost !== undefined) lines.push(`  cost: ${n(q.total.queries)} queries × ${q.costPerQuery} = ${q.cost}`);
   return lines;
 }

@@ -12,7 +12,7 @@ import { FAMILY_REGISTRY, type FamilyId } from '../../generators/families.js';
 
 /** The cells of an outcome with `elapsedMs`, `elapsedUs` and `guardUs` set to 0. */
 export function timeless(o: CampaignOutcome): unknown {
-  // `queries` is timing too: phase times vary, and each worker thread has its own verdict cache (hits differ).
+  // `queries` is timing too: it holds each phase's time (cells-in-flight.test.ts compares its counts).
   return JSON.parse(JSON.stringify(o.cells, (k, v: unknown) => (k === 'queries' ? undefined : k === 'elapsedMs' || k === 'elapsedUs' || k === 'guardUs' ? 0 : v)));
 }
 
