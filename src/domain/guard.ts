@@ -74,6 +74,15 @@ export interface Guard {
    * a failure, are queries spent for nothing). The engine uses min(`--concurrency`, this).
    */
   readonly concurrencyLimit?: number;
+  /**
+   * True when `check` bounds its own time (the HTTP, exec and module adapters, built with
+   * `timeoutMs`): every call settles by itself, with an `error` verdict (`timeout`,
+   * `unavailable`) when it must, after its own retries and its wait behind other checks of the
+   * same input. The engine then puts no time bound of its own (`--timeout`) over the call: that
+   * clock would start before the wait and the retries, and cut a slow but sound answer to a
+   * `timeout` (a deterministic guard's re-checks, queued one after another, would look flaky).
+   */
+  readonly boundsOwnCalls?: boolean;
   check(entry: MemoryEntry, ctx: GuardContext): Verdict | Promise<Verdict>;
   close?(): void | Promise<void>;
 }

@@ -146,10 +146,11 @@ function checkSync(guard: Guard, entry: MemoryEntry, view: StoreView, phase: Pha
 /**
  * Runs one async guard call with an optional time bound (ms): past it, the result is an
  * `error` verdict of kind `timeout` (never a rejection). The guard's promise is left to settle.
+ * A guard that bounds its own calls (`boundsOwnCalls`: the adapters) gets no bound here.
  */
 async function bounded(guard: Guard, entry: FuzzCase['entry'], ctx: Parameters<Guard['check']>[1], timeoutMs?: number): Promise<Verdict> {
   const call = Promise.resolve().then(() => guard.check(entry, ctx));
-  if (timeoutMs === undefined) return checked(await call, guard);
+  if (timeoutMs === undefined || guard.boundsOwnCalls === true) return checked(await call, guard);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<Verdict>((resolve) => {
     timer = setTimeout(() => resolve(errorVerdict('timeout', `guard ${guard.id} gave no verdict within ${timeoutMs} ms`, timeoutMs * 1000)), timeoutMs);

@@ -152,6 +152,7 @@ function sameGuardWith(guard: Guard, check: Guard['check']): Guard {
     ...(guard.config !== undefined ? { config: guard.config } : {}),
     ...(guard.cacheVerdicts !== undefined ? { cacheVerdicts: guard.cacheVerdicts } : {}),
     ...(guard.concurrencyLimit !== undefined ? { concurrencyLimit: guard.concurrencyLimit } : {}),
+    ...(guard.boundsOwnCalls === true ? { boundsOwnCalls: true } : {}),
     check,
   } as Guard;
   return isTrustedGuard(guard) ? markTrustedGuard(wrapped) : wrapped;

@@ -190,6 +190,8 @@ export function createExecGuard(command: string, options: ExecGuardOptions = {})
     id: `exec:${command}`,
     mode: 'async',
     config: { adapter: 'exec', command, timeoutMs, inputFailureLimit, circuitThreshold } satisfies ExecGuardConfig,
+    // A process that does not answer within timeoutMs is killed: the engine adds no clock of its own.
+    boundsOwnCalls: true,
     check: (entry, ctx) => limit(() => pool.checkOne(entry, ctx)),
     stats: () => pool.stats(),
     close: () => pool.close(),

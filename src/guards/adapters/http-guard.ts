@@ -189,6 +189,8 @@ export function createHttpGuard(url: string, options: HttpGuardOptions = {}): Ht
     id: `http:${parsedUrl.host}${parsedUrl.pathname === '/' ? '' : parsedUrl.pathname}`,
     mode: 'async',
     config,
+    // Each attempt has its own timer, and the retries are bounded: the engine adds no clock of its own.
+    boundsOwnCalls: true,
     check: (entry, ctx) => limit(() => checkOne(entry, ctx)),
     stats: () => ({ ...counts, circuit: circuit.state, timesOpened: circuit.timesOpened, failingInputs: memory.records() }),
     close: () => {

@@ -184,6 +184,8 @@ function wrapGuard(inner: Guard, file: string, timeoutMs: number, hangMs: number
     id,
     mode: 'async',
     config,
+    // Each call is bounded below (checkBounded, with the input memory and the circuit).
+    boundsOwnCalls: true,
     // A stateful module guard opts out of the run's verdict cache (src/fuzz/query-meter.ts).
     ...(inner.cacheVerdicts === false ? { cacheVerdicts: false } : {}),
     // A synchronous inner check runs one at a time whatever is in flight: drawing cases ahead would only waste queries.
