@@ -49,8 +49,11 @@ export interface ModuleGuardConfig {
  *
  * The module must export one of, looked up in this order:
  * 1. `guard`: an object implementing `Guard` (at least a `check` function);
- * 2. `default`: a `Guard` object, or a factory function returning one (sync or async);
- * 3. `createGuard`: a factory function returning a `Guard` (sync or async).
+ * 2. `default`: a `Guard` object, a factory function returning one (sync or async), or the
+ *    check function itself (named `check`, or declared with `entry, ctx`);
+ * 3. `createGuard`: a factory function returning a `Guard` (sync or async);
+ * 4. `check`: the check function itself;
+ * 5. the one export of any name that is a `Guard` object.
  * Factories are called with `options.factoryOptions` (or `{}`).
  *
  * The returned guard has `mode: 'async'` and keeps the inner guard's `id` (or `module:<file>`
@@ -120,6 +123,8 @@ async function pickGuard(mod: Record<string, unknown>, file: string, factoryOpti
   for (const [name, value] of candidates) {
     if (value === undefined) continue;
     if (isGuardLike(value)) return validateGuard(value, file, `export "${name}"`);
+    // `export default function check(entry, ctx) {…}`: the check itself, not a factory.
+    if (name === 'default' && isCheckFunction(value)) return bareCheck(value, file);
     if (typeof value === 'function' && name !== 'guard') {
       let made: unknown;
       try {
@@ -129,6 +134,11 @@ async function pickGuard(mod: Record<string, unknown>, file: string, factoryOpti
         const why = errorMessage(cause);
         throw new GuardLoadError(`guard module ${file}: factory export "${name}" threw: ${why}`, { cause });
       }
+      if (typeof made === 'object' && made !== null && 'decision' in made && !('check' in made)) {
+        throw new GuardLoadError(
+          `guard module ${file}: factory export "${name}" returned a verdict, not a guard: if it is the check itself, name it check (\`export default function check(entry, ctx)\`, or \`export function check\`) or give it both parameters, or export { check }`,
+        );
+      }
       return validateGuard(made, file, `the value returned by factory "${name}"`);
     }
     throw new GuardLoadError(
@@ -136,6 +146,8 @@ async function pickGuard(mod: Record<string, unknown>, file: string, factoryOpti
         (name === 'guard' ? '' : ' or a factory function returning one'),
     );
   }
+  // `export function check(entry, ctx) {…}` alone.
+  if (typeof mod.check === 'function' && !isClass(mod.check)) return bareCheck(mod.check as Guard['check'], file);
   const names = Object.keys(mod);
   // One guard object exported under a name of its own (`export const myGuard = { check }`): nothing else to choose from.
   const guardLike = names.filter((n) => isGuardLike(mod[n]));
@@ -145,6 +157,21 @@ async function pickGuard(mod: Record<string, unknown>, file: string, factoryOpti
       `(found ${names.length ? names.map((n) => `"${n}"`).join(', ') : 'no exports'})` +
       (guardLike.length > 1 ? `; several exports have a check() function (${guardLike.join(', ')}): export the one to test as "guard"` : ''),
   );
+}
+
+/**
+ * A default export that is the check function itself rather than a factory: a plain function
+ * (not a class) named `check`, or declared with two or more parameters (`entry, ctx`). A
+ * factory takes at most its options object.
+ */
+function isCheckFunction(value: unknown): value is Guard['check'] {
+  return typeof value === 'function' && !isClass(value) && (value.name === 'check' || value.length >= 2);
+}
+
+/** A guard around a bare check function; `sync` unless it was declared `async` (then its calls may overlap). */
+function bareCheck(check: Guard['check'], file: string): Guard {
+  const declaredAsync = Object.prototype.toString.call(check) === '[object AsyncFunction]';
+  return { id: `module:${basename(file)}`, mode: declaredAsync ? 'async' : 'sync', check: (entry, ctx) => check(entry, ctx) } as Guard;
 }
 
 function isClass(value: unknown): boolean {
