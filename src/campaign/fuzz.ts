@@ -570,16 +570,21 @@ async function measureRealSets<G>(o: FuzzOptions<G>, progress: Progress, warning
     const file = o.benignFile;
     await timing.time('benign export', async () => {
       const user = loadBenignJsonl(file);
-      for (const issue of user.issues) warnings.push(`${issue.file}:${issue.line}: ${issue.message}`);
+      // The first few bad lines one by one (as the report lists them), then one line for the rest: a big export must not flood the console.
+      for (const issue of user.issues.slice(0, UNREAD_LINES_SHOWN)) warnings.push(`${issue.file}:${issue.line}: ${issue.message}`);
+      if (user.issues.length > UNREAD_LINES_SHOWN) warnings.push(`${file}: ${plural(user.issues.length - UNREAD_LINES_SHOWN, 'more line')} with an issue like those above, not shown one by one`);
       if (user.entries.length === 0) warnings.push(`${file}: no usable benign entry (every line was bad, see above); its FPR row has no runs`);
       const skipped = user.skipped?.length ?? 0;
       if (skipped > 0 && user.entries.length > 0) warnings.push(`${unreadLinesHead(file, skipped)} (see above); the report names them and --max-fpr counts them against the guard, since their verdict is unknown`);
-      const unread = { lines: skipped, first: (user.skipped ?? []).slice(0, 5).map((i) => `${i.file}:${i.line}: ${i.message}`) };
+      const unread = { lines: skipped, first: (user.skipped ?? []).slice(0, UNREAD_LINES_SHOWN).map((i) => `${i.file}:${i.line}: ${i.message}`) };
       await toReal(path.basename(file), 'user export', user.entries, sp.budget ? sp.budget.real / (realSetCount + 1) : Infinity, unread);
     });
   }
   return { realSets, ...(loso ? { loso } : {}) };
 }
+
+/** Bad lines of a `--benign` export named one by one, on the console and in the report. */
+const UNREAD_LINES_SHOWN = 5;
 
 /** Phase 5: the report and the corpus ({@link finishFuzz}); a shard first writes its blob (the merge input) and gets a partial report without corpus growth. */
 async function finishRun<G>(o: FuzzOptions<G>, parts: FuzzParts, runTiming?: RunTiming): Promise<FuzzResult> {
