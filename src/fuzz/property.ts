@@ -295,6 +295,7 @@ class Prefetcher {
   readonly #evaluate: (c: FuzzCase) => Promise<Verdict> | undefined;
   readonly #concurrency: number;
   readonly #window: number;
+  readonly #slowStart: boolean;
   readonly #verdicts: Array<Promise<Verdict> | undefined> = [];
   readonly #pending = new Set<Promise<unknown>>();
   #next = 0;
@@ -305,7 +306,7 @@ class Prefetcher {
    * Cases are drawn in doubling chunks, not all `runs` at once: a round that ends early (a
    * failure, a settled cell) then generates little more than it used.
    */
-  constructor(draw: (n: number) => FuzzCase[], runs: number, evaluate: (c: FuzzCase) => Promise<Verdict> | undefined, concurrency: number) {
+  constructor(draw: (n: number) => FuzzCase[], runs: number, evaluate: (c: FuzzCase) => Promise<Verdict> | undefined, concurrency: number, slowStart = false) {
     this.#draw = draw;
     this.#runs = runs;
     this.#drawnRuns = Math.min(runs, Math.max(16, concurrency * 4));
@@ -314,7 +315,19 @@ class Prefetcher {
     this.#concurrency = concurrency;
     // At most N ahead: every call started past a failure is a query spent for nothing.
     this.#window = concurrency;
+    this.#slowStart = slowStart;
     this.#pump();
+  }
+
+  /**
+   * Cases asked ahead of the last one fast-check read: N, or in a round that a new failure
+   * ends (a hunting round, `slowStart`) as many as it has read so far, at least 1 and at most
+   * N (as TCP's slow start). A round that fails at its first case (a guard that lets most
+   * forgeries through) then asks one case past it, and a round that runs on reaches N after N
+   * cases. Which cases are asked never changes a verdict, only the queries spent past a failure.
+   */
+  #ahead(): number {
+    return this.#slowStart ? Math.max(1, Math.min(this.#window, this.#consumed)) : this.#window;
   }
 
   /** Draws more cases when the next one to start is past those drawn (and the round has more). */
@@ -347,7 +360,7 @@ class Prefetcher {
   #pump(): void {
     for (;;) {
       if (!this.#stopped) this.#grow();
-      if (!(!this.#stopped && this.#pending.size < this.#concurrency && this.#next < this.#cases.length && this.#next < this.#consumed + this.#window)) break;
+      if (!(!this.#stopped && this.#pending.size < this.#concurrency && this.#next < this.#cases.length && this.#next < this.#consumed + this.#ahead())) break;
       const i = this.#next++;
       if (this.#verdicts[i] === undefined) this.#start(i);
     }
@@ -915,12 +928,13 @@ function checkRoundSync(cell: Cell, r: Round, params: fc.Parameters<[FuzzCase]>)
 }
 
 /** Draws the round's cases ahead and evaluates them with calls in flight (async guards at concurrency > 1); cases past the budget are declined. */
-function startPrefetch(cell: Cell, drawn: fc.Value<FuzzCase>[], params: fc.Parameters<[FuzzCase]>, remaining: number): Prefetcher {
+function startPrefetch(cell: Cell, drawn: fc.Value<FuzzCase>[], params: fc.Parameters<[FuzzCase]>, remaining: number, hunting: boolean): Prefetcher {
   return new Prefetcher(
     (n) => drawCases(cell.o.arbitrary, { ...params, numRuns: n }, drawn),
     params.numRuns ?? remaining,
     (c) => (caseFits(cell, c) ? reserve(cell, c, evalAsync(cell, c, cell.forCases)) : undefined),
     cell.concurrency,
+    hunting,
   );
 }
 
@@ -1103,7 +1117,7 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
       try {
         if (o.guard.mode === 'sync') details = checkRoundSync(cell, r, params);
         else {
-          if (cell.concurrency > 1 && o.path === undefined) prefetch = early?.prefetch ?? startPrefetch(cell, r.drawn, params, remaining);
+          if (cell.concurrency > 1 && o.path === undefined) prefetch = early?.prefetch ?? startPrefetch(cell, r.drawn, params, remaining, r.hunting);
           early = undefined;
           details = await checkRoundAsync(cell, r, params, prefetch);
         }
@@ -1128,7 +1142,7 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
           if (!interrupted && overlapsRechecks(cell)) {
             const drawn: fc.Value<FuzzCase>[] = [];
             const left = o.runs - cell.stats.runs;
-            early = { drawn, prefetch: startPrefetch(cell, drawn, roundParams(cell, { seed: roundSeed(o.seed, index + 1) }, index + 1, left, Infinity), left) };
+            early = { drawn, prefetch: startPrefetch(cell, drawn, roundParams(cell, { seed: roundSeed(o.seed, index + 1) }, index + 1, left, Infinity), left, true) };
           }
           recordShrunk(cell, r, trigger, last, shrunk, await rechecked);
         }
