@@ -102,7 +102,7 @@ export interface QueryReport {
   byPhase: PhaseTallies;
   /** Wall time of each phase, ms (summed over cells, so past `cellsMs` when cells ran side by side). */
   phaseMs: Record<QueryPhase, number>;
-  /** Wall time of the property cells together, ms (the campaign's `elapsedMs`). */
+  /** Wall time of the property cells together, ms (the campaign's `elapsedMs` less attack mode's). */
   cellsMs?: number;
   /** Per property cell: queries of its cases, its shrinks and its re-checks. */
   perCell: Array<{ domain: string; family: string; cases: QueryTally; shrink: QueryTally; recheck: QueryTally }>;
@@ -258,7 +258,8 @@ function queryReport(outcome: CampaignOutcome, spend?: RunSpend): QueryReport {
     total,
     byPhase,
     phaseMs,
-    cellsMs: outcome.elapsedMs,
+    // The campaign's time holds attack mode's once its cells are merged in (mergeAttackCells).
+    cellsMs: Math.max(0, outcome.elapsedMs - (spend?.ms.attack ?? 0)),
     perCell,
     ...(spend?.maxQueries !== undefined ? { maxQueries: spend.maxQueries } : {}),
     ...(spend?.costPerQuery !== undefined ? { costPerQuery: spend.costPerQuery, cost: costOf(total.queries, spend.costPerQuery) } : {}),
