@@ -149,16 +149,23 @@ function checkSync(guard: Guard, entry: MemoryEntry, view: StoreView, phase: Pha
  * A guard that bounds its own calls (`boundsOwnCalls`: the adapters) gets no bound here.
  */
 async function bounded(guard: Guard, entry: FuzzCase['entry'], ctx: Parameters<Guard['check']>[1], timeoutMs?: number): Promise<Verdict> {
-  const call = Promise.resolve().then(() => guard.check(entry, ctx));
-  if (timeoutMs === undefined || guard.boundsOwnCalls === true) return checked(await call, guard);
+  if (timeoutMs === undefined || guard.boundsOwnCalls === true) return checked(await Promise.resolve().then(() => guard.check(entry, ctx)), guard);
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<Verdict>((resolve) => {
-    timer = setTimeout(() => resolve(errorVerdict('timeout', `guard ${guard.id} gave no verdict within ${timeoutMs} ms`, timeoutMs * 1000)), timeoutMs);
+  let settled = false;
+  let onTimeout: (v: Verdict) => void = () => undefined;
+  const timeout = new Promise<Verdict>((resolve) => (onTimeout = resolve));
+  // The clock starts when `check` is called (not when the call was queued behind the engine's own
+  // synchronous work), and a timeout is given only after one more turn of the event loop's I/O
+  // phase (setImmediate), so an answer that arrived while the loop was busy generating cases wins.
+  const call = Promise.resolve().then(() => {
+    timer = setTimeout(() => setImmediate(() => settled || onTimeout(errorVerdict('timeout', `guard ${guard.id} gave no verdict within ${timeoutMs} ms`, timeoutMs * 1000))), timeoutMs);
+    return guard.check(entry, ctx);
   });
   call.catch(() => undefined);
   try {
     return await Promise.race([call.then((v) => checked(v, guard)), timeout]);
   } finally {
+    settled = true;
     clearTimeout(timer);
   }
 }

@@ -79,7 +79,8 @@ export interface CellOptions {
    * it the bound is `timeLimitMs` from the cell's start. `runCampaign` passes it to a cell that
    * starts while earlier cells still run ({@link CellOptions.limit}): its bound starts once every
    * earlier cell has ended, so the time it spent in their spare call slots is not held against it.
-   * Until then each round is bounded by `timeLimitMs` from its own start.
+   * Until then the cell has no time bound; a round that began before it is stopped at its next
+   * case once the bound has passed.
    */
   leads?: Promise<number | undefined>;
   /**
@@ -589,7 +590,7 @@ interface Cell {
   readonly concurrency: number;
   /** Wall-clock deadline (`performance.now()` scale), ms; Infinity without a time limit, or until the cell leads. */
   deadline: number;
-  /** False while the cell waits for `CellOptions.leads`: each round is then bounded by `timeLimitMs` from its own start. */
+  /** False while the cell waits for `CellOptions.leads` (no time bound until then). */
   leading: boolean;
   property: PropertyId | 'mixed' | undefined;
   interrupted: boolean;
@@ -956,6 +957,11 @@ function checkRoundAsync(cell: Cell, r: Round, params: fc.Parameters<[FuzzCase]>
       } else if (cell.halted !== undefined) {
         pf?.stop();
         fc.pre(false);
+      } else if (cell.leading && performance.now() >= cell.deadline) {
+        // Past the time bound (one that started after the round did, as `leads` gives): end the round here.
+        cell.interrupted = true;
+        pf?.stop();
+        fc.pre(false);
       }
       const ahead = !r.shrinking && pf ? pf.take(r.runIndex, c) : undefined;
       if (!r.shrinking && ahead === undefined && !caseFits(cell, c)) {
@@ -1059,7 +1065,7 @@ function assertRoundSound(cell: Cell, r: Round, details: fc.RunDetails<[FuzzCase
     const err = details.errorInstance;
     throw new EngineError(`cell ${domain}/${family}: evaluating a case threw: ${errorMessage(err)}`, { cause: err });
   }
-  if (details.failed && details.counterexample === null && !details.interrupted && cell.halted === undefined && r.pending === undefined) {
+  if (details.failed && details.counterexample === null && !details.interrupted && !cell.interrupted && cell.halted === undefined && r.pending === undefined) {
     throw new EngineError(`cell ${domain}/${family}: fast-check gave up (too many skipped values)`);
   }
 }
@@ -1106,7 +1112,8 @@ export async function runCell(o: CellOptions): Promise<CellOutcome> {
       const r = startRound(cell, index, cell.found.length < cell.maxFailures && failRounds < maxRounds, early?.drawn);
       const remaining = o.runs - cell.stats.runs;
       if (index > 0) await yieldToEventLoop();
-      const timeLeft = cell.leading ? cell.deadline - performance.now() : (o.timeLimitMs ?? Infinity);
+      // A cell that waits to lead has no bound yet: its round is stopped by the per-case check in checkRoundAsync once it has one.
+      const timeLeft = cell.leading ? cell.deadline - performance.now() : Infinity;
       if (timeLeft <= 0 || aborted(cell)) {
         cell.interrupted = true;
         break;

@@ -210,7 +210,8 @@ describe('a cell that waits to lead (CellOptions.leads)', () => {
 
   it('no bound once it leads (undefined), or a lead that never comes, lets it run every case', async () => {
     const free = await runCell({ ...base, leads: Promise.resolve(undefined) });
-    const waiting = await runCell({ ...base, leads: new Promise<number | undefined>(() => undefined) });
+    // A 1 ms bound that has not started: a cell waiting to lead is never stopped by the clock.
+    const waiting = await runCell({ ...base, timeLimitMs: 1, leads: new Promise<number | undefined>(() => undefined) });
     for (const out of [free, waiting]) {
       expect(out.stopped).toBe('runs');
       expect(out.stats.runs).toBe(60);

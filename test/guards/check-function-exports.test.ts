@@ -38,6 +38,12 @@ describe('a check function as the export', () => {
     });
   }
 
+  it('an async guard object keeps the concurrencyLimit it declares (before, the wrapper dropped it)', async () => {
+    const file = moduleFile('capped.mjs', `export const guard = { id: 'capped', mode: 'async', concurrencyLimit: 3, check: async (entry) => ${RULE} };`);
+    const guard = await loadModuleGuard(file);
+    expect(guard.concurrencyLimit).toBe(3);
+  });
+
   it('a factory of one parameter still is a factory', async () => {
     const file = moduleFile('factory.mjs', `export default (options) => ({ id: 'made', check: (entry) => ${RULE} });`);
     const guard = await loadModuleGuard(file);

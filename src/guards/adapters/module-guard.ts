@@ -216,7 +216,8 @@ function wrapGuard(inner: Guard, file: string, timeoutMs: number, hangMs: number
     // A stateful module guard opts out of the run's verdict cache (src/fuzz/query-meter.ts).
     ...(inner.cacheVerdicts === false ? { cacheVerdicts: false } : {}),
     // A synchronous inner check runs one at a time whatever is in flight: drawing cases ahead would only waste queries.
-    ...(inner.mode === 'sync' ? { concurrencyLimit: 1 } : {}),
+    // An async one keeps the cap it declares.
+    ...(inner.mode === 'sync' ? { concurrencyLimit: 1 } : typeof inner.concurrencyLimit === 'number' && inner.concurrencyLimit >= 1 ? { concurrencyLimit: Math.floor(inner.concurrencyLimit) } : {}),
     check: (entry: MemoryEntry, ctx: GuardContext) => checkRemembered(entry, ctx),
   };
 
