@@ -19,7 +19,7 @@ export default defineConfig({
   html: true,
   corpus: 'corpora/regressions',
   // Guard calls in flight for async guards (module async, HTTP, exec, LLM judge); sync guards
-  // always use 1. Results are identical for every value.
+  // always use 1. Results are identical for every value without maxQueries.
   concurrency: 8,
   // Re-checks of each finding; one that does not reproduce every time is labelled flaky.
   recheck: 3,

@@ -158,13 +158,13 @@ function completeVerdict(report: ReportData, gateResult: GateResult, o: ExitVerd
     const onlyBases = report.attack !== undefined && report.cells.every((c) => c.family === 'adaptive');
     const detail = onlyBases
       ? `every one of the ${runs} attacked bases of ${report.config.guard} ended in an error verdict (${kinds || 'error'}: on the base itself or during its attack), so no base was judged`
-      : `every one of the ${runs} guard calls of ${report.config.guard} answered error (${kinds || 'error'}), none was judged`;
+      : `every one of the ${runs} cases of ${report.config.guard} got an error verdict (${kinds || 'error'}), none was judged`;
     const guard: ExitCheck = { name: 'guard', pass: false, detail };
     return {
       code: EXIT.guard,
       deciding: [guard],
       lines: [
-        `guard failure: ${guard.detail}: ${onlyBases ? 'check the guard\'s error rate (report.md gives the kinds)' : 'check that the guard starts and is reachable'}; each counterexample's verdict gives the reason (${where(report, o)}).`,
+        `guard failure: ${guard.detail}: ${onlyBases ? 'check the guard\'s error rate (report.md gives the kinds)' : `check that the guard starts and is reachable${/\btimeout\b/.test(kinds) ? ', or give it a larger --timeout (a guard that answers, only slower than the bound, times out on every call)' : ''}`}; each counterexample's verdict gives the reason (${where(report, o)}).`,
         `exit ${EXIT.guard}: decided by guard FAIL (no invariant${hasGate(o.thresholds) ? ' and no gate check' : ''} could be judged).`,
       ],
     };

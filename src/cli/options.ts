@@ -12,7 +12,7 @@ import { MAX_TIMEOUT_MS, positiveInt } from './context.js';
 const MAX_CONCURRENCY = 256;
 const MAX_RECHECK = 100;
 
-const CONCURRENCY_HELP = `guard calls in flight for async guards (module async, http, exec, LLM judge); sync guards always use 1; results are identical for any value (default ${RUN_DEFAULTS.asyncConcurrency})`;
+const CONCURRENCY_HELP = `guard calls in flight for async guards (module async, http, exec, LLM judge); sync guards always use 1 (a module guard without mode: 'sync' counts as async); results are identical for any value without --max-queries (default ${RUN_DEFAULTS.asyncConcurrency})`;
 const RECHECK_HELP = `checks of each finding (fuzz) or of a passing/flaky record (replay); one that does not reproduce every time is labelled flaky (default ${RUN_DEFAULTS.recheck})`;
 
 /** `--timeout <ms>`, default `RUN_DEFAULTS.guardTimeoutMs`. */

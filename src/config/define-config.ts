@@ -69,7 +69,7 @@ export interface FarmaFuzzConfig {
   /**
    * Guard calls in flight at once for an async guard (module async, HTTP, exec, LLM judge);
    * positive integer (`--concurrency`), default 8. Sync guards always run one call at a time.
-   * Results are identical for every value with the same seed.
+   * Results are identical for every value with the same seed, without `maxQueries`.
    */
   concurrency?: number;
   /**

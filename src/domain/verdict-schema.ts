@@ -19,6 +19,7 @@
 import { zod } from './zod-lazy.js';
 import { DECISIONS, errorVerdict, type GuardErrorKind, type Verdict } from './verdict.js';
 import { redactSecrets } from './secrets.js';
+import { didYouMean } from './suggest.js';
 
 const ERROR_KINDS = ['threw', 'timeout', 'malformed', 'crashed', 'unavailable'] as const satisfies readonly GuardErrorKind[];
 
@@ -117,7 +118,10 @@ export function parseVerdict(raw: unknown): { ok: true; verdict: Verdict } | { o
     const parts = issues.slice(0, 3).map((i) => {
       const at = pathText(i.path);
       if (i.code === 'invalid_value' && i.path.length === 1 && i.path[0] === 'decision') {
-        return `decision must be admit|reject|error, got ${describeValue(valueAt(value, i.path))} (also read: ${Object.keys(DECISION_ALIASES).join(', ')}; any case)`;
+        const got = valueAt(value, i.path);
+        // A typo of a decision ("rejcet") is named, so it is not read as a weak guard.
+        const near = typeof got === 'string' ? didYouMean(got.toLowerCase(), [...DECISIONS, ...Object.keys(DECISION_ALIASES)]) : '';
+        return `decision must be admit|reject|error, got ${describeValue(got)}${near} (also read: ${Object.keys(DECISION_ALIASES).join(', ')}; any case)`;
       }
       const bad = valueAt(value, i.path);
       const got = describeValue(bad);

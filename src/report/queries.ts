@@ -40,7 +40,7 @@ export function queryLines(q: QueryReport): string[] {
   }
   const cellPhasesMs = q.phaseMs.cases + q.phaseMs.shrink + q.phaseMs.recheck;
   // Cells that overlap (calls in flight, worker threads) each count their own time.
-  if (q.cellsMs !== undefined && cellPhasesMs > q.cellsMs * 1.05 + 50) lines.push(`  (each cell's phase times, added up: the cells ran side by side, ${seconds(cellPhasesMs)} of cell time in ${seconds(q.cellsMs)})`);
+  if (q.cellsMs !== undefined && cellPhasesMs > q.cellsMs * 1.05 + 50) lines.push(`  (cases, shrinking and re-checks add up each cell's own time: the cells ran side by side, ${seconds(cellPhasesMs)} of cell time in ${seconds(q.cellsMs)})`);
   if (q.costPerQuery !== undefined && q.cost !== undefined) lines.push(`  cost: ${n(q.total.queries)} queries × ${q.costPerQuery} = ${q.cost}`);
   return lines;
 }
@@ -53,7 +53,7 @@ export function queryLines(q: QueryReport): string[] {
 export function queryMarkdownRows(q: QueryReport): string[] {
   const [head = '', ...phases] = queryLines(q);
   const rows = [`| guard queries | ${head.replace(/^guard queries: /, '')} |`, `| queries by phase | ${phases.filter((l) => !l.trimStart().startsWith('cost:')).map((l) => l.trim().replace(/\s+/g, ' ')).join('; ')} |`];
-  if (q.cost !== undefined && q.costPerQuery !== undefined) rows.push(`| query cost | ${q.total.queries} queries × ${q.costPerQuery} = ${q.cost} |`);
+  if (q.cost !== undefined && q.costPerQuery !== undefined) rows.push(`| query cost | ${q.total.queries.toLocaleString('en-US')} queries × ${q.costPerQuery} = ${q.cost} |`);
   return rows;
 }
 

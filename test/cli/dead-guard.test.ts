@@ -30,7 +30,7 @@ describe('fuzz against a dead guard', () => {
   it('an exec guard whose command exits at once: exit 4, and the lines say no call was judged', async () => {
     const r = await fuzz(`exec:${process.execPath} -e "process.exit(0)"`, 'exits');
     expect(r.code).toBe(4);
-    expect(r.stdout).toMatch(/guard failure: every one of the 4 guard calls of exec:.* answered error \(.+\), none was judged/);
+    expect(r.stdout).toMatch(/guard failure: every one of the 4 cases of exec:.* got an error verdict \(.+\), none was judged/);
     expect(r.stdout).toContain('exit 4: decided by guard FAIL (no invariant could be judged).');
     expect(r.stdout).not.toContain('finding: guard');
   });

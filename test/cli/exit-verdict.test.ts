@@ -49,7 +49,7 @@ describe('exitVerdict', () => {
     expect(v.code).toBe(4);
     expect(v.deciding.map((c) => c.name)).toEqual(['guard']);
     expect(v.lines).toEqual([
-      'guard failure: every one of the 20 guard calls of hand answered error (threw), none was judged: check that the guard starts and is reachable; each counterexample\'s verdict gives the reason (minimal counterexamples in reports/run/report.md).',
+      'guard failure: every one of the 20 cases of hand got an error verdict (threw), none was judged: check that the guard starts and is reachable; each counterexample\'s verdict gives the reason (minimal counterexamples in reports/run/report.md).',
       'exit 4: decided by guard FAIL (no invariant could be judged).',
     ]);
     expect(verdict(down, { maxFpr: 0.5 }).code).toBe(4);

@@ -19,6 +19,7 @@ type WatchedEntry = WatchedCall['entry'];
 
 /** The files the module adapter can load. */
 const MODULE_FILE = /\.(?:ts|mts|cts|js|mjs|cjs)$/i;
+const MODULE_EXTENSIONS = ['.mjs', '.js', '.ts', '.mts', '.cjs', '.cts'] as const;
 /** Interpreters suggested for a script given as a module path. */
 const EXEC_RUNNERS: Readonly<Record<string, string>> = { '.py': 'python3', '.rb': 'ruby', '.sh': 'sh', '.pl': 'perl', '.php': 'php', '.r': 'Rscript', '.jl': 'julia', '.lua': 'lua' };
 
@@ -77,7 +78,10 @@ export async function loadModuleGuard(path: string, options: ModuleGuardOptions 
   if (!existsSync(file)) {
     // `localhost:8080/check` or `127.0.0.1:8787/check`: an endpoint written without its scheme.
     const endpoint = /^[\w.-]+:\d+(\/|$)/.test(path) ? `; did you mean --guard http://${path} (an HTTP endpoint needs its http:// or https://)?` : '';
-    throw new GuardLoadError(`guard module not found: ${file}${endpoint}`, { code: 'usage' });
+    // `--guard ./my-guard` for my-guard.mjs: name the file that is there.
+    const withExt = endpoint === '' ? MODULE_EXTENSIONS.find((ext) => existsSync(`${file}${ext}`)) : undefined;
+    const hint = withExt !== undefined ? `; did you mean --guard ${path}${withExt} (the extension is needed)?` : '';
+    throw new GuardLoadError(`guard module not found: ${file}${endpoint}${hint}`, { code: 'usage' });
   }
   if (!MODULE_FILE.test(file)) {
     const ext = extname(file);
