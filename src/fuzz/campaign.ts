@@ -171,7 +171,7 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignOutcome> 
       ...(o.maxFailures !== undefined ? { maxFailures: o.maxFailures } : {}),
       ...(timeLimitMs !== undefined ? { timeLimitMs } : {}),
       ...(leads ? { leads } : {}),
-      ...(queue ? { limit: <T,>(fn: () => Promise<T>): Promise<T> => queue.add(async (): Promise<T> => callUnlessDropped(i, fn), { priority: n - i }) } : {}),
+      ...(queue ? { limit: <T,>(fn: () => Promise<T>): Promise<T> => queue.add(() => callUnlessDropped(i, fn), { priority: n - i }) } : {}),
       ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
       ...(signal ? { signal } : {}),
       ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
@@ -198,11 +198,9 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignOutcome> 
       if (o.signal?.aborted) break;
       kept = lead;
       const cell = o.cells[lead] as CellSpec;
-      if (running[lead] === undefined) {
-        o.onCellStart?.(cell, lead);
-        launch(lead);
-      } else {
-        o.onCellStart?.(cell, lead);
+      o.onCellStart?.(cell, lead);
+      if (running[lead] === undefined) launch(lead);
+      else {
         gates.get(lead)?.(boundOf(lead));
         const done = lastDone[lead];
         if (done !== undefined) o.onProgress?.(cell, done);

@@ -957,7 +957,7 @@ function checkRoundAsync(cell: Cell, r: Round, params: fc.Parameters<[FuzzCase]>
       } else if (cell.halted !== undefined) {
         pf?.stop();
         fc.pre(false);
-      } else if (cell.leading && performance.now() >= cell.deadline) {
+      } else if (cell.leading && cell.deadline !== Infinity && performance.now() >= cell.deadline) {
         // Past the time bound (one that started after the round did, as `leads` gives): end the round here.
         cell.interrupted = true;
         pf?.stop();

@@ -6,10 +6,10 @@
  * bound starts only when it leads; and a failing later cell stops the campaign in order.
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { slowSentinel } from '../helpers/slow-sentinel.js';
 import fc from 'fast-check';
 import type { FuzzCase } from '../../src/domain/fuzz-case.js';
-import type { Guard, MemoryEntry, SyncGuard } from '../../src/domain/index.js';
-import { createGuard } from '../../src/guards/registry.js';
+import type { Guard } from '../../src/domain/index.js';
 import { MemoryStore } from '../../src/memory/index.js';
 import { runCampaign, type CellSpec } from '../../src/fuzz/campaign.js';
 import { runCell } from '../../src/fuzz/property.js';
@@ -18,37 +18,6 @@ import { timeless } from '../helpers/campaign.js';
 
 const store = new MemoryStore(':memory:');
 afterAll(() => store.close());
-
-/** FNV-1a of a text: a per-entry delay that differs between entries but not between runs. */
-function hash(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-
-/** SENTINEL behind an async boundary of 0–3 ms per call (by entry text); counts calls and the most in flight. */
-function slowSentinel(): Guard & { calls: number; maxInFlight: number } {
-  const inner = createGuard('sentinel') as SyncGuard;
-  let inFlight = 0;
-  const g = {
-    id: 'slow-sentinel',
-    mode: 'async' as const,
-    calls: 0,
-    maxInFlight: 0,
-    async check(entry: MemoryEntry, ctx: Parameters<Guard['check']>[1]) {
-      g.calls += 1;
-      inFlight += 1;
-      g.maxInFlight = Math.max(g.maxInFlight, inFlight);
-      try {
-        await new Promise((r) => setTimeout(r, hash(entry.content) % 4));
-        return inner.check(entry, ctx);
-      } finally {
-        inFlight -= 1;
-      }
-    },
-  };
-  return g;
-}
 
 const CELLS: Array<{ domain: 'ehr' | 'rap'; family: FamilyId }> = [
   { domain: 'ehr', family: 'seed' },

@@ -7,8 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Guard, MemoryEntry, SyncGuard } from '../../src/domain/index.js';
-import { createGuard } from '../../src/guards/registry.js';
+import { slowSentinel } from '../helpers/slow-sentinel.js';
 import { MemoryStore } from '../../src/memory/index.js';
 import { runCell } from '../../src/fuzz/property.js';
 import { replayRecords } from '../../src/fuzz/replay.js';
@@ -19,38 +18,6 @@ import { fuzzIn, reportJson } from '../helpers/fuzz-run.js';
 
 const store = new MemoryStore(':memory:');
 afterAll(() => store.close());
-
-/** FNV-1a of a text: a per-entry delay that differs between entries but not between runs. */
-function hash(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-
-/**
- * SENTINEL behind an async boundary: each call waits 0–3 ms (by entry text, so later calls
- * often finish first), then answers as SENTINEL does. Counts the calls in flight.
- */
-function slowSentinel(id = 'slow-sentinel'): Guard & { maxInFlight: number } {
-  const inner = createGuard('sentinel') as SyncGuard;
-  let inFlight = 0;
-  const g = {
-    id,
-    mode: 'async' as const,
-    maxInFlight: 0,
-    async check(entry: MemoryEntry, ctx: Parameters<Guard['check']>[1]) {
-      inFlight += 1;
-      g.maxInFlight = Math.max(g.maxInFlight, inFlight);
-      try {
-        await new Promise((r) => setTimeout(r, hash(entry.content) % 4));
-        return inner.check(entry, ctx);
-      } finally {
-        inFlight -= 1;
-      }
-    },
-  };
-  return g;
-}
 
 async function campaign(concurrency: number, dir: string) {
   const guard = slowSentinel();
