@@ -18,8 +18,9 @@ import { hangLimitMs, watchSync, type WatchedCall } from './sync-watchdog.js';
 type WatchedEntry = WatchedCall['entry'];
 
 /** The files the module adapter can load. */
-const MODULE_FILE = /\.(?:ts|mts|cts|js|mjs|cjs)$/i;
+/** The extensions a guard module may have, in the order a missing one is looked for. */
 const MODULE_EXTENSIONS = ['.mjs', '.js', '.ts', '.mts', '.cjs', '.cts'] as const;
+const MODULE_FILE = new RegExp(`(?:${MODULE_EXTENSIONS.map((e) => e.replace('.', '\\.')).join('|')})$`, 'i');
 /** Interpreters suggested for a script given as a module path. */
 const EXEC_RUNNERS: Readonly<Record<string, string>> = { '.py': 'python3', '.rb': 'ruby', '.sh': 'sh', '.pl': 'perl', '.php': 'php', '.r': 'Rscript', '.jl': 'julia', '.lua': 'lua' };
 
