@@ -19,7 +19,7 @@ import { leaveOneSourceOut } from './fpr.js';
 import { calibrationCacheSince, calibrationCacheStats } from './calibration-cache.js';
 import type { LosoCheckRow } from '../report/model.js';
 import { runCampaign, type CampaignOutcome, type CellSpec } from '../fuzz/campaign.js';
-import type { CellOutcome } from '../fuzz/property.js';
+import { callConcurrency, type CellOutcome } from '../fuzz/property.js';
 import { judgedNothing } from '../fuzz/stats.js';
 import os from 'node:os';
 import { WORKER_PAYBACK_MS, cpuSnapshot, cpusBusySince, runCampaignParallel, taskPool, type CpuSnapshot, type CellTask, type LosoTask, type LosoTaskResult } from '../fuzz/parallel.js';
@@ -28,7 +28,7 @@ import { redactDeep as redactDeepIn, redactSecrets } from '../domain/secrets.js'
 import { gate, type GateThresholds } from '../report/gate.js';
 import { measureBenignEntries } from '../fuzz/measure.js';
 import type { ScratchStore } from '../fuzz/evaluate.js';
-import { buildReport, interval, type RealSetFpr, type ReportData, type RunPhaseTime } from '../report/model.js';
+import { buildReport, interval, type RealSetFpr, type ReportData, type RunExecution, type RunPhaseTime } from '../report/model.js';
 import { renderMarkdown, pct } from '../report/markdown.js';
 import { findingNote } from '../report/fuzz-summary.js';
 import { writeFileAtomic } from '../corpus/atomic.js';
@@ -141,10 +141,14 @@ export interface FuzzWorkerPool<G = unknown> {
  * parallel runner (which starts worker threads once the guard's measured time says they
  * pay); `lanes` 1 runs it in-process, and `reason` says why. Pure.
  */
-export function autoWorkers(i: { cpus: number; cells: number; oneCallAtATime: boolean; timeLimited: boolean; pool: boolean }): { lanes: number; reason?: string } {
+export function autoWorkers(i: { cpus: number; cells: number; oneCallAtATime: boolean; timeLimited: boolean; pool: boolean; callsInFlight?: number }): { lanes: number; reason?: string } {
   if (i.cpus <= 1) return { lanes: 1, reason: 'this machine has 1 CPU' };
   if (i.cells <= 1) return { lanes: 1, reason: `the campaign has ${i.cells} property cell${i.cells === 1 ? '' : 's'}` };
-  if (!i.oneCallAtATime) return { lanes: 1, reason: 'the guard is async: its calls already overlap (--concurrency), so threads would not share its time; ask --workers N to try' };
+  if (!i.oneCallAtATime) {
+    const inFlight = i.callsInFlight ?? 2;
+    const overlap = inFlight > 1 ? `its calls already overlap (${inFlight} in flight, --concurrency)` : 'its calls can overlap instead (--concurrency N; this run keeps 1 in flight)';
+    return { lanes: 1, reason: `the guard is async: ${overlap}, so threads would not share its time; ask --workers N to try` };
+  }
   if (i.timeLimited) return { lanes: 1, reason: '--time shares the wall clock among the cells; ask --workers N to split it over lanes' };
   if (!i.pool) return { lanes: 1, reason: 'no worker pool was given' };
   return { lanes: Math.max(1, Math.floor(i.cpus)) };
@@ -265,7 +269,7 @@ export async function runFuzz<G>(o: FuzzOptions<G>, progress: Progress): Promise
   const attack = plan.runAttack && !o.signal?.aborted ? await timing.time('adaptive attack', () => runAttackPhase(o, progress, reportCell, spending)) : undefined;
   if (attack) outcome = mergeAttackCells(outcome, attack.result.cells, o.domains, o.families, attack.elapsedMs);
   const real = await measureRealSets(o, progress, warnings, spending, timing, benignMsPerCase(outcome), cpuAtStart);
-  return finishRun(o, { outcome, realSets: real.realSets, ...(real.loso ? { loso: real.loso } : {}), warnings, ...(attack ? { attack: attackParts(attack.result) } : {}), spend: spending.spend }, { phases: timing.phases, startedAtMs });
+  return finishRun(o, { outcome, realSets: real.realSets, ...(real.loso ? { loso: real.loso } : {}), warnings, ...(attack ? { attack: attackParts(attack.result) } : {}), spend: spending.spend }, { phases: timing.phases, startedAtMs, ...(spending.execution ? { execution: spending.execution } : {}) });
 }
 
 /** The wall time of each phase of a run, in order (report.json `timing.phases`). */
@@ -289,6 +293,8 @@ interface Spending {
   spend: RunSpend;
   budget?: QueryAllocation;
   shrinkBudget?: number;
+  /** How the property cells ran: guard calls in flight and lanes (set by `runPropertyCampaign`; report.json `timing.execution`). */
+  execution?: RunExecution;
 }
 
 /** The run's cache, tallies and (with `maxQueries`) budget shares, cut before anything runs so the split is the same in every lane. */
@@ -372,10 +378,12 @@ async function runPropertyCampaign<G>(o: FuzzOptions<G>, plan: CellPlan, progres
   const auto = o.workers === 'auto';
   let workers = o.workers === 'auto' ? 1 : (o.workers ?? 1);
   if (auto) {
-    const a = autoWorkers({ cpus: os.availableParallelism(), cells: cells.length, oneCallAtATime: oneCallAtATime(o.guard), timeLimited: o.timeLimitMs !== undefined, pool: pool?.guardMs !== undefined });
+    const a = autoWorkers({ cpus: os.availableParallelism(), cells: cells.length, oneCallAtATime: oneCallAtATime(o.guard), timeLimited: o.timeLimitMs !== undefined, pool: pool?.guardMs !== undefined, callsInFlight: callConcurrency(o.guard, o.concurrency) });
     workers = a.lanes;
     if (a.reason !== undefined) progress.log(`workers: auto: one thread: ${a.reason}`);
   }
+  sp.execution = { callsInFlight: callConcurrency(o.guard, o.concurrency), lanes: workers };
+  const execution = sp.execution;
   if (workers > 1 && !pool) throw new UsageError(`runFuzz: workers ${workers} needs a workerPool (how worker threads rebuild the guard)`);
   const outcome =
     workers > 1 && pool
@@ -388,7 +396,8 @@ async function runPropertyCampaign<G>(o: FuzzOptions<G>, plan: CellPlan, progres
           startPolicy: { minRemainingMs: WORKER_PAYBACK_MS, cpus: os.availableParallelism(), loadAverage: () => os.loadavg()[0] ?? 0, ...(auto && pool.guardMs ? { guardMs: pool.guardMs } : {}) },
           ...(sp.budget ? { cellMaxQueries: sp.budget.cell } : {}),
           ...(sp.shrinkBudget !== undefined ? { shrinkBudget: sp.shrinkBudget } : {}),
-          onWorkers: (d) =>
+          onWorkers: (d) => {
+            execution.lanes = d.threads + 1;
             progress.log(
               auto
                 ? d.threads === 0
@@ -397,7 +406,8 @@ async function runPropertyCampaign<G>(o: FuzzOptions<G>, plan: CellPlan, progres
                 : d.threads === 0
                   ? `workers: --workers ${d.asked} ran on one thread: ${d.reason}`
                   : `workers: ${d.reason}`,
-            ),
+            );
+          },
           guardId: o.guard.id,
           guard: pool.guard,
           cells: cells.map(({ domain, family, examples }) => ({ domain, family, ...(examples ? { examples } : {}) })),
@@ -613,6 +623,8 @@ async function finishRun<G>(o: FuzzOptions<G>, parts: FuzzParts, runTiming?: Run
 /** The phases timed before the report, and when the run began (`performance.now()` ms), for `timing.phases` and `timing.wallMs`. */
 export interface RunTiming {
   phases: readonly RunPhaseTime[];
+  /** How the property cells ran (`timing.execution`). */
+  execution?: RunExecution;
   startedAtMs: number;
 }
 
@@ -706,6 +718,7 @@ export async function finishFuzz(o: FinishSettings, parts: FuzzParts, runTiming?
   const now = performance.now();
   report.timing.phases = [...(runTiming?.phases ?? []), { phase: 'report', elapsedMs: now - reportT0 }];
   report.timing.wallMs = now - (runTiming?.startedAtMs ?? reportT0);
+  if (runTiming?.execution) report.timing.execution = { ...runTiming.execution };
   const safe = redactDeep(report);
   mkdirSync(o.outDir, { recursive: true });
   await writeFileAtomic(path.join(o.outDir, 'report.json'), `${JSON.stringify(safe, null, 2)}\n`);

@@ -84,6 +84,7 @@ function headerMarkdown(r: ReportData): string[] {
   out.push(`| families | ${c.families.join(', ')} |`);
   out.push(`| versions | ${Object.entries(c.versions).map(([k, v]) => `${k} ${v}`).join(', ')} |`);
   out.push(`| throughput | ${r.timing.casesPerSecond.toFixed(0)} cases/s over ${(r.timing.elapsedMs / 1000).toFixed(1)} s |`);
+  if (r.timing.execution) out.push(`| execution | ${plural(r.timing.execution.callsInFlight, 'guard call')} in flight at most, ${plural(r.timing.execution.lanes, 'lane')} |`);
   if (r.timing.queries) out.push(...queryMarkdownRows(r.timing.queries));
   out.push(`| generated | ${r.generatedAt} |`);
   out.push('');

@@ -195,7 +195,20 @@ export interface ReportData {
     counterexampleUs: Record<string, number>;
     /** Guard queries per phase and cell (absent in older reports). */
     queries?: QueryReport;
+    /** How the property cells ran (absent in older reports and merged ones): they change the wall times, never the verdicts. */
+    execution?: RunExecution;
   };
+}
+
+/**
+ * How a run's property cells were executed (`timing.execution`): `callsInFlight` is the most
+ * guard calls the engine kept in flight, min(`--concurrency`, the guard's `concurrencyLimit`),
+ * 1 for a sync guard; `lanes` the threads the cells ran on (the calling thread plus the
+ * `--workers` threads that started).
+ */
+export interface RunExecution {
+  callsInFlight: number;
+  lanes: number;
 }
 
 /** One phase of a run and its wall time in ms (`timing.phases`). */

@@ -71,4 +71,23 @@ describe('run timing and progress', () => {
     expect(after.slice(0, stop).filter((c) => c[0] === 'update').at(-1)?.[1]).toBe(total);
     expect(progress.calls.some((c) => c[0] === 'log' && /^adaptive attack: 1 domain, up to 3 forged bases each, 4 queries per rejected base at most$/.test(String(c[1])))).toBe(true);
   });
+
+  it('records how the cells ran: the calls in flight and the lanes (report.json timing.execution, a report.md row)', async () => {
+    const inner = createGuard('keyword');
+    // An async guard: the engine keeps up to --concurrency calls in flight; a sync guard always one.
+    const asyncGuard = { id: 'keyword-async', mode: 'async' as const, check: async (...a: Parameters<typeof inner.check>) => inner.check(...a) };
+    const seen: Record<string, unknown> = {};
+    for (const [name, guard, concurrency] of [['async-c3', asyncGuard, 3], ['sync-c3', inner, 3], ['async-c1', asyncGuard, 1]] as const) {
+      const dir = path.join(out, name);
+      const store = new MemoryStore(':memory:');
+      try {
+        await runFuzz({ guardSpec: guard.id, guard, store, domains: ['ehr'], families: ['naive'], runs: 4, seed: 11, phase: 'write', maxFailures: 1, outDir: dir, realData: false, generatedAt: '2026-01-01T00:00:00.000Z', concurrency }, recording());
+      } finally {
+        store.close();
+      }
+      seen[name] = (JSON.parse(readFileSync(path.join(dir, 'report.json'), 'utf8')) as { timing: { execution?: unknown } }).timing.execution;
+      if (name === 'async-c3') expect(readFileSync(path.join(dir, 'report.md'), 'utf8')).toContain('| execution | 3 guard calls in flight at most, 1 lane |');
+    }
+    expect(seen).toEqual({ 'async-c3': { callsInFlight: 3, lanes: 1 }, 'sync-c3': { callsInFlight: 1, lanes: 1 }, 'async-c1': { callsInFlight: 1, lanes: 1 } });
+  });
 });

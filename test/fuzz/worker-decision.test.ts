@@ -89,7 +89,11 @@ describe('autoWorkers', () => {
   });
   it('one thread, with the reason, for one CPU, an async guard, --time, a single cell or no worker pool', () => {
     expect(autoWorkers({ ...base, cpus: 1 })).toEqual({ lanes: 1, reason: 'this machine has 1 CPU' });
-    expect(autoWorkers({ ...base, oneCallAtATime: false }).reason).toMatch(/the guard is async: its calls already overlap \(--concurrency\)/);
+    expect(autoWorkers({ ...base, oneCallAtATime: false, callsInFlight: 8 }).reason).toMatch(/the guard is async: its calls already overlap \(8 in flight, --concurrency\)/);
+    // At --concurrency 1 nothing overlaps: the line points at --concurrency instead of saying it is in use.
+    const c1 = autoWorkers({ ...base, oneCallAtATime: false, callsInFlight: 1 }).reason ?? '';
+    expect(c1).toMatch(/its calls can overlap instead \(--concurrency N; this run keeps 1 in flight\)/);
+    expect(c1).not.toMatch(/already overlap/);
     expect(autoWorkers({ ...base, timeLimited: true }).reason).toMatch(/^--time shares the wall clock/);
     expect(autoWorkers({ ...base, cells: 1 }).reason).toBe('the campaign has 1 property cell');
     expect(autoWorkers({ ...base, pool: false }).lanes).toBe(1);
