@@ -25,7 +25,7 @@ function json(file: string): unknown {
 }
 const text = (file: string, drop: RegExp): string => readFileSync(file, 'utf8').replace(drop, '');
 // Query counts and phase times are timing too (the cache of each shard serves only that shard).
-const MD_TIMING = /^\| (throughput|generated|guard queries|queries by phase|query cost) \|.*$/gm;
+const MD_TIMING = /^\| (throughput|execution|generated|guard queries|queries by phase|query cost) \|.*\n/gm;
 const HTML_TIMING = /<tr><td data-label="setting">(throughput|generated|guard queries|queries by phase|query cost)<\/td>.*?<\/tr>|<li>Guard queries: .*?<\/li>/g;
 const JUNIT_TIMING = / time="[\d.]+"|<property name="queries\.[^"]*" value="[^"]*"\/>/g;
 const corpusLines = (file: string): unknown[] =>
