@@ -508,6 +508,7 @@ export async function measureGuardFpr(o: GuardFprOptions, progress: Progress): P
     guard: o.guard.id,
     seed: o.seed,
     runsPerDomain: o.runs,
+    domains: [...o.domains],
     phase: o.phase,
     storeContext: `each entry is checked in its trajectory's store: the earlier steps of its own episode, then the entries of the episodes before it, up to ${HISTORY_ENTRIES} entries; generated entries in generated trajectories (episode lengths, repeat-group structure and near-repeat overlap calibrated on the real sets' text), real entries in their own set (episodes from \`metadata.episode\`, earlier episodes cyclic; a set without episode labels is one trajectory, cyclic)`,
     estimate: interval(est.k, est.n),

@@ -2,7 +2,7 @@
  * Option builders and parsers shared by the commands, so each flag has one help text, one
  * default (from `RUN_DEFAULTS`, `src/domain/defaults.ts`) and one set of bounds.
  */
-import { Option } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import { RUN_DEFAULTS } from '../domain/defaults.js';
 import { DOMAINS } from '../domain/fuzz-case.js';
 import { GUARD_SPEC_FORMS } from '../guards/resolve.js';
@@ -41,6 +41,17 @@ const GUARD_OPTION_HELP = 'option of a built-in guard, repeatable: key=value, th
 
 /** Commander collector of a repeatable flag. */
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+/**
+ * `--benign <file>`: one JSONL export. Given twice, it is an error naming both files (it used
+ * to keep the last one silently, so the first file's false positives went unmeasured).
+ */
+export function benignOption(help: string): Option {
+  return new Option('--benign <file>', `${help}; one JSON object per line with "id" and "content" (and "source": AGENT for the agent's own reasoning, else TOOL, EXTERNAL, SYSTEM; missing reads as UNKNOWN, which provenance layers distrust); one file per run`).argParser((value: string, previous: string | undefined) => {
+    if (previous !== undefined) throw new InvalidArgumentError(`--benign takes one file, and it was given twice (${previous}, then ${value}): join the exports into one (cat a.jsonl b.jsonl > both.jsonl; ids must stay distinct) or run once per file`);
+    return value;
+  });
+}
 
 /** `-g, --guard <spec>`, default `sentinel`. */
 export function guardOption(help: string = GUARD_HELP): Option {

@@ -10,6 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import path from 'node:path';
 import { InputError, packagePath } from '../domain/index.js';
 import type { MemoryEntry } from '../domain/index.js';
@@ -190,13 +191,15 @@ export function loadReactThoughts(dir: string = REACT_PROMPTS_DIR): ReactThought
  * so does an entry whose content is empty or blank (nothing to judge); `skipped` lists both. An
  * entry whose id is already taken in its store by an earlier line is skipped with an issue
  * naming both lines: a store holds one entry per id, and each entry is measured over the
- * others of its trajectory, so two of one id cannot be committed together.
+ * others of its trajectory, so two of one id cannot be committed together. A line that repeats
+ * an earlier one exactly (same id and fields) is measured once and named in `issues` only (its
+ * verdict is known, so it is not in `skipped`).
  * @throws InputError when the file cannot be read.
  * @example const { entries, issues } = loadBenignJsonl('my-agent-export.jsonl')
  */
 export function loadBenignJsonl(file: string): BenignEntries {
   const { records, issues, warnings = [] } = readJsonl(file, validateMemoryEntry);
-  const firstLine = new Map<string, number>();
+  const firstLine = new Map<string, { line: number; entry: MemoryEntry }>();
   const entries: MemoryEntry[] = [];
   const repeated: JsonlIssue[] = [];
   for (const { value, line } of records) {
@@ -207,14 +210,34 @@ export function loadBenignJsonl(file: string): BenignEntries {
     const key = `${value.store}\u0000${value.id}`;
     const first = firstLine.get(key);
     if (first !== undefined) {
-      repeated.push({ file, line, message: `id ${JSON.stringify(value.id)} is already taken in the ${value.store} store by line ${first}; this entry is skipped (give each entry its own id)` });
+      // The same entry again (an export that wrote a line twice): its verdict is the first one's, so it is measured once and is no unread line.
+      if (isDeepStrictEqual(first.entry, value)) warnings.push({ file, line, message: `repeats line ${first.line} exactly (the same id and fields): measured once` });
+      else repeated.push({ file, line, message: `id ${JSON.stringify(value.id)} is already taken in the ${value.store} store by line ${first.line}; this entry is skipped (give each entry its own id)` });
       continue;
     }
-    firstLine.set(key, line);
+    firstLine.set(key, { line, entry: value });
     entries.push(value);
   }
   const byLine = (a: JsonlIssue, b: JsonlIssue): number => a.line - b.line;
-  return { entries, issues: [...issues, ...warnings, ...repeated].sort(byLine), skipped: [...issues, ...repeated].sort(byLine) };
+  const kept = new Set(entries);
+  const unknown = records.filter((r) => r.value.source === UNKNOWN_SOURCE && kept.has(r.value));
+  // A note on the whole file comes first, so a list cut after its first few lines still shows it.
+  const note: JsonlIssue[] = unknown.length > 0 ? [{ file, line: unknown[0]!.line, message: unknownSourceNote(unknown.length, entries.length) }] : [];
+  return { entries, issues: [...note, ...[...issues, ...warnings, ...repeated].sort(byLine)], skipped: [...issues, ...repeated].sort(byLine) };
+}
+
+/** The source an entry without one is read as (`validateMemoryEntry`'s default, also when given as such). */
+const UNKNOWN_SOURCE = 'UNKNOWN';
+
+/**
+ * One note for the measured entries of an export read with source UNKNOWN (no `source` field,
+ * or "UNKNOWN" as given): a guard that weighs provenance distrusts that source (SENTINEL's taint
+ * layer on the retrieve path, paper §IV-B: unknown taint 1.0), so a whole export without sources
+ * can measure as all false positives there. Named once per file, at the first such line.
+ */
+function unknownSourceNote(n: number, of: number): string {
+  const which = n === of ? `every one of the ${of} measured entries has` : `${n} of the ${of} measured entries have`;
+  return `${which} source UNKNOWN (no "source" field; this is the first): a guard that weighs provenance distrusts it (SENTINEL rejects it on --phase retrieve at its taint layer), so these can measure as false positives for that reason alone; give each entry the source that wrote it: "AGENT" for the agent's own reasoning, "TOOL" for tool output, "EXTERNAL" for retrieved or user text, "SYSTEM"`;
 }
 
 /**

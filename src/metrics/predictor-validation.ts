@@ -22,6 +22,12 @@ export interface PredictorScore {
   meanGap: number;
   /** Largest per-set gap. */
   maxGap: number;
+  /**
+   * Largest per-set gap beyond that set's own sampling noise, max(0, gap − half-width): the
+   * error of the predictor itself that the held-out sets showed (a small set's gap inside its
+   * own wide interval is noise, not error). What a user's export gap is read against.
+   */
+  maxExcess: number;
   /** Sets on which the gap is at most the set's half-width. */
   withinNoise: number;
 }
@@ -41,6 +47,7 @@ function score(sets: readonly ValidationInput[], gap: (s: ValidationInput) => nu
   return {
     meanGap: gaps.reduce((a, g) => a + g, 0) / gaps.length,
     maxGap: Math.max(...gaps),
+    maxExcess: Math.max(0, ...sets.map((s, i) => (gaps[i] as number) - s.halfWidth)),
     withinNoise: sets.filter((s) => gap(s) <= s.halfWidth).length,
   };
 }
@@ -84,15 +91,18 @@ export function validatePredictors(sets: readonly ValidationInput[]): PredictorV
 
 /**
  * What can be said of a user's own memory given a validated predictor: its gap on the export
- * against the export's Wilson half-width, and against the largest gap the predictor showed on the
- * held-out sets. `outside` is said only when the gap is beyond both: a gap inside the
- * predictor's own validated error is not evidence that the memory differs.
+ * against the export's Wilson half-width, and against the half-width plus the predictor's own
+ * validated error (`PredictorScore.maxExcess`: the largest gap beyond sampling noise it showed on
+ * a held-out set). `outside` is said only when the gap is beyond both: a gap inside the
+ * predictor's own validated error is not evidence that the memory differs. The raw largest gap is
+ * not the error: a small held-out set's gap inside its own wide interval would widen the
+ * allowance by its noise and let a real difference pass as "cannot say".
  * @example
  * exportVerdict(0.05, 0.01, 0.03); // 'outside'
  * exportVerdict(0.02, 0.01, 0.03); // 'within-validated-error'
  */
-export function exportVerdict(gap: number, halfWidth: number, validatedMaxGap: number | undefined): 'within-noise' | 'within-validated-error' | 'outside' | 'unvalidated' {
+export function exportVerdict(gap: number, halfWidth: number, validatedError: number | undefined): 'within-noise' | 'within-validated-error' | 'outside' | 'unvalidated' {
   if (gap <= halfWidth) return 'within-noise';
-  if (validatedMaxGap === undefined) return 'unvalidated';
-  return gap <= halfWidth + validatedMaxGap ? 'within-validated-error' : 'outside';
+  if (validatedError === undefined) return 'unvalidated';
+  return gap <= halfWidth + validatedError ? 'within-validated-error' : 'outside';
 }

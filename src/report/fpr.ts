@@ -5,6 +5,7 @@
  * check (docs/calibration.md). `src/campaign/fpr.ts` measures it; this file only shapes and renders.
  */
 import type { Phase } from '../domain/guard.js';
+import { DOMAINS } from '../domain/fuzz-case.js';
 import { unreadLinesHead } from './percent.js';
 import { pct } from './markdown.js';
 import { printableLine } from './format-verdict.js';
@@ -99,6 +100,8 @@ export interface GuardFprReport {
   guard: string;
   seed: number;
   runsPerDomain: number;
+  /** The generated domains the estimate covers (absent in reports written before it: all). */
+  domains?: string[];
   phase: Phase;
   /** How each entry is checked (store context), one sentence. */
   storeContext: string;
@@ -134,7 +137,7 @@ function renderValidation(v: PredictorValidation): string[] {
   out.push('| set | half-width | plain gap | within noise | matched gap | within noise |');
   out.push('| --- | ---: | ---: | --- | ---: | --- |');
   for (const s of v.sets) out.push(`| ${s.set} | ${pp(s.halfWidth)} | ${pp(s.plainGap)} | ${yn(s.plainWithinNoise)} | ${pp(s.matchedGap)} | ${yn(s.matchedWithinNoise)} |`);
-  const line = (name: string, x: PredictorValidation['plain']): string => `${name}: within noise on ${x.withinNoise} of ${v.sets.length} sets, mean gap ${pp(x.meanGap)}, largest ${pp(x.maxGap)}`;
+  const line = (name: string, x: PredictorValidation['plain']): string => `${name}: within noise on ${x.withinNoise} of ${v.sets.length} sets, mean gap ${pp(x.meanGap)}, largest ${pp(x.maxGap)} (${pp(x.maxExcess)} beyond its set's noise)`;
   out.push('', `${line('Plain', v.plain)}; ${line('matched', v.matched)}. The validation backs the **${v.preferred}** estimate for this guard (more sets within noise, then the smaller mean gap; plain on a tie).`);
   return out;
 }
@@ -162,6 +165,7 @@ function renderExport(x: ProfileRow, v: PredictorValidation | undefined): string
   const estimate = useMatched ? x.matched!.estimate : x.profileEstimate;
   const gap = useMatched ? x.matched!.gap : x.profileGap;
   const maxGap = v === undefined ? undefined : useMatched ? v.matched.maxGap : v.plain.maxGap;
+  const excess = v === undefined ? undefined : useMatched ? v.matched.maxExcess : v.plain.maxExcess;
   const name = useMatched ? "the matched estimate (the natural mix calibrated on your export's text alone: kinds, trace types, episode lengths, store structure; never a verdict)" : `the plain estimate (the checked-in calibration, ${x.profile})`;
   const backing = v === undefined ? 'no validation ran (it needs the bundled real sets, the leave-one-source-out check and the matched estimates)' : `the validation on ${v.sets.length} bundled sets backs it for this guard (largest held-out gap ${pp(maxGap)})`;
   out.push(`Real FPR on your export ${pct(x.real)} (half-width ${pp(x.halfWidth)}). Prediction: ${name}, ${pct(estimate)}; ${backing}.`);
@@ -169,11 +173,12 @@ function renderExport(x: ProfileRow, v: PredictorValidation | undefined): string
     out.push('', 'No entry of the export was judged: no gap.');
     return out;
   }
-  const verdict = exportVerdict(gap, x.halfWidth, maxGap);
+  const verdict = exportVerdict(gap, x.halfWidth, excess);
+  const allowance = `half-width + ${pp(excess)}, the largest gap beyond sampling noise it showed on a held-out set`;
   const said = {
     'within-noise': 'within sampling noise: the prediction holds on your memory',
-    'within-validated-error': `outside sampling noise, but within the error this predictor showed on held-out sets (half-width + ${pp(maxGap)}): the tool cannot say your memory behaves differently`,
-    outside: `beyond both the sampling noise and the largest error this predictor showed on held-out sets (half-width + ${pp(maxGap)}): the estimate does not describe memory like yours for this guard; trust the FPR measured on your export`,
+    'within-validated-error': `outside sampling noise, but within the error this predictor showed on held-out sets (${allowance}): the tool cannot say your memory behaves differently`,
+    outside: `beyond both the sampling noise and the error this predictor showed on held-out sets (${allowance}): the estimate does not describe memory like yours for this guard; trust the FPR measured on your export`,
     unvalidated: 'outside sampling noise; without a validation run the tool makes no claim about what that means',
   }[verdict];
   out.push('', `Gap ${pp(gap)}: ${said}.`);
@@ -208,7 +213,7 @@ function estimateMarkdown(r: GuardFprReport): string[] {
   out.push('| kind | set | FPR [95% CI] | rejected / n | errors | gap to estimate | estimate in CI | real CI half-width |');
   out.push('| --- | --- | --- | ---: | ---: | ---: | --- | ---: |');
   const errs = (n: number): string => String(n);
-  out.push(`| **estimate** | natural benign mix, all domains | **${pct(r.estimate)}** | ${r.estimate.k}/${r.estimate.n} | ${errs(r.estimateErrors)} | | | |`);
+  out.push(`| **estimate** | natural benign mix, ${r.domains === undefined || r.domains.length === DOMAINS.length ? 'all domains' : r.domains.join(', ')} | **${pct(r.estimate)}** | ${r.estimate.k}/${r.estimate.n} | ${errs(r.estimateErrors)} | | | |`);
   for (const row of r.rows.filter((x) => x.kind === 'generated' && x.dimension === 'domain')) out.push(`| generated | ${row.set} | ${pct(row.fpr)} | ${row.fpr.k}/${row.fpr.n} | ${row.errors} | | | |`);
   for (const g of r.realGaps) out.push(`| real | ${g.set} (${g.source}) | ${pct(g.real)} | ${g.real.k}/${g.real.n} | ${g.errors} | ${pp(g.gap)} | ${g.estimateInCi ? 'yes' : 'no'} | ${pp(g.halfWidth)} |`);
   const pooled = r.rows.find((x) => x.kind === 'real' && x.set === 'all real sets');

@@ -4,6 +4,7 @@
  * 20 benign runs has an upper bound of about 0.161, so it passes `maxFpr: 0.2` but not
  * `maxFpr: 0.1`). Intervals: E. B. Wilson (1927), as the paper reports its rates (§V).
  */
+import { plural } from '../domain/plural.js';
 import { interval, type Interval, type ReportData } from './model.js';
 
 /** Rate limits in [0,1]; a limit left out is not checked. */
@@ -22,6 +23,8 @@ export interface GateCheck {
   observed: Interval;
   limit: number;
   pass: boolean;
+  /** What `observed.k` adds up, when it is more than rejections (a real set's guard errors and unmeasured export lines): `0 rejected + 10 lines not measured`. */
+  counted?: string;
 }
 
 export interface GateResult {
@@ -46,6 +49,13 @@ export function cellGateRate(c: { violations: number; errors: number; runs: numb
  */
 export function realSetRate(fpr: Interval, errors: number, unread: number): Interval {
   return interval(fpr.k + errors + unread, fpr.n + unread);
+}
+
+/** What a real set's gate count adds up (`GateCheck.counted`), or undefined when it is its rejections alone. */
+function realSetCounted(fpr: Interval, errors: number, unread: number): { counted?: string } {
+  if (errors === 0 && unread === 0) return {};
+  const parts = [`${fpr.k} rejected`, ...(errors > 0 ? [`${plural(errors, 'error verdict')}`] : []), ...(unread > 0 ? [`${plural(unread, 'line')} not measured, counted against the guard`] : [])];
+  return { counted: parts.join(' + ') };
 }
 
 function checkLimit(name: string, value: number | undefined): number | undefined {
@@ -79,8 +89,8 @@ export function gate(report: ReportData, thresholds: GateThresholds): GateResult
   const maxFpr = checkLimit('maxFpr', thresholds.maxFpr);
   const maxBypass = checkLimit('maxBypass', thresholds.maxBypass);
   const checks: GateCheck[] = [];
-  const add = (name: string, observed: Interval, limit: number): void => {
-    checks.push({ name, observed, limit, pass: observed.high <= limit });
+  const add = (name: string, observed: Interval, limit: number, counted: { counted?: string } = {}): void => {
+    checks.push({ name, observed, limit, pass: observed.high <= limit, ...counted });
   };
   for (const c of report.cells) {
     // Errors count against both limits: an error is neither an admission nor a rejection.
@@ -88,7 +98,7 @@ export function gate(report: ReportData, thresholds: GateThresholds): GateResult
     if (maxFpr !== undefined && c.property === 'benign-admitted' && c.family !== 'benign-stress') add(`maxFpr ${c.domain}/${c.family}`, cellGateRate(c), maxFpr);
     if (maxBypass !== undefined && c.property === 'forgery-rejected') add(`maxBypass ${c.domain}/${c.family}`, cellGateRate(c), maxBypass);
   }
-  if (maxFpr !== undefined) for (const s of report.fpr.real) add(`maxFpr real ${s.name}`, realSetRate(s.fpr, s.errors, s.unread?.lines ?? 0), maxFpr);
+  if (maxFpr !== undefined) for (const s of report.fpr.real) add(`maxFpr real ${s.name}`, realSetRate(s.fpr, s.errors, s.unread?.lines ?? 0), maxFpr, realSetCounted(s.fpr, s.errors, s.unread?.lines ?? 0));
   return { pass: checks.every((c) => c.pass), checks };
 }
 
@@ -102,7 +112,7 @@ export function formatGateCheck(c: GateCheck): string {
   const o = c.observed;
   let d = 1;
   while (d < 4 && o.high !== c.limit && p(o.high, d) === p(c.limit, d)) d++;
-  return `${c.name}: ${p(o.rate)} [${p(o.low)}, ${p(o.high, d)}] (${o.k}/${o.n}), upper bound ${c.pass ? '≤' : '>'} limit ${p(c.limit)}: ${c.pass ? 'pass' : 'FAIL'}`;
+  return `${c.name}: ${p(o.rate)} [${p(o.low)}, ${p(o.high, d)}] (${o.k}/${o.n}${c.counted ? `: ${c.counted}` : ''}), upper bound ${c.pass ? '≤' : '>'} limit ${p(c.limit)}: ${c.pass ? 'pass' : 'FAIL'}`;
 }
 
 /**
@@ -119,8 +129,8 @@ export function formatGateCheck(c: GateCheck): string {
 export function fprGate(report: { estimate: Interval; estimateErrors: number; realGaps: ReadonlyArray<{ set: string; real: Interval; errors: number; unreadLines?: number }> }, maxFpr: number): GateResult {
   const limit = checkLimit('maxFpr', maxFpr)!;
   const checks: GateCheck[] = [];
-  const add = (name: string, observed: Interval): void => void checks.push({ name, observed, limit, pass: observed.high <= limit });
+  const add = (name: string, observed: Interval, counted: { counted?: string } = {}): void => void checks.push({ name, observed, limit, pass: observed.high <= limit, ...counted });
   add('maxFpr estimate', interval(report.estimate.k + report.estimateErrors, report.estimate.n));
-  for (const s of report.realGaps) add(`maxFpr real ${s.set}`, realSetRate(s.real, s.errors, s.unreadLines ?? 0));
+  for (const s of report.realGaps) add(`maxFpr real ${s.set}`, realSetRate(s.real, s.errors, s.unreadLines ?? 0), realSetCounted(s.real, s.errors, s.unreadLines ?? 0));
   return { pass: checks.every((c) => c.pass), checks };
 }

@@ -378,7 +378,7 @@ function fprHtml(r: ReportData): string[] {
 function gateHtml(gateShown: GateResult): string[] {
   return [
     '<h2 id="gate">Gate checks</h2>',
-    htmlTable(['check', 'observed [95% CI]', 'limit', 'result'], gateShown.checks.map((g) => [e(g.name), e(`${pct(g.observed)} (${g.observed.k}/${g.observed.n})`), e(`${(g.limit * 100).toFixed(1)}%`), g.pass ? { html: 'pass', cls: 'ok' } : { html: `<span title="${e(formatGateCheck(g))}">FAIL</span>`, cls: 'bad' }])),
+    htmlTable(['check', 'observed [95% CI]', 'limit', 'result'], gateShown.checks.map((g) => [e(g.name), e(`${pct(g.observed)} (${g.observed.k}/${g.observed.n}${g.counted ? `: ${g.counted}` : ''})`), e(`${(g.limit * 100).toFixed(1)}%`), g.pass ? { html: 'pass', cls: 'ok' } : { html: `<span title="${e(formatGateCheck(g))}">FAIL</span>`, cls: 'bad' }])),
   ];
 }
 

@@ -98,7 +98,7 @@ function gateMarkdown(gate: NonNullable<ReportData['gate']>): string[] {
   out.push('');
   out.push('| check | observed [95% CI] | limit | result |');
   out.push('| --- | --- | ---: | --- |');
-  for (const g of gate.checks) out.push(`| ${g.name} | ${pct(g.observed)} (${g.observed.k}/${g.observed.n}) | ${(g.limit * 100).toFixed(1)}% | ${g.pass ? 'pass' : '**FAIL**'} |`);
+  for (const g of gate.checks) out.push(`| ${g.name} | ${pct(g.observed)} (${g.observed.k}/${g.observed.n}${g.counted ? `: ${g.counted}` : ''}) | ${(g.limit * 100).toFixed(1)}% | ${g.pass ? 'pass' : '**FAIL**'} |`);
   out.push('');
   return out;
 }

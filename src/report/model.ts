@@ -172,7 +172,7 @@ export interface ReportData {
   };
   counterexamples: ReportCounterexample[];
   /** The CI gate (Wilson upper bounds), when thresholds were given. */
-  gate?: { thresholds: { maxFpr?: number; maxBypass?: number }; pass: boolean; checks: Array<{ name: string; observed: Interval; limit: number; pass: boolean }> };
+  gate?: { thresholds: { maxFpr?: number; maxBypass?: number }; pass: boolean; checks: Array<{ name: string; observed: Interval; limit: number; pass: boolean; counted?: string }> };
   /** Operator id → operator group, for the adaptive section (when operators were used). */
   operatorGroups?: Record<string, string>;
   /** Attack mode of the adaptive family: TextAttack accounting, operators, budget curve. */

@@ -89,7 +89,7 @@ describe('fpr', () => {
     expect(md).toContain(`within noise: profile ${FEW_SETS.length}, matched ${FEW_SETS.length} of ${FEW_SETS.length} bundled sets`);
     // Both predictors are exact on every held-out set: the validation backs the plain one (tie rule).
     expect(r.validation?.sets.map((x) => x.set)).toEqual(FEW_SETS);
-    expect(r.validation?.plain).toEqual({ meanGap: 0, maxGap: 0, withinNoise: FEW_SETS.length });
+    expect(r.validation?.plain).toEqual({ meanGap: 0, maxGap: 0, maxExcess: 0, withinNoise: FEW_SETS.length });
     expect(r.validation?.preferred).toBe('plain');
     expect(md).toContain('### Which estimate to trust (validated on the bundled sets)');
     expect(md).toContain('### Store structure, real and generated (matched calibration)');

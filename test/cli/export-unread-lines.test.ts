@@ -40,7 +40,8 @@ describe('a --benign export with lines that hold no measured entry', () => {
     const out = mkdtempSync(path.join(dir, 'out-'));
     const r = await runCli(['fuzz', '--guard', 'keyword', '--runs', '5', '--domain', 'ehr', '--family', 'benign', '--benign', f, '--no-real', '--no-corpus', '--seed', '1', '--max-fpr', '0.5', '--out', out]);
     expect(r.code, r.stdout).toBe(1);
-    expect(r.stdout).toMatch(/maxFpr real mixed\.jsonl: 70\.0% \[[\d.]+%, [\d.]+%\] \(70\/100\), upper bound > limit 50\.0%: FAIL/);
+    // The gate line says what its count adds up: none of the 70 is a rejection.
+    expect(r.stdout).toMatch(/maxFpr real mixed\.jsonl: 70\.0% \[[\d.]+%, [\d.]+%\] \(70\/100: 0 rejected \+ 70 lines not measured, counted against the guard\), upper bound > limit 50\.0%: FAIL/);
     expect(r.stdout).toMatch(/mixed\.jsonl +0\/30 .* 70 unread lines/);
     const md = readFileSync(path.join(out, 'report.md'), 'utf8');
     expect(md).toMatch(/\*\*mixed\.jsonl: 70 lines of the export hold no measured entry\*\*.*n = 30/);
@@ -50,6 +51,24 @@ describe('a --benign export with lines that hold no measured entry', () => {
     expect(set?.unread?.first[0]).toMatch(/mixed\.jsonl:31: field "content" must be a string/);
     expect(readFileSync(path.join(out, 'report.html'), 'utf8')).toContain('70 lines of the export hold no measured entry');
   }, 120_000);
+
+  it('fuzz without a gate: the RESULT line names the unread lines although no entry was rejected', async () => {
+    const f = exportFile('mostly-bad.jsonl', 10, 40);
+    const out = mkdtempSync(path.join(dir, 'out-'));
+    const r = await runCli(['fuzz', '--guard', 'keyword', '--runs', '5', '--domain', 'ehr', '--family', 'benign', '--benign', f, '--no-real', '--no-corpus', '--seed', '1', '--out', out]);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toMatch(/RESULT: every invariant held, but mostly-bad\.jsonl: 40 lines of 50 not measured; no gate on it/);
+  }, 120_000);
+
+  it('a line that repeats an earlier one exactly is measured once and is no unread line; one that reuses an id is', () => {
+    const f = path.join(dir, 'dupes.jsonl');
+    const a = JSON.stringify({ id: 'd1', content: 'Looked up the refund policy for order 77.', source: 'AGENT' });
+    writeFileSync(f, [a, JSON.stringify({ id: 'd2', content: 'Refund approved.', source: 'AGENT' }), a, a, JSON.stringify({ id: 'd1', content: 'Another text under d1.', source: 'AGENT' })].join('\n') + '\n');
+    const r = loadBenignJsonl(f);
+    expect(r.entries.map((e) => e.id)).toEqual(['d1', 'd2']);
+    expect(r.skipped?.map((i) => i.line)).toEqual([5]);
+    expect(r.issues.filter((i) => /repeats line 1 exactly/.test(i.message)).map((i) => i.line)).toEqual([3, 4]);
+  });
 
   it('fuzz: a clean export has no unread field and passes the same gate', async () => {
     const f = exportFile('clean.jsonl', 30, 0);
@@ -65,7 +84,7 @@ describe('a --benign export with lines that hold no measured entry', () => {
     const out = mkdtempSync(path.join(dir, 'fpr-'));
     const r = await runCli(['fpr', '--guard', 'keyword', '--benign', f, '--no-real', '--no-loso', '--no-matched', '--runs', '20', '--seed', '1', '--max-fpr', '0.5', '--out', out]);
     expect(r.code, r.stdout + r.stderr).toBe(1);
-    expect(r.stdout).toMatch(/maxFpr real fpr-mixed\.jsonl: 70\.0% .*\(70\/100\).*FAIL/);
+    expect(r.stdout).toMatch(/maxFpr real fpr-mixed\.jsonl: 70\.0% .*\(70\/100: 0 rejected \+ 70 lines not measured, counted against the guard\).*FAIL/);
     expect(r.stdout).toMatch(/fpr-mixed\.jsonl: 70 lines of the export hold no measured entry, and they count against the guard/);
     expect(r.stdout).not.toMatch(/add --no-real/);
   }, 120_000);

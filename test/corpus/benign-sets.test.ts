@@ -107,11 +107,28 @@ describe('loadBenignJsonl', () => {
     );
     const r = loadBenignJsonl(file);
     expect(r.entries.map((e) => e.id)).toEqual(['a1', 'a4']);
+    // First a note on the file: a4 has no source (read as UNKNOWN); then the bad lines in order.
     expect(r.issues.map((i) => [i.file, i.line])).toEqual([
+      [file, 4],
       [file, 2],
       [file, 3],
     ]);
-    expect(r.issues[1]?.message).toMatch(/content/);
+    expect(r.issues[0]?.message).toMatch(/^1 of the 2 measured entries have source UNKNOWN/);
+    expect(r.issues[2]?.message).toMatch(/content/);
+    expect(r.skipped?.map((i) => i.line)).toEqual([2, 3]);
+  });
+
+  it('says once, first, when measured entries have no source: a provenance layer distrusts UNKNOWN', () => {
+    const file = path.join(tmp, 'no-source.jsonl');
+    const lines = Array.from({ length: 30 }, (_, i) => JSON.stringify({ id: `n${i}`, content: `Step ${i}: compared the two invoices.` }));
+    writeFileSync(file, [...lines, '{"id": "broken"'].join('\n') + '\n');
+    const r = loadBenignJsonl(file);
+    expect(r.issues[0]).toMatchObject({ file, line: 1 });
+    expect(r.issues[0]?.message).toMatch(/^every one of the 30 measured entries has source UNKNOWN .*SENTINEL rejects it on --phase retrieve.*"AGENT" for the agent's own reasoning/);
+    expect(r.issues.filter((i) => /source UNKNOWN/.test(i.message))).toHaveLength(1);
+    const withSource = path.join(tmp, 'with-source.jsonl');
+    writeFileSync(withSource, lines.map((l) => l.replace('{', '{"source":"AGENT",')).join('\n') + '\n');
+    expect(loadBenignJsonl(withSource).issues).toEqual([]);
   });
 
   it('skips a later entry whose id is taken in its store, naming both lines', () => {

@@ -13,6 +13,7 @@ import { loadModuleGuard } from '../../src/guards/adapters/module-guard.js';
 import { exitVerdict } from '../../src/cli/exit-verdict.js';
 import { gate } from '../../src/report/gate.js';
 import { cell, handReport } from '../report/fixture.js';
+import { runCli } from '../helpers/run-cli.js';
 
 describe('newcomer messages', () => {
   it('a decision typo says which decision was meant', () => {
@@ -37,5 +38,17 @@ describe('newcomer messages', () => {
     const v = exitVerdict(down, gate(down, {}), { thresholds: {}, requireInvariants: false, reportDir: 'reports/run' });
     expect(v.code).toBe(4);
     expect(v.lines[0]).toMatch(/got an error verdict \(timeout\), none was judged: check that the guard starts and is reachable, or give it a larger --timeout/);
+  });
+
+  it('--benign given twice is an error naming both files (it used to measure only the last)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'two-benign-'));
+    const a = path.join(dir, 'a.jsonl');
+    const b = path.join(dir, 'b.jsonl');
+    for (const f of [a, b]) writeFileSync(f, `${JSON.stringify({ id: 'x', content: 'Looked at the log.', source: 'AGENT' })}\n`);
+    for (const command of ['fuzz', 'fpr']) {
+      const r = await runCli([command, '--guard', 'keyword', '--benign', a, '--benign', b, '--no-real']);
+      expect(r.code, command).toBe(2);
+      expect(r.stderr, command).toContain(`--benign takes one file, and it was given twice (${a}, then ${b}): join the exports into one`);
+    }
   });
 });

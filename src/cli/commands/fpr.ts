@@ -14,7 +14,7 @@ import type { Guard } from '../../domain/guard.js';
 import { guardSpecKind } from '../../guards/resolve.js';
 import { checkBenignFile, checkBenignUsable, defaultRunId, parseList, parsePhase, parseSeed, positiveInt, reportsDir, writableDir } from '../context.js';
 import { withGuardIn } from '../guard-session.js';
-import { concurrencyOption, domainOption, guardOption, parseConcurrency, parseTimeout, phaseOption, quietOption, seedOption, timeoutOption } from '../options.js';
+import { benignOption, concurrencyOption, domainOption, guardOption, parseConcurrency, parseTimeout, phaseOption, quietOption, seedOption, timeoutOption } from '../options.js';
 import { createProgress } from '../progress.js';
 import { plural } from '../../domain/plural.js';
 import { unreadLinesHead } from '../../report/percent.js';
@@ -94,7 +94,7 @@ export function registerFprCommand(program: Command, exit: (code: number) => voi
     .option('--max-fpr <rate>', 'gate: exit 1 when the Wilson 95% upper bound of the natural estimate or of any real set (bundled, or --benign) is above this rate in [0,1]; guard errors count against it')
     .option('--json', 'print fpr.json on stdout instead of the summary (progress and warnings stay on stderr)')
     .addOption(seedOption())
-    .option('--benign <file>', 'also measure on this JSONL export of benign memory entries, beside a matched estimate calibrated on its text alone (how well the tool predicts on your memory; episodes from metadata.episode, else one trajectory in file order)')
+    .addOption(benignOption('also measure on this JSONL export of benign memory entries, beside a matched estimate calibrated on its text alone (how well the tool predicts on your memory; episodes from metadata.episode, else one trajectory in file order)'))
     .option('--no-real', 'skip the bundled real traces (ReAct and ExpeL prompts; Reflexion, Voyager, SWE-agent, FireAct and Generative Agents run logs; tau-bench retail replies; a CAMEL role-playing chat), the hand-written set and the leave-one-source-out check')
     .option('--no-loso', 'skip the leave-one-source-out check (it re-runs the estimate once per bundled real source)')
     .option('--no-matched', "skip the matched estimate of each real set (the natural mix calibrated on that set's text alone; it re-runs the estimate once per real set)")

@@ -25,7 +25,7 @@ import { exitCodeOfSignal } from '../exit-codes.js';
 import type { FuzzWorkerGuard } from '../fuzz-worker.js';
 import type { CellStopRule } from '../../fuzz/property.js';
 import { session, withGuard } from '../guard-session.js';
-import { corpusOption, domainOption, guardOption, guardOptionFlag, parseConcurrency, parseRecheck, parseTimeout, phaseOption, quietOption, recheckOption, concurrencyOption, seedOption, timeoutOption } from '../options.js';
+import { benignOption, corpusOption, domainOption, guardOption, guardOptionFlag, parseConcurrency, parseRecheck, parseTimeout, phaseOption, quietOption, recheckOption, concurrencyOption, seedOption, timeoutOption } from '../options.js';
 import { createProgress } from '../progress.js';
 import { writeRunOutputs } from '../run-outputs.js';
 import { readReport } from '../report-input.js';
@@ -154,7 +154,7 @@ function addFuzzOptions(command: Command): Command {
     .option('-o, --out <dir>', 'report directory (default: reports/<date>-<time>-<guard>-<seed>)')
     .addOption(corpusOption())
     .option('--no-corpus', 'do not read or grow the regression corpus')
-    .option('--benign <file>', 'also measure FPR on this JSONL export of benign memory entries')
+    .addOption(benignOption('also measure FPR on this JSONL export of benign memory entries'))
     .option('--no-real', 'skip the FPR measurement on the bundled real traces (ReAct and ExpeL prompts; Reflexion, Voyager, SWE-agent, FireAct and Generative Agents run logs; tau-bench retail replies; a CAMEL role-playing chat)')
     .addOption(phaseOption('guard path to test'))
     .option('--max-failures <k>', 'distinct failure signatures to shrink per cell', String(RUN_DEFAULTS.maxFailures))
