@@ -91,7 +91,15 @@ export function parseJsonlText<T>(text: string, fileLabel: string, validate: Lin
 const NOT_JSONL = {
   array: 'this file is a JSON array; JSONL expected (one JSON object per line, no surrounding [ ])',
   document: 'this looks like a pretty-printed JSON document; JSONL expected (one JSON object per line)',
+  csv: 'this looks like CSV (a header of comma-separated names); JSONL expected (one JSON object per line, e.g. {"id": "1", "content": "..."})',
 } as const;
+
+/** True when a first line reads as a CSV header: two or more comma-separated bare names, no JSON brace or bracket. */
+function looksLikeCsvHeader(t: string): boolean {
+  if (t.length > 4096 || /^[[{]/.test(t)) return false;
+  const names = t.split(/[,;\t]/);
+  return names.length >= 2 && names.every((n) => /^"?[\w.-]+(?: [\w.-]+)*"?$/.test(n.trim()));
+}
 
 /** Parses and validates lines one at a time (shared by the text and the streaming readers). */
 class LineAccumulator<T> {
@@ -121,7 +129,7 @@ class LineAccumulator<T> {
     } catch (err) {
       const why = errorMessage(err);
       const t = raw.trim();
-      const hint = first && (t === '[' || t.startsWith('[{')) ? `${NOT_JSONL.array}; ` : first && t === '{' ? `${NOT_JSONL.document}; ` : '';
+      const hint = first && (t === '[' || t.startsWith('[{')) ? `${NOT_JSONL.array}; ` : first && t === '{' ? `${NOT_JSONL.document}; ` : first && looksLikeCsvHeader(t) ? `${NOT_JSONL.csv}; ` : '';
       const message = terminated
         ? `${hint}malformed JSON (${why}): ${excerpt(raw)}`
         : `${hint}truncated last line (no trailing newline and not valid JSON: ${why}): ${excerpt(raw)}`;
@@ -321,9 +329,9 @@ export function validateMemoryEntry(value: unknown, _line?: number): LineValidat
   let id: string;
   if (typeof v.id === 'string' && v.id !== '') id = v.id;
   else if (typeof v.id === 'number' && Number.isFinite(v.id)) id = String(v.id);
-  else return { ok: false, message: `field "id" must be a non-empty string, got ${describe(v.id)}` };
+  else return { ok: false, message: `field "id" must be a non-empty string, got ${describe(v.id)}${typeof v.content === 'string' ? '' : `; field "content" must be a string too, got ${describe(v.content)}${textFieldHint(v)}`}` };
   if (typeof v.content !== 'string') {
-    return { ok: false, message: `field "content" must be a string, got ${describe(v.content)}` };
+    return { ok: false, message: `field "content" must be a string, got ${describe(v.content)}${textFieldHint(v)}` };
   }
   let store: StoreName = DEFAULT_STORE;
   if (v.store !== undefined && v.store !== null) {
@@ -362,6 +370,15 @@ export function validateMemoryEntry(value: unknown, _line?: number): LineValidat
   }
   const warnings = unknownValueWarnings(v);
   return warnings.length > 0 ? { ok: true, value: entry, warnings } : { ok: true, value: entry };
+}
+
+/** Fields other tools name an entry's text by (chat messages, run logs, LangChain steps). */
+const TEXT_FIELDS = ['text', 'message', 'thought', 'output', 'log', 'reflection', 'observation', 'value', 'body'] as const;
+
+/** `(the text seems to be in "text": rename it "content")` when `v` has no string content but one of `TEXT_FIELDS` is a string. */
+function textFieldHint(v: Record<string, unknown>): string {
+  const f = TEXT_FIELDS.find((k) => typeof v[k] === 'string');
+  return f === undefined ? '' : ` (the text seems to be in "${f}": rename that field "content")`;
 }
 
 /**

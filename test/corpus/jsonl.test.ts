@@ -89,6 +89,22 @@ describe('readJsonl', () => {
   });
 });
 
+describe('readJsonl on exports that are not JSONL of memory entries', () => {
+  it('a CSV file is named as CSV on its header line; a JSONL line without content names the field that seems to hold the text', () => {
+    const csv = readJsonl(file('export.csv', 'id,content,source\n1,hello world,AGENT\n'), validateMemoryEntry);
+    expect(csv.issues[0]?.message).toMatch(/^this looks like CSV \(a header of comma-separated names\); JSONL expected/);
+    expect(csv.issues[1]?.message).not.toMatch(/CSV/);
+    // A JSON object line is never taken for a CSV header.
+    expect(readJsonl(file('obj.jsonl', '{"id": 1, "content": "a, b"}\n'), validateMemoryEntry).issues).toEqual([]);
+    const r = readJsonl(file('text-field.jsonl', '{"text":"hello"}\n{"id":"2","message":"m"}\n{"id":"3","content":null}\n'), validateMemoryEntry);
+    expect(r.issues.map((i) => i.message)).toEqual([
+      'field "id" must be a non-empty string, got nothing (missing); field "content" must be a string too, got nothing (missing) (the text seems to be in "text": rename that field "content")',
+      'field "content" must be a string, got nothing (missing) (the text seems to be in "message": rename that field "content")',
+      'field "content" must be a string, got null',
+    ]);
+  });
+});
+
 describe('validateMemoryEntry', () => {
   it('fills documented defaults and ignores unknown fields', () => {
     const r = validateMemoryEntry({ id: 'a1', content: 'hello', extra: 1 }, 1);
