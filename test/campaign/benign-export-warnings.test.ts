@@ -20,7 +20,7 @@ describe('warnings about a --benign export', () => {
   it('names the first 5 bad lines, then counts the rest in one line', async () => {
     const file = path.join(dir, 'team.jsonl');
     const bad = Array.from({ length: 12 }, (_, i) => `not json ${i}`);
-    writeFileSync(file, [JSON.stringify({ id: 'ok-1', content: 'The lab result for the morning panel was filed.' }), ...bad, JSON.stringify({ id: 'ok-2', content: 'Checked the refill request against the chart.' })].join('\n') + '\n');
+    writeFileSync(file, [JSON.stringify({ id: 'ok-1', content: 'The lab result for the morning panel was filed.', source: 'AGENT' }), ...bad, JSON.stringify({ id: 'ok-2', content: 'Checked the refill request against the chart.', source: 'AGENT' })].join('\n') + '\n');
     const store = new MemoryStore(':memory:');
     const out = path.join(dir, 'run');
     let warnings: string[];

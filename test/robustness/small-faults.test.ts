@@ -96,7 +96,7 @@ describe('input files', () => {
       const r = await runCli([...cmd, '--benign', f]);
       expect(r.code, cmd[0]).toBe(3);
       expect(r.stderr).toContain('--benign: no line of the file is a usable memory entry (2 bad lines)');
-      expect(r.stderr).toMatch(/export\.csv:1: malformed JSON/);
+      expect(r.stderr).toMatch(/export\.csv:1: this looks like CSV \(a header of comma-separated names\); JSONL expected.*malformed JSON/);
     }
   }, 60_000);
 
