@@ -24,7 +24,12 @@ export function realismGapLine(r: ReportData): string {
   const realErrors = r.fpr.real.reduce((a, s) => a + s.errors, 0);
   const genErrors = r.fpr.generated.reduce((a, g) => a + (g.errors), 0);
   const note = realErrors + genErrors > 0 ? ` (${genErrors} generated and ${realErrors} real rows with guard errors left out)` : '';
-  if (r.fpr.realismGap !== undefined) return `realism gap |FPR_generated − FPR_real| = ${(r.fpr.realismGap * 100).toFixed(2)} percentage points${note}`;
+  if (r.fpr.realismGap !== undefined) {
+    // Pooled over several sets, the figure hides a user export's own gap: name it beside the pool.
+    const exports = r.fpr.real.filter((s) => s.source === 'user export');
+    const pooled = r.fpr.real.length > 1 ? ` over ${plural(r.fpr.real.length, 'real set')} pooled${exports.length > 0 ? `, ${exports.map((s) => `${s.name} alone: ${gapPp(estimateOf(r), { rejected: s.fpr.k, n: s.fpr.n, errors: s.errors })}`).join(', ')}` : ''}` : '';
+    return `realism gap |FPR_generated − FPR_real| = ${(r.fpr.realismGap * 100).toFixed(2)} percentage points${pooled}${note}`;
+  }
   return `realism gap not computed: no ${r.fpr.generated.length === 0 ? 'generated benign cell ran' : 'judged row on one side'}${note}`;
 }
 
