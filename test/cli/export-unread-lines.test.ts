@@ -87,5 +87,10 @@ describe('a --benign export with lines that hold no measured entry', () => {
     expect(r.stdout).toMatch(/maxFpr real fpr-mixed\.jsonl: 70\.0% .*\(70\/100: 0 rejected \+ 70 lines not measured, counted against the guard\).*FAIL/);
     expect(r.stdout).toMatch(/fpr-mixed\.jsonl: 70 lines of the export hold no measured entry, and they count against the guard/);
     expect(r.stdout).not.toMatch(/add --no-real/);
+    // The console shows the first five warnings and counts the rest; fpr.json keeps them all.
+    expect(r.stderr.match(/^warning: .*fpr-mixed\.jsonl:\d+: /gm)).toHaveLength(5);
+    expect(r.stderr).toMatch(/^warning: \d+ more, not shown one by one: every one is in .*fpr\.json \("issues"\)$/m);
+    const json = JSON.parse(readFileSync(path.join(out, 'fpr.json'), 'utf8')) as { issues: string[] };
+    expect(json.issues.filter((i) => /fpr-mixed\.jsonl:\d+: /.test(i)).length).toBeGreaterThanOrEqual(70);
   }, 120_000);
 });

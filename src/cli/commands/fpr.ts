@@ -26,6 +26,9 @@ import type { LosoTask, LosoTaskResult, MatchedTask } from '../../fuzz/parallel.
 import type { MemoryEntry } from '../../domain/entry.js';
 import type { FuzzWorkerGuard } from '../fuzz-worker.js';
 
+/** Warnings about the inputs printed one by one before the rest are counted (as `fuzz` does for a --benign export). */
+const WARNINGS_SHOWN = 5;
+
 /** Generated benign traces per domain and per estimate by default: 38,000 cases with the 14 bundled sets on 3 domains (a few minutes), Wilson upper bound 0.25% at 0 of 1,500 for the natural estimate. */
 const DEFAULT_FPR_RUNS = 500;
 
@@ -154,7 +157,9 @@ export function registerFprCommand(program: Command, exit: (code: number) => voi
           ).finally(lanes.close));
           const dir = writableDir('--out', typeof opts.out === 'string' ? opts.out : path.join(reportsDir(), `fpr-${defaultRunId(guard.id, seed, new Date())}`));
           await writeFprReport(report, dir);
-          for (const issue of report.issues) process.stderr.write(`warning: ${issue}\n`);
+          // The first few one by one, the rest counted: fpr.json keeps every one (`issues`).
+          for (const issue of report.issues.slice(0, WARNINGS_SHOWN)) process.stderr.write(`warning: ${issue}\n`);
+          if (report.issues.length > WARNINGS_SHOWN) process.stderr.write(`warning: ${report.issues.length - WARNINGS_SHOWN} more, not shown one by one: every one is in ${path.join(dir, 'fpr.json')} ("issues")\n`);
           const { fprGate, formatGateCheck } = await import('../../report/gate.js');
           const gated = maxFpr !== undefined ? fprGate(report, maxFpr) : undefined;
           if (opts.json === true) process.stdout.write(`${JSON.stringify(gated ? { ...report, gate: { maxFpr, pass: gated.pass, checks: gated.checks } } : report, null, 2)}\n`);
