@@ -58,4 +58,20 @@ describe('a check function as the export', () => {
     );
     expect(err?.message).toMatch(/one-param\.mjs: factory export "default" returned a verdict, not a guard: .*name it check/);
   });
+
+  it('a one-parameter default that throws when called as a factory says it was called as one, and how to export a check', async () => {
+    const file = moduleFile('one-param-throws.mjs', `export default function (entry) { return entry.content.toLowerCase().includes('prior runs') ? { decision: 'reject', reasons: ['x'] } : { decision: 'admit', reasons: [] }; }`);
+    const err = await loadModuleGuard(file).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(err?.message).toMatch(/one-param-throws\.mjs: factory export "default" threw: .*toLowerCase.*; it was called as a factory \(options → guard\): if it is the check itself \(entry → verdict\), name it check/);
+    // A factory class that throws is no check: no such hint.
+    const cls = moduleFile('class-throws.mjs', `export default class G { constructor() { throw new Error('no key'); } }`);
+    const e2 = await loadModuleGuard(cls).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(e2?.message).toMatch(/factory export "default" threw: no key$/);
+  });
 });

@@ -119,6 +119,9 @@ export async function loadModuleGuard(path: string, options: ModuleGuardOptions 
   return wrapGuard(inner, file, timeoutMs, hangMs);
 }
 
+/** How to make a default export read as the check itself (`isCheckFunction`), for the factory errors. */
+const CHECK_NAMING_HINT = 'name it check (`export default function check(entry, ctx)`, or `export function check`) or give it both parameters, or export { check }';
+
 async function pickGuard(mod: Record<string, unknown>, file: string, factoryOptions: Record<string, unknown>): Promise<Guard> {
   const candidates: Array<[string, unknown]> = [
     ['guard', mod.guard],
@@ -137,11 +140,13 @@ async function pickGuard(mod: Record<string, unknown>, file: string, factoryOpti
         made = isClass(value) ? new (value as new (o: Record<string, unknown>) => unknown)(factoryOptions) : await (value as (o: Record<string, unknown>) => unknown)(factoryOptions);
       } catch (cause) {
         const why = errorMessage(cause);
-        throw new GuardLoadError(`guard module ${file}: factory export "${name}" threw: ${why}`, { cause });
+        // A one-parameter default function is called as a factory (options → guard); a check written that way reads its options as an entry and throws.
+        const hint = name === 'default' && !isClass(value) && (value as (...a: unknown[]) => unknown).length <= 1 ? `; it was called as a factory (options → guard): if it is the check itself (entry → verdict), ${CHECK_NAMING_HINT}` : '';
+        throw new GuardLoadError(`guard module ${file}: factory export "${name}" threw: ${why}${hint}`, { cause });
       }
       if (typeof made === 'object' && made !== null && 'decision' in made && !('check' in made)) {
         throw new GuardLoadError(
-          `guard module ${file}: factory export "${name}" returned a verdict, not a guard: if it is the check itself, name it check (\`export default function check(entry, ctx)\`, or \`export function check\`) or give it both parameters, or export { check }`,
+          `guard module ${file}: factory export "${name}" returned a verdict, not a guard: if it is the check itself, ${CHECK_NAMING_HINT}`,
         );
       }
       return validateGuard(made, file, `the value returned by factory "${name}"`);
