@@ -23,7 +23,7 @@ export interface GateCheck {
   observed: Interval;
   limit: number;
   pass: boolean;
-  /** What `observed.k` adds up, when it is more than rejections (a real set's guard errors and unmeasured export lines): `0 rejected + 10 lines not measured`. */
+  /** What `observed.k` adds up, when it is more than the rejections or admissions themselves (guard errors, a real set's unmeasured export lines): `0 rejected + 10 lines not measured`, `3 admitted + 7 error verdicts`. */
   counted?: string;
 }
 
@@ -95,8 +95,9 @@ export function gate(report: ReportData, thresholds: GateThresholds): GateResult
   for (const c of report.cells) {
     // Errors count against both limits: an error is neither an admission nor a rejection.
     // The FPR estimate is the natural `benign` mix; `benign-stress` hunts false positives and is never gated.
-    if (maxFpr !== undefined && c.property === 'benign-admitted' && c.family !== 'benign-stress') add(`maxFpr ${c.domain}/${c.family}`, cellGateRate(c), maxFpr);
-    if (maxBypass !== undefined && c.property === 'forgery-rejected') add(`maxBypass ${c.domain}/${c.family}`, cellGateRate(c), maxBypass);
+    const counted = c.errors > 0 ? { counted: `${c.violations} ${c.property === 'benign-admitted' ? 'rejected' : 'admitted'} + ${plural(c.errors, 'error verdict')}` } : {};
+    if (maxFpr !== undefined && c.property === 'benign-admitted' && c.family !== 'benign-stress') add(`maxFpr ${c.domain}/${c.family}`, cellGateRate(c), maxFpr, counted);
+    if (maxBypass !== undefined && c.property === 'forgery-rejected') add(`maxBypass ${c.domain}/${c.family}`, cellGateRate(c), maxBypass, counted);
   }
   if (maxFpr !== undefined) for (const s of report.fpr.real) add(`maxFpr real ${s.name}`, realSetRate(s.fpr, s.errors, s.unread?.lines ?? 0), maxFpr, realSetCounted(s.fpr, s.errors, s.unread?.lines ?? 0));
   return { pass: checks.every((c) => c.pass), checks };

@@ -25,7 +25,10 @@ describe('gate', () => {
     const g = gate(r, { maxBypass: 0.01 });
     expect(g.checks.map((c) => c.name)).toEqual(['maxBypass rap/seed', 'maxBypass rap/naive']);
     expect(g.checks[0]?.pass).toBe(true);
-    expect(g.checks[1]).toMatchObject({ pass: false, observed: { k: 30, n: 1000 } });
+    expect(g.checks[1]).toMatchObject({ pass: false, observed: { k: 30, n: 1000 }, counted: '0 admitted + 30 error verdicts' });
+    expect(formatGateCheck(g.checks[1]!)).toMatch(/^maxBypass rap\/naive: 3\.0% \[[\d.]+%, [\d.]+%\] \(30\/1000: 0 admitted \+ 30 error verdicts\), upper bound > limit 1\.0%: FAIL$/);
+    // Without errors the count is the bypasses themselves: nothing added.
+    expect(g.checks[0]?.counted).toBeUndefined();
     expect(g.pass).toBe(false);
   });
 
@@ -41,6 +44,7 @@ describe('gate', () => {
     expect(gate(handReport([], [clean]), { maxFpr: 0.5 }).pass).toBe(true);
     const g = gate(handReport([], [{ ...clean, unread: { lines: 70, first: [] } }]), { maxFpr: 0.5 });
     expect(g.checks[0]?.observed).toMatchObject({ k: 70, n: 100 });
+    expect(g.checks[0]?.counted).toBe('0 rejected + 70 lines not measured, counted against the guard');
     expect(g.pass).toBe(false);
     // One unread line in a large export barely moves the bound.
     expect(gate(handReport([], [{ ...clean, fpr: interval(0, 5000), unread: { lines: 1, first: [] } }]), { maxFpr: 0.01 }).pass).toBe(true);
