@@ -237,7 +237,7 @@ const UNKNOWN_SOURCE = 'UNKNOWN';
  */
 function unknownSourceNote(n: number, of: number): string {
   const which = n === of ? `every one of the ${of} measured entries has` : `${n} of the ${of} measured entries have`;
-  return `${which} source UNKNOWN (no "source" field; this is the first): a guard that weighs provenance distrusts it (SENTINEL rejects it on --phase retrieve at its taint layer), so these can measure as false positives for that reason alone; give each entry the source that wrote it: "AGENT" for the agent's own reasoning, "TOOL" for tool output, "EXTERNAL" for retrieved or user text, "SYSTEM"`;
+  return `${which} source UNKNOWN (no "source" field, or "UNKNOWN" as given; this line is the first): a guard that weighs provenance distrusts it (SENTINEL rejects it on --phase retrieve at its taint layer), so these can measure as false positives for that reason alone; give each entry the source that wrote it: "AGENT" for the agent's own reasoning, "TOOL" for tool output, "EXTERNAL" for retrieved or user text, "SYSTEM"`;
 }
 
 /**
